@@ -1,0 +1,380 @@
+//! Channel measures: density and its profile, the vertical constraint graph
+//! (VCG) with its cycles and longest path, crossing pairs of nets (planarity,
+//! as the MulCh partitioner needs), and width lower bounds per layer model.
+//!
+//! Definitions follow the thesis (section 6.2, 6.3.2) as fixed in the spec
+//! note 003 part 2, section 1.4:
+//! - density counts, at each column, the nets that need a track and whose
+//!   span (side terminals at `-1` and `C`) contains the column;
+//! - the VCG has an edge `A -> B` when some column has `A` on top and `B`
+//!   on the bottom, `A != B`;
+//! - two nets cross when their terminals interleave around the boundary of
+//!   the channel, marched bottom left-to-right, right side bottom-to-top, top
+//!   right-to-left, left side top-to-bottom.
+
+use super::layer_model::{candidate_configurations, Configuration};
+use super::problem::{ChannelProblem, NetId};
+use crate::graph::Digraph;
+
+/// Per-column density: the number of nets needing a track whose span covers
+/// each column `0 .. C-1`. Linear time (difference array).
+pub fn density_profile(p: &ChannelProblem) -> Vec<u32> {
+    let c = p.columns() as i64;
+    let mut diff = vec![0i64; c as usize + 1];
+    for net in p.nets() {
+        if !net.needs_track(p.columns()) {
+            continue;
+        }
+        let (a, b) = net.span(p.columns());
+        let (a, b) = (a.max(0), b.min(c - 1));
+        if a <= b {
+            diff[a as usize] += 1;
+            diff[b as usize + 1] -= 1;
+        }
+    }
+    let mut run = 0i64;
+    diff[..c as usize]
+        .iter()
+        .map(|d| {
+            run += d;
+            run as u32
+        })
+        .collect()
+}
+
+/// The channel density `d` (0 when no net needs a track).
+pub fn density(p: &ChannelProblem) -> u32 {
+    density_profile(p).into_iter().max().unwrap_or(0)
+}
+
+/// The vertical constraint graph on net ids: `a -> b` means `a` must lie
+/// above `b` in the column where both have pins (for dogleg-free routing).
+pub fn vertical_constraint_graph(p: &ChannelProblem) -> Digraph {
+    let mut g = Digraph::new(p.nets().len());
+    for (t, b) in p.top().iter().zip(p.bottom()) {
+        if let (Some(t), Some(b)) = (t, b) {
+            if t != b {
+                g.add_edge(t.0, b.0);
+            }
+        }
+    }
+    g.dedup();
+    g
+}
+
+/// The boundary marching order of nets used for crossing detection, with the
+/// side terminals ordered to reduce crossings (spec 003 part 2, section 1.4,
+/// "Side-pin order").
+pub fn marching_order(p: &ChannelProblem) -> Vec<NetId> {
+    let c = p.columns() as usize;
+    let bottom: Vec<NetId> = p.bottom().iter().flatten().copied().collect();
+    let top_rev: Vec<NetId> = p.top().iter().rev().flatten().copied().collect();
+    // Index of each pin in the sequence that starts just after the right side:
+    // top x = C-1..0 (index C-1-x), the left side (index C), bottom x (C+1+x).
+    let right_order = order_side(p, p.right(), |id| {
+        let net = p.net(id);
+        let mut idx: Vec<usize> = net
+            .pins
+            .iter()
+            .map(|pin| match pin.side {
+                super::problem::Side::Top => c - 1 - pin.column as usize,
+                super::problem::Side::Bottom => c + 1 + pin.column as usize,
+            })
+            .collect();
+        if net.left {
+            idx.push(c);
+        }
+        idx
+    });
+    // Just after the left side: bottom x (index x), the right side (C), top
+    // x = C-1..0 (C+1+C-1-x).
+    let left_order = order_side(p, p.left(), |id| {
+        let net = p.net(id);
+        let mut idx: Vec<usize> = net
+            .pins
+            .iter()
+            .map(|pin| match pin.side {
+                super::problem::Side::Bottom => pin.column as usize,
+                super::problem::Side::Top => 2 * c - pin.column as usize,
+            })
+            .collect();
+        if net.right {
+            idx.push(c);
+        }
+        idx
+    });
+    let mut seq = bottom;
+    seq.extend(right_order);
+    seq.extend(top_rev);
+    seq.extend(left_order);
+    seq
+}
+
+/// Sort a side's nets by decreasing (max index, min index) of their other
+/// terminals, ties by label; the result fills the side's slots in marching order.
+fn order_side(
+    p: &ChannelProblem,
+    side: &[NetId],
+    indices: impl Fn(NetId) -> Vec<usize>,
+) -> Vec<NetId> {
+    let mut keyed: Vec<(usize, usize, u32, NetId)> = side
+        .iter()
+        .map(|&id| {
+            let idx = indices(id);
+            let max = idx.iter().copied().max().unwrap_or(0);
+            let min = idx.iter().copied().min().unwrap_or(0);
+            (max, min, p.label(id), id)
+        })
+        .collect();
+    keyed.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    keyed.into_iter().map(|k| k.3).collect()
+}
+
+/// Pairs of nets that cross (their terminals interleave cyclically in
+/// [`marching_order`]), each pair `(a, b)` with `a < b`, sorted.
+///
+/// The boundary-marching stack algorithm: O(terminals + crossing events).
+pub fn crossing_pairs(p: &ChannelProblem) -> Vec<(NetId, NetId)> {
+    crossing_pairs_of_sequence(&marching_order(p), p.nets().len())
+}
+
+/// Crossing pairs of any cyclic sequence of net ids below `nets`.
+pub fn crossing_pairs_of_sequence(seq: &[NetId], nets: usize) -> Vec<(NetId, NetId)> {
+    let mut first = vec![usize::MAX; nets];
+    let mut last = vec![0usize; nets];
+    for (i, n) in seq.iter().enumerate() {
+        let k = n.index();
+        if first[k] == usize::MAX {
+            first[k] = i;
+        }
+        last[k] = i;
+    }
+    let mut stack: Vec<NetId> = Vec::new();
+    let mut pairs = Vec::new();
+    for (i, &n) in seq.iter().enumerate() {
+        if i != first[n.index()] {
+            // Everything above n's previous occurrence was opened after it and
+            // is still open: those nets interleave with n.
+            let mut k = stack.len();
+            loop {
+                k -= 1;
+                let m = stack[k];
+                if m == n {
+                    break;
+                }
+                pairs.push(if m < n { (m, n) } else { (n, m) });
+            }
+            stack.remove(k);
+        }
+        if i != last[n.index()] {
+            stack.push(n);
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
+/// Width lower bounds for one layer count, per candidate configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayerBounds {
+    pub layers: u32,
+    /// Each candidate configuration MulCh tries, with `ceil(d / H(b))`.
+    pub configurations: Vec<(Configuration, u32)>,
+    /// The smallest bound over the configurations: no L-layer routing in these
+    /// layer models is narrower.
+    pub width_lower_bound: u32,
+}
+
+/// Lower bounds for `layers`: `ceil(d / H)` for each configuration (an all-B
+/// configuration is only realisable when the nets split into that many planar
+/// groups; for one layer, only when the channel is planar).
+pub fn layer_bounds(density: u32, layers: u32) -> LayerBounds {
+    let configurations: Vec<(Configuration, u32)> = candidate_configurations(layers)
+        .into_iter()
+        .map(|c| (c, c.width_lower_bound(density)))
+        .collect();
+    let width_lower_bound = configurations.iter().map(|c| c.1).min().unwrap_or(0);
+    LayerBounds {
+        layers,
+        configurations,
+        width_lower_bound,
+    }
+}
+
+/// Everything `fabric analyze` reports about a channel.
+#[derive(Clone, Debug)]
+pub struct ChannelAnalysis {
+    pub columns: u32,
+    pub empty_columns: u32,
+    pub nets: usize,
+    pub pins: usize,
+    pub left_terminals: usize,
+    pub right_terminals: usize,
+    /// Nets whose terminals all lie in one column (no track needed).
+    pub single_column_nets: usize,
+    pub density: u32,
+    pub density_profile: Vec<u32>,
+    /// Columns where the density is reached.
+    pub max_density_columns: Vec<u32>,
+    pub vcg_edges: usize,
+    /// Strongly connected components with two or more nets.
+    pub cyclic_components: Vec<Vec<NetId>>,
+    /// One cycle of the VCG, in edge order, when there is one.
+    pub example_cycle: Option<Vec<NetId>>,
+    /// Longest VCG path counted in nets, when the VCG is acyclic.
+    pub longest_path: Option<u32>,
+    pub crossing_pairs: Vec<(NetId, NetId)>,
+    /// `max(d, LP)`: the width lower bound of dogleg-free two-layer HV routing.
+    pub no_dogleg_bound: Option<u32>,
+    pub layer_bounds: Vec<LayerBounds>,
+}
+
+impl ChannelAnalysis {
+    pub fn is_acyclic(&self) -> bool {
+        self.cyclic_components.is_empty()
+    }
+
+    pub fn is_planar(&self) -> bool {
+        self.crossing_pairs.is_empty()
+    }
+}
+
+/// Analyse a channel, with lower bounds for `1 ..= max_layers` layers.
+pub fn analyze(p: &ChannelProblem, max_layers: u32) -> ChannelAnalysis {
+    let profile = density_profile(p);
+    let d = profile.iter().copied().max().unwrap_or(0);
+    let vcg = vertical_constraint_graph(p);
+    let to_ids = |v: Vec<u32>| v.into_iter().map(NetId).collect::<Vec<_>>();
+    let cyclic_components: Vec<Vec<NetId>> = vcg
+        .strongly_connected_components()
+        .into_iter()
+        .filter(|c| c.len() > 1)
+        .map(to_ids)
+        .collect();
+    let longest_path = vcg.longest_path_nodes();
+    let example_cycle = vcg.find_cycle().map(to_ids);
+    let empty_columns = p
+        .top()
+        .iter()
+        .zip(p.bottom())
+        .filter(|(t, b)| t.is_none() && b.is_none())
+        .count() as u32;
+    let single_column_nets = p
+        .nets()
+        .iter()
+        .filter(|n| !n.needs_track(p.columns()))
+        .count();
+    ChannelAnalysis {
+        columns: p.columns(),
+        empty_columns,
+        nets: p.nets().len(),
+        pins: p.pin_count(),
+        left_terminals: p.left().len(),
+        right_terminals: p.right().len(),
+        single_column_nets,
+        density: d,
+        max_density_columns: profile
+            .iter()
+            .enumerate()
+            .filter(|(_, &v)| v == d && d > 0)
+            .map(|(i, _)| i as u32)
+            .collect(),
+        density_profile: profile,
+        vcg_edges: vcg.edge_count(),
+        cyclic_components,
+        example_cycle,
+        longest_path,
+        crossing_pairs: crossing_pairs(p),
+        no_dogleg_bound: longest_path.map(|lp| lp.max(d)),
+        layer_bounds: (1..=max_layers).map(|l| layer_bounds(d, l)).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(top: &[u32], bottom: &[u32]) -> ChannelProblem {
+        ChannelProblem::from_rows("t", top, bottom, &[], &[]).unwrap()
+    }
+
+    #[test]
+    fn density_skips_single_column_nets() {
+        // Net 3 is top and bottom of column 2 only.
+        let p = problem(&[1, 2, 3, 0], &[0, 1, 3, 2]);
+        assert_eq!(density_profile(&p), vec![1, 2, 1, 1]);
+        assert_eq!(density(&p), 2);
+    }
+
+    #[test]
+    fn vcg_drops_duplicate_edges() {
+        let p = problem(&[1, 1, 2], &[2, 2, 0]);
+        assert_eq!(vertical_constraint_graph(&p).edge_count(), 1);
+    }
+
+    #[test]
+    fn two_cycle_is_found() {
+        // top[1]=A, bot[1]=B, top[2]=B, bot[2]=A
+        let p = problem(&[1, 2], &[2, 1]);
+        let a = analyze(&p, 2);
+        assert_eq!(a.cyclic_components.len(), 1);
+        assert_eq!(a.longest_path, None);
+        assert_eq!(a.example_cycle.as_ref().map(Vec::len), Some(2));
+    }
+
+    /// Brute force: nets a, b cross iff the cyclic sequence restricted to
+    /// them changes label at least four times.
+    fn crosses_brute(seq: &[NetId], a: NetId, b: NetId) -> bool {
+        let sub: Vec<NetId> = seq.iter().copied().filter(|&n| n == a || n == b).collect();
+        if sub.is_empty() {
+            return false;
+        }
+        let changes = (0..sub.len())
+            .filter(|&i| sub[i] != sub[(i + 1) % sub.len()])
+            .count();
+        changes >= 4
+    }
+
+    #[test]
+    fn stack_crossings_equal_brute_force() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..2000 {
+            let nets = rng.gen_range(1..7usize);
+            let len = rng.gen_range(0..14usize);
+            let seq: Vec<NetId> = (0..len)
+                .map(|_| NetId(rng.gen_range(0..nets as u32)))
+                .collect();
+            let fast = crossing_pairs_of_sequence(&seq, nets);
+            let mut slow = Vec::new();
+            for a in 0..nets as u32 {
+                for b in a + 1..nets as u32 {
+                    if crosses_brute(&seq, NetId(a), NetId(b)) {
+                        slow.push((NetId(a), NetId(b)));
+                    }
+                }
+            }
+            assert_eq!(fast, slow, "sequence {seq:?}");
+        }
+    }
+
+    #[test]
+    fn river_channel_is_planar_and_crossed_channel_is_not() {
+        // Nets go straight across: no crossing.
+        assert!(crossing_pairs(&problem(&[1, 2, 3], &[1, 2, 3])).is_empty());
+        // 1 from top-left to bottom-right, 2 from bottom-left to top-right.
+        let pairs = crossing_pairs(&problem(&[1, 2], &[2, 1]));
+        assert_eq!(pairs, vec![(NetId(0), NetId(1))]);
+    }
+
+    #[test]
+    fn side_terminals_order_avoids_needless_crossings() {
+        // Nets 1 and 2 both leave to the right; 1 from the top, 2 from the
+        // bottom: with 2 below 1 on the right side they need not cross.
+        let p = ChannelProblem::from_rows("t", &[1, 0], &[0, 2], &[], &[1, 2]).unwrap();
+        assert!(crossing_pairs(&p).is_empty());
+        let p = ChannelProblem::from_rows("t", &[0, 1], &[2, 0], &[1, 2], &[]).unwrap();
+        assert!(crossing_pairs(&p).is_empty());
+    }
+}

@@ -1,0 +1,132 @@
+//! Seeded random channel problems for tests and benchmarks.
+//!
+//! Nets are local, as in real channels: each net draws a span of bounded
+//! length and places two to five pins at free pin positions inside it; nets
+//! near an end may also get a side terminal. With `acyclic`, the pins of each
+//! column are swapped between top and bottom so that every vertical
+//! constraint points from a lower to a higher random rank, which makes the VCG
+//! acyclic while keeping the same pin columns.
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use super::problem::ChannelProblem;
+
+/// Shape of a random channel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChannelShape {
+    pub columns: u32,
+    /// Fraction of the `2 C` pin positions to try to fill (0..1).
+    pub fill: f64,
+    /// Longest span of a net, in columns.
+    pub max_span: u32,
+    /// Probability that a net touching the first or last `max_span` columns
+    /// also gets a side terminal on that side.
+    pub side_probability: f64,
+    /// Make the vertical constraint graph acyclic.
+    pub acyclic: bool,
+}
+
+impl ChannelShape {
+    pub fn new(columns: u32) -> Self {
+        ChannelShape {
+            columns,
+            fill: 0.8,
+            max_span: 12.min(columns.max(2)),
+            side_probability: 0.0,
+            acyclic: false,
+        }
+    }
+}
+
+/// A random valid channel of the given shape (always at least one net).
+pub fn random_channel<R: Rng>(rng: &mut R, shape: &ChannelShape) -> ChannelProblem {
+    let c = shape.columns.max(2) as usize;
+    let mut top = vec![0u32; c];
+    let mut bottom = vec![0u32; c];
+    let mut left = Vec::new();
+    let mut right = Vec::new();
+    let target = ((2 * c) as f64 * shape.fill.clamp(0.0, 1.0)) as usize;
+    let mut placed = 0usize;
+    let mut next_label = 1u32;
+    let mut failures = 0;
+    while placed < target && failures < 4 * c {
+        let span = rng.gen_range(1..=shape.max_span.max(1) as usize).min(c - 1);
+        let start = rng.gen_range(0..c - span);
+        let mut free: Vec<(usize, bool)> = (start..=start + span)
+            .flat_map(|x| [(x, true), (x, false)])
+            .filter(|&(x, is_top)| if is_top { top[x] == 0 } else { bottom[x] == 0 })
+            .collect();
+        let want = rng.gen_range(2..=5usize);
+        if free.len() < 2 {
+            failures += 1;
+            continue;
+        }
+        free.shuffle(rng);
+        let label = next_label;
+        next_label += 1;
+        for &(x, is_top) in free.iter().take(want) {
+            if is_top {
+                top[x] = label;
+            } else {
+                bottom[x] = label;
+            }
+            placed += 1;
+        }
+        if start < shape.max_span as usize && rng.gen_bool(shape.side_probability) {
+            left.push(label);
+        }
+        if start + span + (shape.max_span as usize) >= c && rng.gen_bool(shape.side_probability)
+        {
+            right.push(label);
+        }
+    }
+    if next_label == 1 {
+        top[0] = 1;
+        bottom[c - 1] = 1;
+        next_label = 2;
+    }
+    if shape.acyclic {
+        let mut rank: Vec<u32> = (0..next_label).collect();
+        rank.shuffle(rng);
+        for x in 0..c {
+            let (t, b) = (top[x], bottom[x]);
+            if t != 0 && b != 0 && rank[t as usize] > rank[b as usize] {
+                top[x] = b;
+                bottom[x] = t;
+            }
+        }
+    }
+    ChannelProblem::from_rows("random", &top, &bottom, &left, &right)
+        .expect("every generated net has at least two terminals")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::channel::analysis::vertical_constraint_graph;
+    use rand::SeedableRng;
+
+    #[test]
+    fn same_seed_same_channel() {
+        let shape = ChannelShape::new(40);
+        let a = random_channel(&mut rand_chacha::ChaCha8Rng::seed_from_u64(3), &shape);
+        let b = random_channel(&mut rand_chacha::ChaCha8Rng::seed_from_u64(3), &shape);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn acyclic_shape_gives_acyclic_vcg() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for columns in [2, 5, 30, 200] {
+            let shape = ChannelShape {
+                acyclic: true,
+                side_probability: 0.3,
+                ..ChannelShape::new(columns)
+            };
+            let p = random_channel(&mut rng, &shape);
+            assert!(vertical_constraint_graph(&p).topological_order().is_some());
+            assert_eq!(p.columns(), columns);
+        }
+    }
+}

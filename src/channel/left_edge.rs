@@ -1,0 +1,250 @@
+//! Baseline two-layer (HV) router: the constrained left-edge algorithm with
+//! doglegs at pin columns (Deutsch's dogleg router).
+//!
+//! Each net is cut at its pin columns into subnets (a side terminal is an end
+//! at `-1` or `C`). A subnet must lie above another when, in a column both end
+//! at, the first belongs to the top pin's net and the second to the bottom
+//! pin's net. Tracks are filled from the top: each track takes, left to right,
+//! every subnet that does not overlap the previous one on the track and whose
+//! constraining subnets all lie on tracks above. This terminates whenever the
+//! subnet constraint graph is acyclic, which holds for every acyclic VCG (a
+//! subnet cycle projects onto a net cycle); a channel whose subnet graph is
+//! cyclic is refused, naming the cycle.
+//!
+//! Layer 1 carries horizontal wires, layer 2 vertical ones.
+//! Time O(T · S) for T tracks and S subnets.
+
+use super::problem::{ChannelProblem, NetId};
+use super::router::{ChannelRouter, RouteError, RouteOptions};
+use super::solution::{ChannelSolution, LayerGroup, Via, Wire};
+use crate::geom::Point;
+use crate::graph::Digraph;
+
+/// The constrained left-edge router with doglegs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LeftEdgeRouter;
+
+#[derive(Clone, Copy, Debug)]
+struct Subnet {
+    net: NetId,
+    lo: i64,
+    hi: i64,
+}
+
+const H_LAYER: u32 = 1;
+const V_LAYER: u32 = 2;
+
+impl ChannelRouter for LeftEdgeRouter {
+    fn name(&self) -> &'static str {
+        "left-edge"
+    }
+
+    fn route(
+        &self,
+        problem: &ChannelProblem,
+        options: &RouteOptions,
+    ) -> Result<ChannelSolution, RouteError> {
+        if options.layers != 2 {
+            return Err(RouteError::Layers {
+                router: self.name(),
+                layers: options.layers,
+                supported: "2",
+            });
+        }
+        let c = problem.columns() as i64;
+        // Subnets of each net, left to right.
+        let mut subnets: Vec<Subnet> = Vec::new();
+        let mut net_subnets: Vec<std::ops::Range<usize>> = Vec::new();
+        for id in problem.net_ids() {
+            let net = problem.net(id);
+            let start = subnets.len();
+            if net.needs_track(problem.columns()) {
+                let mut ends: Vec<i64> = Vec::new();
+                if net.left {
+                    ends.push(-1);
+                }
+                ends.extend(net.pin_columns().into_iter().map(i64::from));
+                if net.right {
+                    ends.push(c);
+                }
+                for pair in ends.windows(2) {
+                    subnets.push(Subnet {
+                        net: id,
+                        lo: pair[0],
+                        hi: pair[1],
+                    });
+                }
+            }
+            net_subnets.push(start..subnets.len());
+        }
+        // Subnets ending at each column, with their net.
+        let mut at_column: Vec<Vec<usize>> = vec![Vec::new(); c as usize];
+        for (s, sub) in subnets.iter().enumerate() {
+            for x in [sub.lo, sub.hi] {
+                if (0..c).contains(&x) {
+                    at_column[x as usize].push(s);
+                }
+            }
+        }
+        let mut graph = Digraph::new(subnets.len());
+        for x in 0..c as usize {
+            if let (Some(t), Some(b)) = (problem.top()[x], problem.bottom()[x]) {
+                if t == b {
+                    continue;
+                }
+                for &s in &at_column[x] {
+                    for &u in &at_column[x] {
+                        if subnets[s].net == t && subnets[u].net == b {
+                            graph.add_edge(s as u32, u as u32);
+                        }
+                    }
+                }
+            }
+        }
+        graph.dedup();
+        let track_of = assign_tracks(&subnets, &graph).map_err(|cycle| {
+            let mut labels: Vec<u32> = cycle
+                .iter()
+                .map(|&s| problem.label(subnets[s as usize].net))
+                .collect();
+            labels.dedup();
+            if labels.len() > 1 && labels.first() == labels.last() {
+                labels.pop();
+            }
+            RouteError::Cyclic {
+                router: self.name(),
+                cycle: labels,
+            }
+        })?;
+        let width = track_of.iter().map(|&k| k + 1).max().unwrap_or(0);
+        let row = |s: usize| (width - track_of[s]) as i64;
+        let mut wires = Vec::new();
+        let mut vias = Vec::new();
+        // Horizontal wires: consecutive subnets of a net on one track merge.
+        for (id, range) in problem.net_ids().zip(&net_subnets) {
+            let label = problem.label(id);
+            let mut run: Option<(i64, i64, i64)> = None; // (lo, hi, y)
+            for s in range.clone() {
+                let (lo, hi, y) = (subnets[s].lo, subnets[s].hi, row(s));
+                run = match run {
+                    Some((a, b, ry)) if ry == y && b == lo => Some((a, hi, y)),
+                    Some((a, b, ry)) => {
+                        wires.push(h_wire(label, a, b, ry));
+                        Some((lo, hi, y))
+                    }
+                    None => Some((lo, hi, y)),
+                };
+            }
+            if let Some((a, b, y)) = run {
+                wires.push(h_wire(label, a, b, y));
+            }
+        }
+        // Vertical wires: in each column, each net joins its pins and the
+        // tracks of its subnets ending there.
+        let top_row = width as i64 + 1;
+        for x in 0..c as usize {
+            let mut nets: Vec<NetId> = Vec::with_capacity(2);
+            nets.extend(problem.bottom()[x]);
+            nets.extend(problem.top()[x]);
+            nets.dedup();
+            for id in nets {
+                let label = problem.label(id);
+                let mut rows: Vec<i64> = Vec::new();
+                if problem.bottom()[x] == Some(id) {
+                    rows.push(0);
+                }
+                if problem.top()[x] == Some(id) {
+                    rows.push(top_row);
+                }
+                for &s in &at_column[x] {
+                    if subnets[s].net == id {
+                        let y = row(s);
+                        if !rows.contains(&y) {
+                            rows.push(y);
+                            vias.push(Via {
+                                net: label,
+                                at: Point::new(x as i64, y),
+                                from: H_LAYER,
+                                to: V_LAYER,
+                            });
+                        }
+                    }
+                }
+                let (lo, hi) = (*rows.iter().min().unwrap(), *rows.iter().max().unwrap());
+                if lo < hi {
+                    wires.push(Wire {
+                        net: label,
+                        layer: V_LAYER,
+                        from: Point::new(x as i64, lo),
+                        to: Point::new(x as i64, hi),
+                    });
+                }
+            }
+        }
+        let mut solution = ChannelSolution {
+            name: problem.name().to_string(),
+            layers: 2,
+            width,
+            columns: problem.columns(),
+            groups: vec![LayerGroup {
+                kind: "HV".into(),
+                layers: vec![H_LAYER, V_LAYER],
+            }],
+            wires,
+            vias,
+        };
+        solution.canonicalize();
+        Ok(solution)
+    }
+}
+
+fn h_wire(net: u32, lo: i64, hi: i64, y: i64) -> Wire {
+    Wire {
+        net,
+        layer: H_LAYER,
+        from: Point::new(lo, y),
+        to: Point::new(hi, y),
+    }
+}
+
+/// Track index (0 = top) of every subnet, or a cycle of subnets.
+fn assign_tracks(subnets: &[Subnet], graph: &Digraph) -> Result<Vec<u32>, Vec<u32>> {
+    if let Some(cycle) = graph.find_cycle() {
+        return Err(cycle);
+    }
+    let mut unplaced_above = vec![0u32; subnets.len()];
+    for (_, to) in graph.edges() {
+        unplaced_above[to as usize] += 1;
+    }
+    let mut order: Vec<usize> = (0..subnets.len()).collect();
+    order.sort_by_key(|&s| (subnets[s].lo, subnets[s].hi, subnets[s].net));
+    let mut track_of = vec![u32::MAX; subnets.len()];
+    let mut track = 0u32;
+    while !order.is_empty() {
+        let mut placed = Vec::new();
+        let mut last: Option<(i64, NetId)> = None;
+        order.retain(|&s| {
+            let sub = subnets[s];
+            let fits = match last {
+                None => true,
+                Some((hi, net)) => hi < sub.lo || (hi == sub.lo && net == sub.net),
+            };
+            if fits && unplaced_above[s] == 0 {
+                track_of[s] = track;
+                last = Some((sub.hi, sub.net));
+                placed.push(s);
+                false
+            } else {
+                true
+            }
+        });
+        assert!(!placed.is_empty(), "an acyclic constraint graph always has a ready subnet");
+        for s in placed {
+            for &t in graph.successors(s as u32) {
+                unplaced_above[t as usize] -= 1;
+            }
+        }
+        track += 1;
+    }
+    Ok(track_of)
+}

@@ -1,0 +1,19 @@
+//! Channel routing: the problem model, its analysis, routers, routed
+//! solutions and their independent verifier.
+//!
+//! Pipeline: [`problem::RawChannel`] (from `io`) → [`problem::ChannelProblem`]
+//! (validated) → a [`router::ChannelRouter`] → [`solution::ChannelSolution`] →
+//! [`verify::verify`] → report.
+
+pub mod analysis;
+pub mod generate;
+pub mod layer_model;
+pub mod left_edge;
+pub mod problem;
+pub mod router;
+pub mod solution;
+pub mod verify;
+
+pub use problem::{ChannelProblem, NetId, RawChannel};
+pub use router::{router_by_name, ChannelRouter, RouteError, RouteOptions};
+pub use solution::{ChannelSolution, Metrics};

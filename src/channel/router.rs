@@ -1,0 +1,73 @@
+//! The interface every channel router implements, and the router registry.
+
+use thiserror::Error;
+
+use super::left_edge::LeftEdgeRouter;
+use super::problem::ChannelProblem;
+use super::solution::ChannelSolution;
+
+/// What a caller asks of a router besides the problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteOptions {
+    /// Number of layers `L` of the channel.
+    pub layers: u32,
+}
+
+impl Default for RouteOptions {
+    fn default() -> Self {
+        RouteOptions { layers: 2 }
+    }
+}
+
+/// Why a router gave no solution.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum RouteError {
+    /// The router does not work in this many layers.
+    #[error("the {router} router routes in {supported} layers, not {layers}")]
+    Layers {
+        router: &'static str,
+        layers: u32,
+        supported: &'static str,
+    },
+    /// Vertical constraints form a cycle the router cannot break; the nets of
+    /// one cycle, by label, in constraint order (each above the next).
+    #[error("the {router} router cannot route a cyclic vertical constraint graph: cycle {}", format_cycle(.cycle))]
+    Cyclic {
+        router: &'static str,
+        cycle: Vec<u32>,
+    },
+    /// Any other reason the channel cannot be routed by this router.
+    #[error("unroutable: {0}")]
+    Unroutable(String),
+}
+
+fn format_cycle(cycle: &[u32]) -> String {
+    let mut s: Vec<String> = cycle.iter().map(|l| format!("net {l}")).collect();
+    if let Some(first) = cycle.first() {
+        s.push(format!("net {first}"));
+    }
+    s.join(" above ")
+}
+
+/// A detailed channel router: a problem in, a routed channel out.
+pub trait ChannelRouter {
+    /// The name used on the command line.
+    fn name(&self) -> &'static str;
+    /// Route the channel. The result must pass [`super::verify::verify`].
+    fn route(
+        &self,
+        problem: &ChannelProblem,
+        options: &RouteOptions,
+    ) -> Result<ChannelSolution, RouteError>;
+}
+
+/// Names accepted by [`router_by_name`].
+pub const ROUTER_NAMES: &[&str] = &["left-edge"];
+
+/// The router with a given command-line name.
+pub fn router_by_name(name: &str) -> Option<Box<dyn ChannelRouter>> {
+    match name {
+        "left-edge" => Some(Box::new(LeftEdgeRouter)),
+        _ => None,
+    }
+}

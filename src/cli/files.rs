@@ -1,0 +1,64 @@
+//! File input and output for the command line. Outputs are written to a
+//! temporary file beside the target and renamed into place, so a reader
+//! never sees a partial file, and a failed run leaves no new file behind.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// Read a whole text file, naming it in the error.
+pub fn read_text(path: &Path) -> Result<String> {
+    let bytes = fs::read(path).map_err(|e| Error::File {
+        path: path.display().to_string(),
+        message: format!("cannot read: {e}"),
+    })?;
+    String::from_utf8(bytes).map_err(|e| Error::File {
+        path: path.display().to_string(),
+        message: format!(
+            "not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ),
+    })
+}
+
+fn temp_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".into());
+    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+/// Write every `(path, contents)` pair, or none: all temporary files are
+/// written first and renamed only when every write succeeded.
+pub fn write_all_or_nothing(outputs: &[(PathBuf, String)]) -> Result<()> {
+    let mut written: Vec<PathBuf> = Vec::new();
+    let cleanup = |temps: &[PathBuf]| {
+        for t in temps {
+            let _ = fs::remove_file(t);
+        }
+    };
+    for (path, contents) in outputs {
+        let tmp = temp_path(path);
+        if let Err(e) = fs::write(&tmp, contents) {
+            cleanup(&written);
+            let _ = fs::remove_file(&tmp);
+            return Err(Error::File {
+                path: path.display().to_string(),
+                message: format!("cannot write: {e}"),
+            });
+        }
+        written.push(tmp);
+    }
+    for (k, (path, _)) in outputs.iter().enumerate() {
+        if let Err(e) = fs::rename(&written[k], path) {
+            cleanup(&written[k..]);
+            return Err(Error::File {
+                path: path.display().to_string(),
+                message: format!("cannot write: {e}"),
+            });
+        }
+    }
+    Ok(())
+}

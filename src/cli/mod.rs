@@ -1,0 +1,205 @@
+//! The command line: clap definitions, file handling and printing. Each
+//! subcommand reads its inputs, calls one library entry point, and writes its
+//! outputs whole or not at all.
+
+mod files;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+
+use crate::channel::analysis::{analyze, density, layer_bounds};
+use crate::channel::problem::ChannelProblem;
+use crate::channel::router::{router_by_name, RouteOptions, ROUTER_NAMES};
+use crate::channel::verify::{verify, VerifyReport};
+use crate::error::{Error, Result};
+use crate::report;
+
+pub use files::{read_text, write_all_or_nothing};
+
+/// CAD for VLSI interconnect: channel routing, network layouts, fabric validation.
+#[derive(Debug, Parser)]
+#[command(name = "fabric", version, about, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Measure a channel: density, vertical constraints, crossings, lower bounds.
+    #[command(after_help = "Examples:\n  \
+        fabric analyze benchmarks/channels/dde.txt\n  \
+        fabric analyze benchmarks/channels/burstein.txt --output burstein.yaml --svg burstein.svg")]
+    Analyze(AnalyzeArgs),
+    /// Route a channel, verify the result, and write it as YAML and SVG.
+    #[command(after_help = "Examples:\n  \
+        fabric route benchmarks/channels/dde.txt --layers 2 --output dde.yaml --svg dde.svg\n  \
+        fabric route benchmarks/channels/yk_textbook12.txt")]
+    Route(RouteArgs),
+    /// Check a routed channel against its problem (the four legality rules and its metrics).
+    #[command(after_help = "Example:\n  \
+        fabric route benchmarks/channels/dde.txt --output dde.yaml && \
+        fabric verify benchmarks/channels/dde.txt dde.yaml")]
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeArgs {
+    /// Channel file: classic text, YACR2 `column bottom top`, or YAML.
+    pub file: PathBuf,
+    /// Write the analysis as YAML.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Draw the channel (pins, net spans, density profile) as SVG.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+    /// Report width lower bounds for 1 to this many layers.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub max_layers: u32,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RouteArgs {
+    /// Channel file: classic text, YACR2 `column bottom top`, or YAML.
+    pub file: PathBuf,
+    /// Number of layers.
+    #[arg(long, short, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub layers: u32,
+    /// Router to use.
+    #[arg(long, short, default_value = "left-edge", value_parser = clap::builder::PossibleValuesParser::new(ROUTER_NAMES))]
+    pub router: String,
+    /// Write the routed channel as YAML (FORMATS.md section 3).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Draw the routed channel as SVG.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// The channel problem.
+    pub problem: PathBuf,
+    /// The routed channel (YAML).
+    pub solution: PathBuf,
+}
+
+fn read_problem(path: &PathBuf) -> Result<ChannelProblem> {
+    let text = read_text(path)?;
+    Ok(crate::io::parse_channel(&text, &path.display().to_string())?)
+}
+
+fn violations_text(report: &VerifyReport) -> String {
+    let mut lines: Vec<String> = report
+        .violations
+        .iter()
+        .map(|v| format!("  {v}"))
+        .collect();
+    if report.total > report.violations.len() {
+        lines.push(format!(
+            "  ... and {} more",
+            report.total - report.violations.len()
+        ));
+    }
+    lines.join("\n")
+}
+
+/// Run a parsed command line; returns the exit code on success.
+pub fn run(cli: Cli) -> Result<i32> {
+    match cli.command {
+        Command::Analyze(args) => {
+            let problem = read_problem(&args.file)?;
+            let analysis = analyze(&problem, args.max_layers);
+            let mut outputs = Vec::new();
+            if let Some(path) = &args.output {
+                outputs.push((path.clone(), report::yaml::analysis_yaml(&problem, &analysis)));
+            }
+            if let Some(path) = &args.svg {
+                outputs.push((path.clone(), report::svg::problem_svg(&problem, &analysis)));
+            }
+            write_all_or_nothing(&outputs)?;
+            print!("{}", report::table::analysis_table(&problem, &analysis));
+            Ok(0)
+        }
+        Command::Route(args) => {
+            let problem = read_problem(&args.file)?;
+            let router = router_by_name(&args.router)
+                .ok_or_else(|| Error::Usage(format!("unknown router {}", args.router)))?;
+            let options = RouteOptions {
+                layers: args.layers,
+            };
+            let start = Instant::now();
+            let solution = router.route(&problem, &options)?;
+            let seconds = start.elapsed().as_secs_f64();
+            let d = density(&problem);
+            let metrics = solution.metrics(d);
+            let check = verify(&problem, &solution, Some(&metrics));
+            if !check.is_legal() {
+                return Err(Error::Failed(format!(
+                    "the {} router produced an illegal routing of {} ({} violations); nothing was written:\n{}",
+                    router.name(),
+                    problem.name(),
+                    check.total,
+                    violations_text(&check)
+                )));
+            }
+            let mut outputs = Vec::new();
+            if let Some(path) = &args.output {
+                outputs.push((path.clone(), report::yaml::solution_yaml(&solution, &metrics)));
+            }
+            if let Some(path) = &args.svg {
+                outputs.push((path.clone(), report::svg::solution_svg(&problem, &solution, &metrics)));
+            }
+            write_all_or_nothing(&outputs)?;
+            // The bound of the layer model the router used, else of any model.
+            let bound = match solution.horizontal_layers() {
+                0 => layer_bounds(d, args.layers).width_lower_bound,
+                h => d.div_ceil(h),
+            };
+            print!(
+                "{}",
+                report::table::route_summary(
+                    problem.name(),
+                    router.name(),
+                    args.layers,
+                    &metrics,
+                    bound,
+                    seconds
+                )
+            );
+            Ok(0)
+        }
+        Command::Verify(args) => {
+            let problem = read_problem(&args.problem)?;
+            let text = read_text(&args.solution)?;
+            let file = crate::io::parse_solution(&text, &args.solution.display().to_string())?;
+            let check = verify(&problem, &file.solution, file.claimed.as_ref());
+            let m = check.metrics;
+            if check.is_legal() {
+                println!(
+                    "legal: {} routed in {} layers, width {}, net length {}, vias {}, density {}",
+                    problem.name(),
+                    file.solution.layers,
+                    m.width,
+                    m.net_length,
+                    m.vias,
+                    m.density
+                );
+                if file.claimed.is_none() {
+                    println!("note: the solution states no metrics; the figures above are recomputed");
+                }
+                Ok(0)
+            } else {
+                println!(
+                    "illegal: {} violation(s) in {}",
+                    check.total,
+                    args.solution.display()
+                );
+                println!("{}", violations_text(&check));
+                Ok(1)
+            }
+        }
+    }
+}

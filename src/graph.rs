@@ -1,0 +1,240 @@
+//! A small directed graph on dense `u32` node ids, with the few algorithms
+//! the routers need: strongly connected components (Tarjan, iterative),
+//! topological order, longest path counted in nodes, and finding a cycle.
+
+/// Directed graph with adjacency lists; parallel edges are removed by
+/// [`Digraph::dedup`].
+#[derive(Clone, Debug, Default)]
+pub struct Digraph {
+    succ: Vec<Vec<u32>>,
+}
+
+impl Digraph {
+    pub fn new(nodes: usize) -> Self {
+        Digraph {
+            succ: vec![Vec::new(); nodes],
+        }
+    }
+
+    pub fn add_edge(&mut self, from: u32, to: u32) {
+        self.succ[from as usize].push(to);
+    }
+
+    /// Sort every adjacency list and drop repeated edges.
+    pub fn dedup(&mut self) {
+        for s in &mut self.succ {
+            s.sort_unstable();
+            s.dedup();
+        }
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.succ.len()
+    }
+
+    pub fn edge_count(&self) -> usize {
+        self.succ.iter().map(Vec::len).sum()
+    }
+
+    pub fn successors(&self, v: u32) -> &[u32] {
+        &self.succ[v as usize]
+    }
+
+    /// Every edge `(from, to)` in order of `from`, then `to` (after `dedup`).
+    pub fn edges(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.succ
+            .iter()
+            .enumerate()
+            .flat_map(|(v, s)| s.iter().map(move |&w| (v as u32, w)))
+    }
+
+    /// Strongly connected components, each sorted, listed by smallest member.
+    pub fn strongly_connected_components(&self) -> Vec<Vec<u32>> {
+        const UNSET: u32 = u32::MAX;
+        let n = self.succ.len();
+        let mut index = vec![UNSET; n];
+        let mut low = vec![0u32; n];
+        let mut on_stack = vec![false; n];
+        let mut stack: Vec<u32> = Vec::new();
+        let mut calls: Vec<(u32, usize)> = Vec::new();
+        let mut next = 0u32;
+        let mut out = Vec::new();
+        for s in 0..n as u32 {
+            if index[s as usize] != UNSET {
+                continue;
+            }
+            index[s as usize] = next;
+            low[s as usize] = next;
+            next += 1;
+            stack.push(s);
+            on_stack[s as usize] = true;
+            calls.push((s, 0));
+            while let Some(&mut (v, ref mut pos)) = calls.last_mut() {
+                let vs = v as usize;
+                if *pos < self.succ[vs].len() {
+                    let w = self.succ[vs][*pos];
+                    *pos += 1;
+                    let ws = w as usize;
+                    if index[ws] == UNSET {
+                        index[ws] = next;
+                        low[ws] = next;
+                        next += 1;
+                        stack.push(w);
+                        on_stack[ws] = true;
+                        calls.push((w, 0));
+                    } else if on_stack[ws] {
+                        low[vs] = low[vs].min(index[ws]);
+                    }
+                } else {
+                    calls.pop();
+                    if let Some(&(u, _)) = calls.last() {
+                        low[u as usize] = low[u as usize].min(low[vs]);
+                    }
+                    if low[vs] == index[vs] {
+                        let mut comp = Vec::new();
+                        loop {
+                            let w = stack.pop().expect("Tarjan stack holds v");
+                            on_stack[w as usize] = false;
+                            comp.push(w);
+                            if w == v {
+                                break;
+                            }
+                        }
+                        comp.sort_unstable();
+                        out.push(comp);
+                    }
+                }
+            }
+        }
+        out.sort_unstable_by_key(|c| c[0]);
+        out
+    }
+
+    /// A topological order (Kahn, smallest ready node first), or `None` when
+    /// the graph has a cycle.
+    pub fn topological_order(&self) -> Option<Vec<u32>> {
+        let n = self.succ.len();
+        let mut indeg = vec![0u32; n];
+        for s in &self.succ {
+            for &w in s {
+                indeg[w as usize] += 1;
+            }
+        }
+        let mut ready: std::collections::BinaryHeap<std::cmp::Reverse<u32>> = (0..n as u32)
+            .filter(|&v| indeg[v as usize] == 0)
+            .map(std::cmp::Reverse)
+            .collect();
+        let mut order = Vec::with_capacity(n);
+        while let Some(std::cmp::Reverse(v)) = ready.pop() {
+            order.push(v);
+            for &w in &self.succ[v as usize] {
+                indeg[w as usize] -= 1;
+                if indeg[w as usize] == 0 {
+                    ready.push(std::cmp::Reverse(w));
+                }
+            }
+        }
+        (order.len() == n).then_some(order)
+    }
+
+    /// Length in nodes of a longest path, `None` when cyclic, 0 when empty.
+    pub fn longest_path_nodes(&self) -> Option<u32> {
+        let order = self.topological_order()?;
+        let mut best = vec![1u32; self.succ.len()];
+        let mut longest = 0;
+        for &v in &order {
+            let here = best[v as usize];
+            longest = longest.max(here);
+            for &w in &self.succ[v as usize] {
+                best[w as usize] = best[w as usize].max(here + 1);
+            }
+        }
+        Some(longest)
+    }
+
+    /// A shortest cycle through the smallest node of the first non-trivial
+    /// strongly connected component, listed in edge order; `None` if acyclic.
+    pub fn find_cycle(&self) -> Option<Vec<u32>> {
+        for v in 0..self.succ.len() as u32 {
+            if self.succ[v as usize].contains(&v) {
+                return Some(vec![v]);
+            }
+        }
+        let comp = self
+            .strongly_connected_components()
+            .into_iter()
+            .find(|c| c.len() > 1)?;
+        let mut inside = vec![false; self.succ.len()];
+        for &v in &comp {
+            inside[v as usize] = true;
+        }
+        let start = comp[0];
+        let mut parent = vec![u32::MAX; self.succ.len()];
+        let mut queue = std::collections::VecDeque::from([start]);
+        parent[start as usize] = start;
+        while let Some(v) = queue.pop_front() {
+            for &w in &self.succ[v as usize] {
+                if w == start {
+                    let mut cycle = vec![v];
+                    let mut u = v;
+                    while u != start {
+                        u = parent[u as usize];
+                        cycle.push(u);
+                    }
+                    cycle.reverse();
+                    return Some(cycle);
+                }
+                if inside[w as usize] && parent[w as usize] == u32::MAX {
+                    parent[w as usize] = v;
+                    queue.push_back(w);
+                }
+            }
+        }
+        unreachable!("a strongly connected component with two nodes has a cycle through each")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn graph(n: usize, edges: &[(u32, u32)]) -> Digraph {
+        let mut g = Digraph::new(n);
+        for &(a, b) in edges {
+            g.add_edge(a, b);
+        }
+        g.dedup();
+        g
+    }
+
+    #[test]
+    fn longest_path_on_chain_and_diamond() {
+        assert_eq!(graph(3, &[(0, 1), (1, 2)]).longest_path_nodes(), Some(3));
+        assert_eq!(
+            graph(4, &[(0, 1), (0, 2), (1, 3), (2, 3)]).longest_path_nodes(),
+            Some(3)
+        );
+        assert_eq!(graph(2, &[]).longest_path_nodes(), Some(1));
+        assert_eq!(graph(0, &[]).longest_path_nodes(), Some(0));
+    }
+
+    #[test]
+    fn two_cycle_is_one_component() {
+        let g = graph(3, &[(0, 1), (1, 0), (1, 2)]);
+        let sccs = g.strongly_connected_components();
+        assert_eq!(sccs, vec![vec![0, 1], vec![2]]);
+        assert_eq!(g.longest_path_nodes(), None);
+        assert_eq!(g.find_cycle(), Some(vec![0, 1]));
+    }
+
+    #[test]
+    fn found_cycle_is_a_real_cycle() {
+        let g = graph(5, &[(0, 1), (1, 2), (2, 3), (3, 1), (3, 4)]);
+        let c = g.find_cycle().unwrap();
+        for k in 0..c.len() {
+            let (a, b) = (c[k], c[(k + 1) % c.len()]);
+            assert!(g.successors(a).contains(&b), "{a}->{b} missing");
+        }
+        assert_eq!(c.len(), 3);
+    }
+}

@@ -1,0 +1,8 @@
+//! Parsing of input files from text into validated models. Nothing here
+//! opens a file: callers pass the text and the file name for messages.
+
+pub mod channel;
+pub mod solution;
+
+pub use channel::{parse_channel, ChannelForm};
+pub use solution::{parse_solution, SolutionFile};

@@ -1,0 +1,33 @@
+//! `fabric`: CAD for VLSI interconnect.
+//!
+//! Three pillars share one crate: channel routing ([`channel`]), grid layouts
+//! of interconnection networks, and routing simulation over laid-out fabrics.
+//! This release carries the channel-routing foundation.
+//!
+//! # Pipeline
+//! parse ([`io`]) → validate ([`channel::ChannelProblem::validate`]) →
+//! algorithm ([`channel::ChannelRouter`]) → verify ([`channel::verify`]) →
+//! metrics → report ([`report`]) → files ([`cli`]).
+//!
+//! # Module map and dependency rule
+//! - [`geom`], [`graph`]: integer geometry and small graph algorithms; depend
+//!   on nothing else here.
+//! - [`channel`]: channel problems, analysis, routers, solutions, verifier;
+//!   uses `geom` and `graph`.
+//! - [`io`]: text and YAML into raw models and then validated ones; parses
+//!   from `&str`, never opens files.
+//! - [`report`]: YAML, SVG and terminal tables; writes strings, never runs an
+//!   algorithm.
+//! - [`cli`]: the only place that touches files, arguments and the terminal.
+//!
+//! Nothing imports upward: algorithms never print, read files or know YAML.
+
+pub mod channel;
+pub mod cli;
+pub mod error;
+pub mod geom;
+pub mod graph;
+pub mod io;
+pub mod report;
+
+pub use error::{Error, ParseError, Result};

@@ -1,0 +1,159 @@
+//! Plain-text tables for the terminal.
+
+use std::fmt::Write;
+
+use crate::channel::analysis::ChannelAnalysis;
+use crate::channel::problem::{ChannelProblem, NetId};
+use crate::channel::solution::Metrics;
+
+fn label_list(p: &ChannelProblem, ids: &[NetId], limit: usize) -> String {
+    let mut parts: Vec<String> = ids
+        .iter()
+        .take(limit)
+        .map(|&id| p.label(id).to_string())
+        .collect();
+    if ids.len() > limit {
+        parts.push(format!("… ({} in all)", ids.len()));
+    }
+    parts.join(" ")
+}
+
+/// Column ranges such as `12-14 40` from sorted 0-based columns.
+fn ranges(cols: &[u32]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < cols.len() {
+        let mut j = i;
+        while j + 1 < cols.len() && cols[j + 1] == cols[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            cols[i].to_string()
+        } else {
+            format!("{}-{}", cols[i], cols[j])
+        });
+        i = j + 1;
+    }
+    out.join(" ")
+}
+
+/// The `fabric analyze` table.
+pub fn analysis_table(p: &ChannelProblem, a: &ChannelAnalysis) -> String {
+    let mut o = String::new();
+    let row = |o: &mut String, k: &str, v: String| {
+        let _ = writeln!(o, "  {k:<20} {v}");
+    };
+    let _ = writeln!(o, "channel {}", p.name());
+    row(&mut o, "columns", format!("{} ({} empty)", a.columns, a.empty_columns));
+    row(&mut o, "nets", a.nets.to_string());
+    row(&mut o, "pins", a.pins.to_string());
+    row(
+        &mut o,
+        "side terminals",
+        format!("left {}, right {}", a.left_terminals, a.right_terminals),
+    );
+    row(&mut o, "single-column nets", a.single_column_nets.to_string());
+    row(
+        &mut o,
+        "density",
+        format!("{} (at columns {})", a.density, ranges(&a.max_density_columns)),
+    );
+    let vcg = if a.is_acyclic() {
+        format!(
+            "{} edges, acyclic, longest path {} nets",
+            a.vcg_edges,
+            a.longest_path.unwrap_or(0)
+        )
+    } else {
+        let sizes: Vec<String> = a
+            .cyclic_components
+            .iter()
+            .map(|c| c.len().to_string())
+            .collect();
+        format!(
+            "{} edges, cyclic: {} strongly connected component(s) of {} nets",
+            a.vcg_edges,
+            a.cyclic_components.len(),
+            sizes.join(", ")
+        )
+    };
+    row(&mut o, "VCG", vcg);
+    if let Some(cycle) = &a.example_cycle {
+        row(&mut o, "  a cycle", label_list(p, cycle, 20));
+    }
+    row(
+        &mut o,
+        "crossing pairs",
+        if a.is_planar() {
+            "0 (planar: routable in one layer)".to_string()
+        } else {
+            let (x, y) = a.crossing_pairs[0];
+            format!(
+                "{} (not planar; e.g. nets {} and {})",
+                a.crossing_pairs.len(),
+                p.label(x),
+                p.label(y)
+            )
+        },
+    );
+    if let Some(b) = a.no_dogleg_bound {
+        row(&mut o, "2-layer, no doglegs", format!("width >= {b} (max of density and longest path)"));
+    }
+    let _ = writeln!(o, "  width lower bounds, ceil(density / horizontal layers):");
+    let _ = writeln!(o, "    {:>6}  {:<12} {:>3}  {:>5}", "layers", "groups", "H", "bound");
+    for lb in &a.layer_bounds {
+        for (k, (c, bound)) in lb.configurations.iter().enumerate() {
+            let layers = if k == 0 {
+                lb.layers.to_string()
+            } else {
+                String::new()
+            };
+            let note = if c.b == c.layers && !a.is_planar() && c.layers == 1 {
+                "  (not planar: no one-layer routing)"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                o,
+                "    {:>6}  {:<12} {:>3}  {:>5}{}",
+                layers,
+                c.describe(),
+                c.horizontal_layers(),
+                bound,
+                note
+            );
+        }
+    }
+    o
+}
+
+/// One-line-per-figure summary of a routed channel.
+pub fn route_summary(
+    name: &str,
+    router: &str,
+    layers: u32,
+    metrics: &Metrics,
+    lower_bound: u32,
+    seconds: f64,
+) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "routed {name} with {router} in {layers} layers");
+    let _ = writeln!(
+        o,
+        "  width {} (density {}, lower bound {}), net length {}, vias {}",
+        metrics.width, metrics.density, lower_bound, metrics.net_length, metrics.vias
+    );
+    let _ = writeln!(o, "  verified: legal; {:.3} ms", seconds * 1e3);
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_compress_runs() {
+        assert_eq!(ranges(&[1, 2, 3, 7, 9, 10]), "1-3 7 9-10");
+        assert_eq!(ranges(&[]), "");
+    }
+}

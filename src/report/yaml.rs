@@ -1,0 +1,176 @@
+//! YAML writers: routed channels (FORMATS.md section 3) and channel analysis
+//! reports. Written by hand so that the output is compact (one flow mapping
+//! per wire), ordered and byte-identical from run to run.
+
+use std::fmt::Write;
+
+use crate::channel::analysis::ChannelAnalysis;
+use crate::channel::problem::{ChannelProblem, NetId};
+use crate::channel::solution::{ChannelSolution, Metrics};
+
+/// A YAML double-quoted scalar.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn flow_list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let parts: Vec<String> = items.into_iter().map(|i| i.to_string()).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// The routed channel as FORMATS.md section 3 YAML.
+pub fn solution_yaml(solution: &ChannelSolution, metrics: &Metrics) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "name: {}", quote(&solution.name));
+    let _ = writeln!(o, "layers: {}", solution.layers);
+    let _ = writeln!(o, "width: {}", solution.width);
+    let _ = writeln!(o, "columns: {}", solution.columns);
+    if solution.groups.is_empty() {
+        o.push_str("groups: []\n");
+    } else {
+        o.push_str("groups:\n");
+        for g in &solution.groups {
+            let _ = writeln!(
+                o,
+                "  - {{type: {}, layers: {}}}",
+                quote(&g.kind),
+                flow_list(&g.layers)
+            );
+        }
+    }
+    if solution.wires.is_empty() {
+        o.push_str("wires: []\n");
+    } else {
+        o.push_str("wires:\n");
+        for w in &solution.wires {
+            let _ = writeln!(
+                o,
+                "  - {{net: {}, layer: {}, from: [{}, {}], to: [{}, {}]}}",
+                w.net, w.layer, w.from.x, w.from.y, w.to.x, w.to.y
+            );
+        }
+    }
+    if solution.vias.is_empty() {
+        o.push_str("vias: []\n");
+    } else {
+        o.push_str("vias:\n");
+        for v in &solution.vias {
+            let _ = writeln!(
+                o,
+                "  - {{net: {}, at: [{}, {}], from: {}, to: {}}}",
+                v.net, v.at.x, v.at.y, v.from, v.to
+            );
+        }
+    }
+    o.push_str("metrics:\n");
+    let _ = writeln!(o, "  width: {}", metrics.width);
+    let _ = writeln!(o, "  net_length: {}", metrics.net_length);
+    let _ = writeln!(o, "  vias: {}", metrics.vias);
+    let _ = writeln!(o, "  density: {}", metrics.density);
+    o
+}
+
+fn labels(p: &ChannelProblem, ids: &[NetId]) -> String {
+    flow_list(ids.iter().map(|&id| p.label(id)))
+}
+
+/// The analysis report of `fabric analyze`. Columns are 0-based.
+pub fn analysis_yaml(p: &ChannelProblem, a: &ChannelAnalysis) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "name: {}", quote(p.name()));
+    let _ = writeln!(o, "columns: {}", a.columns);
+    let _ = writeln!(o, "empty_columns: {}", a.empty_columns);
+    let _ = writeln!(o, "nets: {}", a.nets);
+    let _ = writeln!(o, "pins: {}", a.pins);
+    let _ = writeln!(
+        o,
+        "side_terminals: {{left: {}, right: {}}}",
+        a.left_terminals, a.right_terminals
+    );
+    let _ = writeln!(o, "single_column_nets: {}", a.single_column_nets);
+    let _ = writeln!(o, "density: {}", a.density);
+    let _ = writeln!(o, "max_density_columns: {}", flow_list(&a.max_density_columns));
+    let _ = writeln!(o, "density_profile: {}", flow_list(&a.density_profile));
+    o.push_str("vcg:\n");
+    let _ = writeln!(o, "  edges: {}", a.vcg_edges);
+    let _ = writeln!(o, "  acyclic: {}", a.is_acyclic());
+    match a.longest_path {
+        Some(lp) => {
+            let _ = writeln!(o, "  longest_path: {lp}");
+        }
+        None => o.push_str("  longest_path: null\n"),
+    }
+    let comps: Vec<String> = a
+        .cyclic_components
+        .iter()
+        .map(|c| labels(p, c))
+        .collect();
+    let _ = writeln!(o, "  cyclic_components: [{}]", comps.join(", "));
+    match &a.example_cycle {
+        Some(c) => {
+            let _ = writeln!(o, "  cycle: {}", labels(p, c));
+        }
+        None => o.push_str("  cycle: null\n"),
+    }
+    o.push_str("crossings:\n");
+    let _ = writeln!(o, "  planar: {}", a.is_planar());
+    let _ = writeln!(o, "  pairs: {}", a.crossing_pairs.len());
+    let pairs: Vec<String> = a
+        .crossing_pairs
+        .iter()
+        .map(|&(x, y)| format!("[{}, {}]", p.label(x), p.label(y)))
+        .collect();
+    let _ = writeln!(o, "  crossing_pairs: [{}]", pairs.join(", "));
+    o.push_str("lower_bounds:\n");
+    match a.no_dogleg_bound {
+        Some(b) => {
+            let _ = writeln!(o, "  two_layer_no_doglegs: {b}");
+        }
+        None => o.push_str("  two_layer_no_doglegs: null\n"),
+    }
+    let _ = writeln!(o, "  single_layer_routable: {}", a.is_planar());
+    o.push_str("  by_layers:\n");
+    for lb in &a.layer_bounds {
+        let _ = writeln!(o, "    - layers: {}", lb.layers);
+        let _ = writeln!(o, "      width_lower_bound: {}", lb.width_lower_bound);
+        o.push_str("      configurations:\n");
+        for (c, bound) in &lb.configurations {
+            let _ = writeln!(
+                o,
+                "        - {{groups: {}, b: {}, horizontal_layers: {}, width_lower_bound: {}}}",
+                quote(&c.describe()),
+                c.b,
+                c.horizontal_layers(),
+                bound
+            );
+        }
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_escapes() {
+        assert_eq!(quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
+        let parsed: String = serde_yaml::from_str(&quote("x: [y] # z \u{1}")).unwrap();
+        assert_eq!(parsed, "x: [y] # z \u{1}");
+    }
+}
