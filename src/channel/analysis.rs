@@ -286,7 +286,9 @@ pub fn analyze(p: &ChannelProblem, max_layers: u32) -> ChannelAnalysis {
         example_cycle,
         longest_path,
         crossing_pairs: crossing_pairs(p),
-        no_dogleg_bound: longest_path.map(|lp| lp.max(d)),
+        // Nets that need no track have no VCG edges, so they only matter to
+        // the longest path when no net needs a track at all.
+        no_dogleg_bound: longest_path.map(|lp| if d == 0 { 0 } else { lp.max(d) }),
         layer_bounds: (1..=max_layers).map(|l| layer_bounds(d, l)).collect(),
     }
 }

@@ -76,8 +76,7 @@ pub fn random_channel<R: Rng>(rng: &mut R, shape: &ChannelShape) -> ChannelProbl
         if start < shape.max_span as usize && rng.gen_bool(shape.side_probability) {
             left.push(label);
         }
-        if start + span + (shape.max_span as usize) >= c && rng.gen_bool(shape.side_probability)
-        {
+        if start + span + (shape.max_span as usize) >= c && rng.gen_bool(shape.side_probability) {
             right.push(label);
         }
     }

@@ -146,7 +146,10 @@ mod tests {
         assert_eq!(names(4), vec!["2HV(2)", "HVH+B(3)", "4B(4)"]);
         assert_eq!(names(5), vec!["HVH+HV(3)", "HVH+2B(4)", "5B(5)"]);
         assert_eq!(names(6), vec!["2HVH(4)", "HVH+3B(5)", "6B(6)"]);
-        assert_eq!(names(7), vec!["HVH+2HV(4)", "2HVH+B(5)", "HVH+4B(6)", "7B(7)"]);
+        assert_eq!(
+            names(7),
+            vec!["HVH+2HV(4)", "2HVH+B(5)", "HVH+4B(6)", "7B(7)"]
+        );
     }
 
     #[test]

@@ -87,13 +87,13 @@ impl ChannelRouter for LeftEdgeRouter {
             }
         }
         let mut graph = Digraph::new(subnets.len());
-        for x in 0..c as usize {
+        for (x, ends) in at_column.iter().enumerate() {
             if let (Some(t), Some(b)) = (problem.top()[x], problem.bottom()[x]) {
                 if t == b {
                     continue;
                 }
-                for &s in &at_column[x] {
-                    for &u in &at_column[x] {
+                for &s in ends {
+                    for &u in ends {
                         if subnets[s].net == t && subnets[u].net == b {
                             graph.add_edge(s as u32, u as u32);
                         }
@@ -142,7 +142,7 @@ impl ChannelRouter for LeftEdgeRouter {
         // Vertical wires: in each column, each net joins its pins and the
         // tracks of its subnets ending there.
         let top_row = width as i64 + 1;
-        for x in 0..c as usize {
+        for (x, ends) in at_column.iter().enumerate() {
             let mut nets: Vec<NetId> = Vec::with_capacity(2);
             nets.extend(problem.bottom()[x]);
             nets.extend(problem.top()[x]);
@@ -156,7 +156,7 @@ impl ChannelRouter for LeftEdgeRouter {
                 if problem.top()[x] == Some(id) {
                     rows.push(top_row);
                 }
-                for &s in &at_column[x] {
+                for &s in ends {
                     if subnets[s].net == id {
                         let y = row(s);
                         if !rows.contains(&y) {
@@ -238,7 +238,10 @@ fn assign_tracks(subnets: &[Subnet], graph: &Digraph) -> Result<Vec<u32>, Vec<u3
                 true
             }
         });
-        assert!(!placed.is_empty(), "an acyclic constraint graph always has a ready subnet");
+        assert!(
+            !placed.is_empty(),
+            "an acyclic constraint graph always has a ready subnet"
+        );
         for s in placed {
             for &t in graph.successors(s as u32) {
                 unplaced_above[t as usize] -= 1;

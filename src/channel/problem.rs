@@ -203,7 +203,13 @@ impl ChannelProblem {
         }
         // Collect every label with the location of its first mention.
         let mut first_seen: BTreeMap<u32, SourceLoc> = BTreeMap::new();
-        for e in raw.top.iter().chain(&raw.bottom).chain(&raw.left).chain(&raw.right) {
+        for e in raw
+            .top
+            .iter()
+            .chain(&raw.bottom)
+            .chain(&raw.left)
+            .chain(&raw.right)
+        {
             if e.value != 0 {
                 first_seen.entry(e.value).or_insert(e.loc);
             }
@@ -440,7 +446,11 @@ mod tests {
         let e = ChannelProblem::from_rows("t", &[0, 0], &[0, 0], &[], &[]).unwrap_err();
         assert!(e.message.contains("no nets"));
         let e = ChannelProblem::from_rows("t", &[1, 2], &[1, 0], &[], &[]).unwrap_err();
-        assert!(e.message.contains("net 2 has a single pin"), "{}", e.message);
+        assert!(
+            e.message.contains("net 2 has a single pin"),
+            "{}",
+            e.message
+        );
         let e = ChannelProblem::from_rows("t", &[1, 2], &[1, 0], &[2, 2], &[]).unwrap_err();
         assert!(e.message.contains("listed twice"));
         let e = ChannelProblem::from_rows("t", &[1, 2], &[1, 0], &[0], &[]).unwrap_err();

@@ -75,12 +75,18 @@ impl ChannelSolution {
     /// Total wire length: per net, layer and grid line the union of the wire
     /// intervals, so overlapping wires count once.
     pub fn net_length(&self) -> u64 {
-        let mut lines: BTreeMap<(u32, u32, bool, i64), Vec<(i64, i64)>> = BTreeMap::new();
+        // Key: (net, layer, horizontal, the line's fixed coordinate).
+        type Line = (u32, u32, bool, i64);
+        let mut lines: BTreeMap<Line, Vec<(i64, i64)>> = BTreeMap::new();
         for w in &self.wires {
             let seg = w.segment();
             let (horizontal, line, lo, hi) = match seg.dir() {
-                Some(Dir::Horizontal) => (true, w.from.y, w.from.x.min(w.to.x), w.from.x.max(w.to.x)),
-                Some(Dir::Vertical) => (false, w.from.x, w.from.y.min(w.to.y), w.from.y.max(w.to.y)),
+                Some(Dir::Horizontal) => {
+                    (true, w.from.y, w.from.x.min(w.to.x), w.from.x.max(w.to.x))
+                }
+                Some(Dir::Vertical) => {
+                    (false, w.from.x, w.from.y.min(w.to.y), w.from.y.max(w.to.y))
+                }
                 None => continue,
             };
             if lo < hi {

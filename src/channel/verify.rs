@@ -3,7 +3,10 @@
 //! It rasterises the solution into a dense grid of `(x, y, layer)` points and
 //! checks the four legality rules: geometry inside the channel on real layers,
 //! no point shared by two nets, pin rows and side columns used only by their
-//! own nets, and every net connected. It recomputes width, net length and
+//! own nets, and every net connected. It also enforces the thesis's boundary
+//! rule (chapter 6): the pin rows carry only the vertical stubs of pins and
+//! the side columns only the horizontal exits of side nets, so no wire runs
+//! along the boundary (FORMATS.md rule 3 read with thesis section 6.2). It recomputes width, net length and
 //! vias from the raster (not from [`ChannelSolution::metrics`], which merges
 //! intervals) and compares them with the figures a solution claims.
 //!
@@ -35,11 +38,18 @@ pub enum Violation {
     /// A point outside `-1 <= x <= C`, `0 <= y <= W + 1`.
     OutOfChannel { net: u32, layer: u32, at: Point },
     /// Two nets on one grid point of one layer.
-    Short { nets: (u32, u32), layer: u32, at: Point },
+    Short {
+        nets: (u32, u32),
+        layer: u32,
+        at: Point,
+    },
     /// A net on a pin-row point that is not its own pin.
     PinRow { net: u32, layer: u32, at: Point },
     /// A net on a side column without a side terminal there.
     Side { net: u32, at: Point },
+    /// A wire running along the boundary: a horizontal edge on a pin row or a
+    /// vertical edge on a side column (`at` is its lower or left end).
+    Boundary { net: u32, layer: u32, at: Point },
     /// A net whose terminals are not all in one connected component.
     Open { net: u32, detail: String },
     /// A claimed figure that the geometry does not bear out.
@@ -59,7 +69,10 @@ impl fmt::Display for Violation {
                 write!(f, "net {net} uses layer {layer}, which does not exist")
             }
             Violation::Diagonal { net, from, to } => {
-                write!(f, "net {net} has a wire from {from} to {to} that is not axis-parallel")
+                write!(
+                    f,
+                    "net {net} has a wire from {from} to {to} that is not axis-parallel"
+                )
             }
             Violation::OutOfChannel { net, layer, at } => {
                 write!(f, "net {net} leaves the channel at {at} on layer {layer}")
@@ -74,14 +87,24 @@ impl fmt::Display for Violation {
                 "net {net} covers pin-row point {at} on layer {layer}, which is not its pin"
             ),
             Violation::Side { net, at } => {
-                write!(f, "net {net} uses side point {at} but has no side terminal there")
+                write!(
+                    f,
+                    "net {net} uses side point {at} but has no side terminal there"
+                )
             }
+            Violation::Boundary { net, layer, at } => write!(
+                f,
+                "net {net} runs along the channel boundary from {at} on layer {layer}"
+            ),
             Violation::Open { net, detail } => write!(f, "open: net {net} {detail}"),
             Violation::Metric {
                 field,
                 claimed,
                 actual,
-            } => write!(f, "metric {field}: claimed {claimed}, the geometry gives {actual}"),
+            } => write!(
+                f,
+                "metric {field}: claimed {claimed}, the geometry gives {actual}"
+            ),
         }
     }
 }
@@ -297,6 +320,23 @@ pub fn verify(
                 } else {
                     (if q.y < p.y { j } else { i }, false)
                 };
+                let low_end = if horizontal {
+                    Point::new(q.x.min(p.x), p.y)
+                } else {
+                    Point::new(p.x, q.y.min(p.y))
+                };
+                let along_boundary = if horizontal {
+                    p.y == 0 || p.y == top_row
+                } else {
+                    p.x == -1 || p.x == c
+                };
+                if along_boundary {
+                    report.push(Violation::Boundary {
+                        net: w.net,
+                        layer: w.layer,
+                        at: low_end,
+                    });
+                }
                 if horizontal {
                     r.h_edge[lo] = true;
                 } else {
@@ -359,14 +399,24 @@ pub fn verify(
         let root = if let Some(pin) = net.pins.first() {
             let i = r.index(pin_point(pin), 1);
             r.find(i as u32)
-        } else if let Some(&i) = left_cells.first() {
-            r.find(i as u32)
         } else {
-            report.push(Violation::Open {
-                net: label,
-                detail: "has no wire on the left side".into(),
-            });
-            continue;
+            // A feed-through (side terminals only): any left exit that
+            // reaches a right exit will do.
+            let right_roots: Vec<u32> = right_cells.iter().map(|&i| r.find(i as u32)).collect();
+            let joined = left_cells
+                .iter()
+                .map(|&i| r.find(i as u32))
+                .find(|root| right_roots.contains(root));
+            match joined {
+                Some(root) => root,
+                None => {
+                    report.push(Violation::Open {
+                        net: label,
+                        detail: "does not join its left and right exits".into(),
+                    });
+                    continue;
+                }
+            }
         };
         for pin in &net.pins {
             let at = pin_point(pin);
@@ -390,18 +440,17 @@ pub fn verify(
             }
         }
     }
-    report.metrics.net_length = r
-        .h_edge
-        .iter()
-        .chain(&r.v_edge)
-        .filter(|&&e| e)
-        .count() as u64;
+    report.metrics.net_length = r.h_edge.iter().chain(&r.v_edge).filter(|&&e| e).count() as u64;
     if let Some(claimed) = claimed {
         let pairs = [
             ("width", claimed.width as u64, report.metrics.width as u64),
             ("net_length", claimed.net_length, report.metrics.net_length),
             ("vias", claimed.vias, report.metrics.vias),
-            ("density", claimed.density as u64, report.metrics.density as u64),
+            (
+                "density",
+                claimed.density as u64,
+                report.metrics.density as u64,
+            ),
         ];
         for (field, claimed, actual) in pairs {
             if claimed != actual {

@@ -22,16 +22,41 @@ pub fn read_text(path: &Path) -> Result<String> {
     })
 }
 
-fn temp_path(path: &Path) -> PathBuf {
+fn temp_path(path: &Path, k: usize) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "output".into());
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+    path.with_file_name(format!(".{name}.{}-{k}.tmp", std::process::id()))
+}
+
+/// Refuse output paths that name the same file twice, or an input file.
+pub fn check_output_paths(inputs: &[&Path], outputs: &[&Path]) -> Result<()> {
+    let same = |a: &Path, b: &Path| {
+        a == b || matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+    };
+    for (k, out) in outputs.iter().enumerate() {
+        if let Some(input) = inputs.iter().find(|i| same(i, out)) {
+            return Err(Error::Usage(format!(
+                "output {} would overwrite the input {}",
+                out.display(),
+                input.display()
+            )));
+        }
+        if outputs[..k].iter().any(|o| same(o, out)) {
+            return Err(Error::Usage(format!(
+                "two outputs are both written to {}",
+                out.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Write every `(path, contents)` pair, or none: all temporary files are
-/// written first and renamed only when every write succeeded.
+/// written first and renamed only when every write succeeded. (A rename
+/// failing after another succeeded, which needs the directory to change under
+/// us, is the one case left where an earlier output stays replaced.)
 pub fn write_all_or_nothing(outputs: &[(PathBuf, String)]) -> Result<()> {
     let mut written: Vec<PathBuf> = Vec::new();
     let cleanup = |temps: &[PathBuf]| {
@@ -39,8 +64,8 @@ pub fn write_all_or_nothing(outputs: &[(PathBuf, String)]) -> Result<()> {
             let _ = fs::remove_file(t);
         }
     };
-    for (path, contents) in outputs {
-        let tmp = temp_path(path);
+    for (k, (path, contents)) in outputs.iter().enumerate() {
+        let tmp = temp_path(path, k);
         if let Err(e) = fs::write(&tmp, contents) {
             cleanup(&written);
             let _ = fs::remove_file(&tmp);

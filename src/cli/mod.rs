@@ -16,7 +16,7 @@ use crate::channel::verify::{verify, VerifyReport};
 use crate::error::{Error, Result};
 use crate::report;
 
-pub use files::{read_text, write_all_or_nothing};
+pub use files::{check_output_paths, read_text, write_all_or_nothing};
 
 /// CAD for VLSI interconnect: channel routing, network layouts, fabric validation.
 #[derive(Debug, Parser)]
@@ -86,17 +86,16 @@ pub struct VerifyArgs {
     pub solution: PathBuf,
 }
 
-fn read_problem(path: &PathBuf) -> Result<ChannelProblem> {
+fn read_problem(path: &std::path::Path) -> Result<ChannelProblem> {
     let text = read_text(path)?;
-    Ok(crate::io::parse_channel(&text, &path.display().to_string())?)
+    Ok(crate::io::parse_channel(
+        &text,
+        &path.display().to_string(),
+    )?)
 }
 
 fn violations_text(report: &VerifyReport) -> String {
-    let mut lines: Vec<String> = report
-        .violations
-        .iter()
-        .map(|v| format!("  {v}"))
-        .collect();
+    let mut lines: Vec<String> = report.violations.iter().map(|v| format!("  {v}")).collect();
     if report.total > report.violations.len() {
         lines.push(format!(
             "  ... and {} more",
@@ -106,15 +105,26 @@ fn violations_text(report: &VerifyReport) -> String {
     lines.join("\n")
 }
 
+fn outputs_of<'a>(
+    output: &'a Option<PathBuf>,
+    svg: &'a Option<PathBuf>,
+) -> Vec<&'a std::path::Path> {
+    output.iter().chain(svg).map(PathBuf::as_path).collect()
+}
+
 /// Run a parsed command line; returns the exit code on success.
 pub fn run(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Analyze(args) => {
+            check_output_paths(&[&args.file], &outputs_of(&args.output, &args.svg))?;
             let problem = read_problem(&args.file)?;
             let analysis = analyze(&problem, args.max_layers);
             let mut outputs = Vec::new();
             if let Some(path) = &args.output {
-                outputs.push((path.clone(), report::yaml::analysis_yaml(&problem, &analysis)));
+                outputs.push((
+                    path.clone(),
+                    report::yaml::analysis_yaml(&problem, &analysis),
+                ));
             }
             if let Some(path) = &args.svg {
                 outputs.push((path.clone(), report::svg::problem_svg(&problem, &analysis)));
@@ -124,6 +134,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             Ok(0)
         }
         Command::Route(args) => {
+            check_output_paths(&[&args.file], &outputs_of(&args.output, &args.svg))?;
             let problem = read_problem(&args.file)?;
             let router = router_by_name(&args.router)
                 .ok_or_else(|| Error::Usage(format!("unknown router {}", args.router)))?;
@@ -147,10 +158,16 @@ pub fn run(cli: Cli) -> Result<i32> {
             }
             let mut outputs = Vec::new();
             if let Some(path) = &args.output {
-                outputs.push((path.clone(), report::yaml::solution_yaml(&solution, &metrics)));
+                outputs.push((
+                    path.clone(),
+                    report::yaml::solution_yaml(&solution, &metrics),
+                ));
             }
             if let Some(path) = &args.svg {
-                outputs.push((path.clone(), report::svg::solution_svg(&problem, &solution, &metrics)));
+                outputs.push((
+                    path.clone(),
+                    report::svg::solution_svg(&problem, &solution, &metrics),
+                ));
             }
             write_all_or_nothing(&outputs)?;
             // The bound of the layer model the router used, else of any model.
@@ -188,7 +205,9 @@ pub fn run(cli: Cli) -> Result<i32> {
                     m.density
                 );
                 if file.claimed.is_none() {
-                    println!("note: the solution states no metrics; the figures above are recomputed");
+                    println!(
+                        "note: the solution states no metrics; the figures above are recomputed"
+                    );
                 }
                 Ok(0)
             } else {

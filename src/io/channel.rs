@@ -117,10 +117,12 @@ fn tokens(line: &str) -> Vec<(usize, &str)> {
 
 /// A net id: a non-negative integer that fits in 32 bits.
 fn net_id(token: &str) -> Result<u32, String> {
-    let t = token.strip_prefix('+').unwrap_or(token);
+    let t = token;
     if let Some(rest) = t.strip_prefix('-') {
         if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
-            return Err(format!("negative net id {token}: ids are 0 (no pin) or positive"));
+            return Err(format!(
+                "negative net id {token}: ids are 0 (no pin) or positive"
+            ));
         }
     }
     if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit()) {
@@ -143,7 +145,7 @@ fn parse_classic(text: &str, file: &str) -> Result<RawChannel, ParseError> {
             continue;
         }
         let lineno = n + 1;
-        let indent = body.len() - body.trim_start().len();
+        let indent = body.chars().count() - body.trim_start().chars().count();
         let trimmed = body.trim_start();
         let Some(colon) = trimmed.find(':') else {
             return Err(error(
@@ -179,7 +181,12 @@ fn parse_classic(text: &str, file: &str) -> Result<RawChannel, ParseError> {
             column: indent + 1,
         };
         if seen[slot] {
-            return Err(error(file, form, key_loc, format!("the `{key}` row is given twice")));
+            return Err(error(
+                file,
+                form,
+                key_loc,
+                format!("the `{key}` row is given twice"),
+            ));
         }
         seen[slot] = true;
         let offset = indent + trimmed[..=colon].chars().count();
@@ -247,14 +254,20 @@ fn parse_yacr(text: &str, file: &str) -> Result<RawChannel, ParseError> {
                 ),
             ));
         }
-        let column: u64 = toks[0].1.parse().map_err(|_| {
-            error(
-                file,
-                form,
-                loc(toks[0].0),
-                format!("column number '{}' is not a non-negative integer", toks[0].1),
-            )
-        })?;
+        let column: u64 = Some(toks[0].1)
+            .filter(|t| t.chars().all(|c| c.is_ascii_digit()))
+            .and_then(|t| t.parse().ok())
+            .ok_or_else(|| {
+                error(
+                    file,
+                    form,
+                    loc(toks[0].0),
+                    format!(
+                        "column number '{}' is not a non-negative integer",
+                        toks[0].1
+                    ),
+                )
+            })?;
         if let Some(want) = expected_column {
             if column != want {
                 return Err(error(
@@ -322,9 +335,7 @@ fn parse_yaml(text: &str, file: &str) -> Result<RawChannel, ParseError> {
             "name" => match v {
                 serde_yaml::Value::String(s) => raw.name = s.clone(),
                 serde_yaml::Value::Number(n) => raw.name = n.to_string(),
-                _ => {
-                    return Err(error(file, form, key_loc, "`name` must be a string".into()))
-                }
+                _ => return Err(error(file, form, key_loc, "`name` must be a string".into())),
             },
             "top" | "bottom" | "left" | "right" => {
                 let entries = yaml_list(text, file, key, v)?;
@@ -348,9 +359,7 @@ fn parse_yaml(text: &str, file: &str) -> Result<RawChannel, ParseError> {
                     file,
                     form,
                     key_loc,
-                    format!(
-                        "unknown key `{other}` (expected name, top, bottom, left or right)"
-                    ),
+                    format!("unknown key `{other}` (expected name, top, bottom, left or right)"),
                 ))
             }
         }
@@ -429,7 +438,7 @@ fn yaml_item_locs(text: &str, key: &str) -> Vec<SourceLoc> {
                     done = true;
                     break;
                 }
-            } else if token_start.is_none() && !(ch == '-' && !flow) {
+            } else if token_start.is_none() && (flow || ch != '-') {
                 token_start = Some(col);
             }
         }
@@ -470,9 +479,8 @@ fn yaml_list(
             serde_yaml::Value::String(s) => s.clone(),
             other => format!("{other:?}"),
         };
-        let value = net_id(&token).map_err(|m| {
-            error(file, form, loc, format!("`{key}` item {}: {m}", i + 1))
-        })?;
+        let value = net_id(&token)
+            .map_err(|m| error(file, form, loc, format!("`{key}` item {}: {m}", i + 1)))?;
         out.push(RawEntry { value, loc });
     }
     Ok(out)
@@ -495,7 +503,11 @@ mod tests {
     fn classic_errors_name_line_and_column() {
         let e = parse_channel("top: 1 2 x\nbottom: 1 2 0\n", "f.txt").unwrap_err();
         assert_eq!((e.line, e.column), (1, 10), "{e}");
-        assert!(e.to_string().starts_with("f.txt:1:10: 'x' is not an integer"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("f.txt:1:10: 'x' is not an integer"),
+            "{e}"
+        );
         let e = parse_channel("top: 1 2\nbottom: 1 -2\n", "f.txt").unwrap_err();
         assert_eq!((e.line, e.column), (2, 11));
         assert!(e.message.contains("negative"));
@@ -503,7 +515,7 @@ mod tests {
         assert_eq!(e.line, 2);
         assert!(e.message.contains("unequal rows"));
         let e = parse_channel("top: 1 2 0\nbottom: 1 2 3\n", "f.txt").unwrap_err();
-        assert_eq!((e.line, e.column), (2, 15));
+        assert_eq!((e.line, e.column), (2, 13));
         assert!(e.message.contains("single pin"));
         let e = parse_channel("", "f.txt").unwrap_err();
         assert!(e.message.contains("no `top:` row"));

@@ -62,6 +62,15 @@ pub struct SolutionFile {
     pub claimed: Option<Metrics>,
 }
 
+/// serde_yaml ends its messages with `at line L column C`, which the error
+/// already carries as its position.
+fn without_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
 /// Parse a routed channel; `file` names it in errors.
 pub fn parse_solution(text: &str, file: &str) -> Result<SolutionFile, ParseError> {
     let doc: SolutionDoc = serde_yaml::from_str(text).map_err(|e| {
@@ -74,7 +83,7 @@ pub fn parse_solution(text: &str, file: &str) -> Result<SolutionFile, ParseError
             line,
             column,
             form: Some("a routed-channel YAML file"),
-            message: e.to_string(),
+            message: without_position(&e.to_string()),
         }
     })?;
     let point = |p: [i64; 2]| Point::new(p[0], p[1]);

@@ -117,7 +117,11 @@ fn document(width: f64, height: f64) -> Document {
 }
 
 /// Drawing of a routed channel.
-pub fn solution_svg(problem: &ChannelProblem, solution: &ChannelSolution, metrics: &Metrics) -> String {
+pub fn solution_svg(
+    problem: &ChannelProblem,
+    solution: &ChannelSolution,
+    metrics: &Metrics,
+) -> String {
     let unit = 14.0;
     let rows = solution.width as i64 + 2;
     let columns = solution.columns as i64;
@@ -146,7 +150,8 @@ pub fn solution_svg(problem: &ChannelProblem, solution: &ChannelSolution, metric
             .set("y", 18.0),
         )
         .add(grid(&frame, columns));
-    let stroke = |layer: u32| unit * (0.5 - 0.3 * (layer - 1) as f64 / solution.layers.max(2) as f64);
+    let stroke =
+        |layer: u32| unit * (0.5 - 0.3 * (layer - 1) as f64 / solution.layers.max(2) as f64);
     // One group per net, wires by layer from the bottom layer up.
     let mut nets: Vec<u32> = solution
         .wires
@@ -161,7 +166,11 @@ pub fn solution_svg(problem: &ChannelProblem, solution: &ChannelSolution, metric
             .set("class", "net")
             .add(Title::new(format!("net {net}")));
         for layer in 1..=solution.layers {
-            for w in solution.wires.iter().filter(|w| w.net == net && w.layer == layer) {
+            for w in solution
+                .wires
+                .iter()
+                .filter(|w| w.net == net && w.layer == layer)
+            {
                 g = g.add(
                     Line::new()
                         .set("x1", frame.x(w.from.x))
@@ -207,7 +216,17 @@ pub fn solution_svg(problem: &ChannelProblem, solution: &ChannelSolution, metric
             .map(|g| {
                 let k = g.layers.iter().position(|&l| l == layer).unwrap_or(0);
                 let dir = g.kind.chars().nth(k).unwrap_or('?');
-                format!(" — {} group, {}", g.kind, if dir == 'H' { "horizontal" } else if dir == 'V' { "vertical" } else { "both directions" })
+                format!(
+                    " — {} group, {}",
+                    g.kind,
+                    if dir == 'H' {
+                        "horizontal"
+                    } else if dir == 'V' {
+                        "vertical"
+                    } else {
+                        "both directions"
+                    }
+                )
             })
             .unwrap_or_default();
         doc = doc
@@ -323,7 +342,14 @@ pub fn problem_svg(problem: &ChannelProblem, analysis: &ChannelAnalysis) -> Stri
                 .set("y", base - h)
                 .set("width", unit * 0.8)
                 .set("height", h)
-                .set("fill", if d == analysis.density { "#d62728" } else { "#888" })
+                .set(
+                    "fill",
+                    if d == analysis.density {
+                        "#d62728"
+                    } else {
+                        "#888"
+                    },
+                )
                 .add(Title::new(format!("column {x}: density {d}"))),
         );
     }

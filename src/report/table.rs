@@ -44,7 +44,11 @@ pub fn analysis_table(p: &ChannelProblem, a: &ChannelAnalysis) -> String {
         let _ = writeln!(o, "  {k:<20} {v}");
     };
     let _ = writeln!(o, "channel {}", p.name());
-    row(&mut o, "columns", format!("{} ({} empty)", a.columns, a.empty_columns));
+    row(
+        &mut o,
+        "columns",
+        format!("{} ({} empty)", a.columns, a.empty_columns),
+    );
     row(&mut o, "nets", a.nets.to_string());
     row(&mut o, "pins", a.pins.to_string());
     row(
@@ -52,11 +56,23 @@ pub fn analysis_table(p: &ChannelProblem, a: &ChannelAnalysis) -> String {
         "side terminals",
         format!("left {}, right {}", a.left_terminals, a.right_terminals),
     );
-    row(&mut o, "single-column nets", a.single_column_nets.to_string());
+    row(
+        &mut o,
+        "single-column nets",
+        a.single_column_nets.to_string(),
+    );
     row(
         &mut o,
         "density",
-        format!("{} (at columns {})", a.density, ranges(&a.max_density_columns)),
+        if a.density == 0 {
+            "0 (no net needs a track)".to_string()
+        } else {
+            format!(
+                "{} (at columns {})",
+                a.density,
+                ranges(&a.max_density_columns)
+            )
+        },
     );
     let vcg = if a.is_acyclic() {
         format!(
@@ -97,10 +113,21 @@ pub fn analysis_table(p: &ChannelProblem, a: &ChannelAnalysis) -> String {
         },
     );
     if let Some(b) = a.no_dogleg_bound {
-        row(&mut o, "2-layer, no doglegs", format!("width >= {b} (max of density and longest path)"));
+        row(
+            &mut o,
+            "2-layer, no doglegs",
+            format!("width >= {b} (max of density and longest path)"),
+        );
     }
-    let _ = writeln!(o, "  width lower bounds, ceil(density / horizontal layers):");
-    let _ = writeln!(o, "    {:>6}  {:<12} {:>3}  {:>5}", "layers", "groups", "H", "bound");
+    let _ = writeln!(
+        o,
+        "  width lower bounds, ceil(density / horizontal layers):"
+    );
+    let _ = writeln!(
+        o,
+        "    {:>6}  {:<12} {:>3}  {:>5}",
+        "layers", "groups", "H", "bound"
+    );
     for lb in &a.layer_bounds {
         for (k, (c, bound)) in lb.configurations.iter().enumerate() {
             let layers = if k == 0 {

@@ -8,6 +8,24 @@ use crate::channel::analysis::ChannelAnalysis;
 use crate::channel::problem::{ChannelProblem, NetId};
 use crate::channel::solution::{ChannelSolution, Metrics};
 
+/// A YAML scalar for a string: plain when it cannot be read as anything but
+/// that string (letters, digits, `_`, `-`, `.`, starting with a letter, not a
+/// YAML keyword), double-quoted otherwise.
+pub fn scalar(s: &str) -> String {
+    let plain = s.starts_with(|c: char| c.is_ascii_alphabetic())
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        && !matches!(
+            s.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n" | "null" | "nan" | "inf"
+        );
+    if plain {
+        s.to_string()
+    } else {
+        quote(s)
+    }
+}
+
 /// A YAML double-quoted scalar.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -18,8 +36,8 @@ pub fn quote(s: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
+            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}') => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
             }
             c => out.push(c),
         }
@@ -36,7 +54,7 @@ fn flow_list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String
 /// The routed channel as FORMATS.md section 3 YAML.
 pub fn solution_yaml(solution: &ChannelSolution, metrics: &Metrics) -> String {
     let mut o = String::new();
-    let _ = writeln!(o, "name: {}", quote(&solution.name));
+    let _ = writeln!(o, "name: {}", scalar(&solution.name));
     let _ = writeln!(o, "layers: {}", solution.layers);
     let _ = writeln!(o, "width: {}", solution.width);
     let _ = writeln!(o, "columns: {}", solution.columns);
@@ -48,7 +66,7 @@ pub fn solution_yaml(solution: &ChannelSolution, metrics: &Metrics) -> String {
             let _ = writeln!(
                 o,
                 "  - {{type: {}, layers: {}}}",
-                quote(&g.kind),
+                scalar(&g.kind),
                 flow_list(&g.layers)
             );
         }
@@ -92,7 +110,7 @@ fn labels(p: &ChannelProblem, ids: &[NetId]) -> String {
 /// The analysis report of `fabric analyze`. Columns are 0-based.
 pub fn analysis_yaml(p: &ChannelProblem, a: &ChannelAnalysis) -> String {
     let mut o = String::new();
-    let _ = writeln!(o, "name: {}", quote(p.name()));
+    let _ = writeln!(o, "name: {}", scalar(p.name()));
     let _ = writeln!(o, "columns: {}", a.columns);
     let _ = writeln!(o, "empty_columns: {}", a.empty_columns);
     let _ = writeln!(o, "nets: {}", a.nets);
@@ -104,7 +122,11 @@ pub fn analysis_yaml(p: &ChannelProblem, a: &ChannelAnalysis) -> String {
     );
     let _ = writeln!(o, "single_column_nets: {}", a.single_column_nets);
     let _ = writeln!(o, "density: {}", a.density);
-    let _ = writeln!(o, "max_density_columns: {}", flow_list(&a.max_density_columns));
+    let _ = writeln!(
+        o,
+        "max_density_columns: {}",
+        flow_list(&a.max_density_columns)
+    );
     let _ = writeln!(o, "density_profile: {}", flow_list(&a.density_profile));
     o.push_str("vcg:\n");
     let _ = writeln!(o, "  edges: {}", a.vcg_edges);
@@ -115,11 +137,7 @@ pub fn analysis_yaml(p: &ChannelProblem, a: &ChannelAnalysis) -> String {
         }
         None => o.push_str("  longest_path: null\n"),
     }
-    let comps: Vec<String> = a
-        .cyclic_components
-        .iter()
-        .map(|c| labels(p, c))
-        .collect();
+    let comps: Vec<String> = a.cyclic_components.iter().map(|c| labels(p, c)).collect();
     let _ = writeln!(o, "  cyclic_components: [{}]", comps.join(", "));
     match &a.example_cycle {
         Some(c) => {
@@ -153,7 +171,7 @@ pub fn analysis_yaml(p: &ChannelProblem, a: &ChannelAnalysis) -> String {
             let _ = writeln!(
                 o,
                 "        - {{groups: {}, b: {}, horizontal_layers: {}, width_lower_bound: {}}}",
-                quote(&c.describe()),
+                scalar(&c.describe()),
                 c.b,
                 c.horizontal_layers(),
                 bound
@@ -170,7 +188,19 @@ mod tests {
     #[test]
     fn quoting_escapes() {
         assert_eq!(quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
-        let parsed: String = serde_yaml::from_str(&quote("x: [y] # z \u{1}")).unwrap();
-        assert_eq!(parsed, "x: [y] # z \u{1}");
+        for s in [
+            "x: [y] # z \u{1}",
+            "a\u{85}b\u{9f}",
+            "true",
+            "12",
+            "",
+            "HVH+B",
+            "dde",
+        ] {
+            let parsed: String = serde_yaml::from_str(&scalar(s)).unwrap();
+            assert_eq!(parsed, s);
+        }
+        assert_eq!(scalar("dde_zhou"), "dde_zhou");
+        assert_eq!(scalar("HV"), "HV");
     }
 }

@@ -1,0 +1,361 @@
+//! End-to-end tests of the `fabric` binary: outputs parsed back as YAML,
+//! errors with file:line:column and exit codes, whole-or-nothing outputs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fabric() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fabric"))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn bench(name: &str) -> PathBuf {
+    root()
+        .join("benchmarks/channels")
+        .join(format!("{name}.txt"))
+}
+
+/// A fresh scratch directory per test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fabric-cli-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output().expect("the fabric binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn yaml(path: &Path) -> serde_yaml::Value {
+    serde_yaml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn analyze_dde_reports_the_published_statistics() {
+    let dir = scratch("analyze-dde");
+    let out = dir.join("dde.yaml");
+    let svg = dir.join("dde.svg");
+    let o = run(fabric()
+        .arg("analyze")
+        .arg(bench("dde"))
+        .arg("--output")
+        .arg(&out)
+        .arg("--svg")
+        .arg(&svg));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let y = yaml(&out);
+    assert_eq!(y["nets"].as_u64(), Some(72));
+    assert_eq!(y["pins"].as_u64(), Some(301));
+    assert_eq!(y["density"].as_u64(), Some(19));
+    assert_eq!(y["vcg"]["acyclic"].as_bool(), Some(true));
+    assert_eq!(y["vcg"]["edges"].as_u64(), Some(117));
+    assert_eq!(y["vcg"]["longest_path"].as_u64(), Some(23));
+    assert_eq!(y["density_profile"].as_sequence().unwrap().len(), 175);
+    // 3 layers HVH: ceil(19 / 2) = 10.
+    let l3 = &y["lower_bounds"]["by_layers"][2];
+    assert_eq!(l3["layers"].as_u64(), Some(3));
+    assert_eq!(l3["configurations"][0]["groups"].as_str(), Some("HVH"));
+    assert_eq!(
+        l3["configurations"][0]["width_lower_bound"].as_u64(),
+        Some(10)
+    );
+    let stdout = text(&o.stdout);
+    assert!(stdout.contains("longest path 23"), "{stdout}");
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+}
+
+#[test]
+fn analyze_burstein_finds_one_cycle_of_ten_nets() {
+    let dir = scratch("analyze-burstein");
+    let out = dir.join("b.yaml");
+    let o = run(fabric()
+        .arg("analyze")
+        .arg(bench("burstein"))
+        .arg("-o")
+        .arg(&out));
+    assert!(o.status.success());
+    let y = yaml(&out);
+    assert_eq!(y["density"].as_u64(), Some(4));
+    assert_eq!(y["vcg"]["acyclic"].as_bool(), Some(false));
+    assert!(y["vcg"]["longest_path"].is_null());
+    let comps = y["vcg"]["cyclic_components"].as_sequence().unwrap();
+    assert_eq!(comps.len(), 1);
+    assert_eq!(comps[0].as_sequence().unwrap().len(), 10);
+    assert!(y["vcg"]["cycle"].as_sequence().unwrap().len() >= 2);
+    assert_eq!(y["crossings"]["planar"].as_bool(), Some(false));
+}
+
+#[test]
+fn route_writes_a_solution_that_verify_accepts() {
+    let dir = scratch("route");
+    let out = dir.join("sol.yaml");
+    let svg = dir.join("sol.svg");
+    let o = run(fabric()
+        .arg("route")
+        .arg(bench("dde"))
+        .args(["--layers", "2", "--router", "left-edge", "--output"])
+        .arg(&out)
+        .arg("--svg")
+        .arg(&svg));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let y = yaml(&out);
+    assert_eq!(y["columns"].as_u64(), Some(175));
+    assert_eq!(y["layers"].as_u64(), Some(2));
+    assert_eq!(y["metrics"]["density"].as_u64(), Some(19));
+    assert_eq!(y["metrics"]["width"], y["width"]);
+    let svg_text = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg_text.contains("<title>net 3</title>"));
+    let o = run(fabric().arg("verify").arg(bench("dde")).arg(&out));
+    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
+    assert!(text(&o.stdout).starts_with("legal"));
+}
+
+#[test]
+fn verify_rejects_a_tampered_solution_with_exit_1() {
+    let dir = scratch("tamper");
+    let out = dir.join("sol.yaml");
+    assert!(run(fabric()
+        .arg("route")
+        .arg(bench("yk_textbook12"))
+        .arg("-o")
+        .arg(&out))
+    .status
+    .success());
+    let good = std::fs::read_to_string(&out).unwrap();
+    // Claim one via fewer than there are.
+    let y = yaml(&out);
+    let vias = y["metrics"]["vias"].as_u64().unwrap();
+    let bad = good.replace(
+        &format!("  vias: {vias}\n"),
+        &format!("  vias: {}\n", vias - 1),
+    );
+    assert_ne!(bad, good);
+    let tampered = dir.join("bad.yaml");
+    std::fs::write(&tampered, bad).unwrap();
+    let o = run(fabric()
+        .arg("verify")
+        .arg(bench("yk_textbook12"))
+        .arg(&tampered));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stdout).contains("metric vias"),
+        "{}",
+        text(&o.stdout)
+    );
+}
+
+#[test]
+fn same_input_gives_byte_identical_outputs() {
+    let dir = scratch("determinism");
+    let mut files = Vec::new();
+    for k in 0..2 {
+        let (a, b) = (
+            dir.join(format!("s{k}.yaml")),
+            dir.join(format!("s{k}.svg")),
+        );
+        assert!(run(fabric()
+            .arg("route")
+            .arg(bench("dde_zhou"))
+            .arg("-o")
+            .arg(&a)
+            .arg("--svg")
+            .arg(&b))
+        .status
+        .success());
+        files.push((std::fs::read(a).unwrap(), std::fs::read(b).unwrap()));
+    }
+    assert_eq!(files[0], files[1]);
+}
+
+#[test]
+fn bad_inputs_exit_2_with_file_line_column_and_no_output() {
+    let dir = scratch("bad");
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "unequal.txt",
+            "top: 1 2 3\nbottom: 1 2\n",
+            "unequal.txt:2:1: unequal rows",
+        ),
+        (
+            "word.txt",
+            "top: 1 two\nbottom: 1 2\n",
+            "word.txt:1:8: 'two' is not an integer",
+        ),
+        (
+            "neg.txt",
+            "top: 1 2\nbottom: 2 -1\n",
+            "neg.txt:2:11: negative net id -1",
+        ),
+        (
+            "single.txt",
+            "top: 1 2 0\nbottom: 1 0 5\n",
+            "single.txt:1:8: net 2 has a single pin",
+        ),
+        ("empty.txt", "# nothing\n", "empty.txt: no `top:` row"),
+        (
+            "zeros.txt",
+            "top: 0 0\nbottom: 0 0\n",
+            "zeros.txt:1:1: empty channel: no nets",
+        ),
+        (
+            "nocols.txt",
+            "top:\nbottom:\n",
+            "nocols.txt:1:1: empty channel: no columns",
+        ),
+        (
+            "yacr.in",
+            "1 0 3\n2 3 x\n",
+            "yacr.in:2:5: 'x' is not an integer",
+        ),
+        (
+            "bad.yaml",
+            "top: [1, 2]\nbottom: [1, -2]\n",
+            "bad.yaml:2:13: `bottom` item 2: negative",
+        ),
+        (
+            "key.yaml",
+            "top: [1]\nbottom: [1]\nleft_side: [2]\n",
+            "key.yaml:3:1: unknown key `left_side`",
+        ),
+    ];
+    for (name, content, expected) in cases {
+        let input = dir.join(name);
+        std::fs::write(&input, content).unwrap();
+        for sub in ["analyze", "route"] {
+            let out = dir.join(format!("{name}.{sub}.out.yaml"));
+            let svg = dir.join(format!("{name}.{sub}.out.svg"));
+            let o = run(fabric()
+                .arg(sub)
+                .arg(&input)
+                .arg("--output")
+                .arg(&out)
+                .arg("--svg")
+                .arg(&svg));
+            let err = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+            assert!(
+                err.contains(expected),
+                "{name}: expected `{expected}` in `{err}`"
+            );
+            assert!(!err.contains("panicked"), "{err}");
+            assert!(!out.exists() && !svg.exists(), "{name}: output written");
+        }
+    }
+    let o = run(fabric().arg("analyze").arg(dir.join("missing.txt")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("missing.txt: cannot read"),
+        "{}",
+        text(&o.stderr)
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn refused_route_exits_1_and_writes_nothing() {
+    let dir = scratch("refused");
+    let input = dir.join("swap.txt");
+    std::fs::write(&input, "top: 1 2\nbottom: 2 1\n").unwrap();
+    let out = dir.join("out.yaml");
+    let o = run(fabric().arg("route").arg(&input).arg("-o").arg(&out));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("cycle net"), "{}", text(&o.stderr));
+    assert!(!out.exists());
+    let o = run(fabric().arg("route").arg(&input).args(["--layers", "3"]));
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(fabric()
+        .arg("route")
+        .arg(&input)
+        .args(["--router", "nonsense"]));
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn clashing_output_paths_are_refused_before_anything_is_written() {
+    let dir = scratch("clash");
+    let input = dir.join("ch.txt");
+    std::fs::write(&input, "top: 1 0\nbottom: 0 1\n").unwrap();
+    let out = dir.join("same.out");
+    let o = run(fabric()
+        .arg("route")
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .arg("--svg")
+        .arg(&out));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("two outputs"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!out.exists());
+    let o = run(fabric().arg("analyze").arg(&input).arg("-o").arg(&input));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(&input).unwrap(),
+        "top: 1 0\nbottom: 0 1\n"
+    );
+}
+
+#[test]
+fn malformed_solution_file_is_an_input_error() {
+    let dir = scratch("badsol");
+    let sol = dir.join("sol.yaml");
+    std::fs::write(
+        &sol,
+        "layers: 2\nwidth: 3\ncolumns: 12\nwires:\n  - {net: 1, layer: 1, from: [0], to: [1, 1]}\n",
+    )
+    .unwrap();
+    let o = run(fabric().arg("verify").arg(bench("burstein")).arg(&sol));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("sol.yaml:5"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn help_examples_run_as_written() {
+    let dir = scratch("help");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(root().join("benchmarks"), dir.join("benchmarks")).unwrap();
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_fabric")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = 0;
+    for sub in ["analyze", "route", "verify"] {
+        let help = text(&run(fabric().args([sub, "--help"])).stdout);
+        for line in help
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("fabric "))
+        {
+            let o = run(Command::new("sh")
+                .arg("-c")
+                .arg(line)
+                .current_dir(&dir)
+                .env("PATH", &path));
+            assert!(o.status.success(), "`{line}` failed: {}", text(&o.stderr));
+            ran += 1;
+        }
+    }
+    assert!(ran >= 5, "only {ran} examples found");
+}
