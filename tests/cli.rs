@@ -199,7 +199,7 @@ fn bad_inputs_exit_2_with_file_line_column_and_no_output() {
             "top: 1 2 0\nbottom: 1 0 5\n",
             "single.txt:1:8: net 2 has a single pin",
         ),
-        ("empty.txt", "# nothing\n", "empty.txt: no `top:` row"),
+        ("empty.txt", "# nothing\n", "empty.txt:2:1: no `top:` row"),
         (
             "zeros.txt",
             "top: 0 0\nbottom: 0 0\n",

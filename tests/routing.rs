@@ -41,6 +41,7 @@ fn assert_legal(p: &ChannelProblem, s: &ChannelSolution) {
         r.total,
         &r.violations[..r.violations.len().min(5)]
     );
+    assert!(r.is_legal_strict(), "{}: {:?}", p.name(), r.boundary_runs);
     assert!(s.width >= d, "width {} below density {d}", s.width);
 }
 
@@ -202,7 +203,7 @@ fn interval_metrics_equal_raster_metrics_on_random_routes() {
         let p = random_channel(&mut rng, &shape);
         let s = router.route(&p, &RouteOptions::default()).unwrap();
         let r = verify(&p, &s, None);
-        assert!(r.is_legal());
+        assert!(r.is_legal_strict());
         assert_eq!(r.metrics.net_length, s.net_length());
         assert_eq!(r.metrics.vias, s.via_count());
     }

@@ -86,8 +86,16 @@ pub fn marching_order(p: &ChannelProblem) -> Vec<NetId> {
         }
         idx
     });
-    // Just after the left side: bottom x (index x), the right side (C), top
-    // x = C-1..0 (C+1+C-1-x).
+    // Just after the left side: bottom x (index x), the right side's slots
+    // in their order (C + rank), top x = C-1..0 (C + |right| + C-1-x). The
+    // right side is ordered first, so a net exiting on both sides is keyed
+    // by its real right slot and feed-throughs do not cross needlessly.
+    let right_rank: std::collections::HashMap<NetId, usize> = right_order
+        .iter()
+        .enumerate()
+        .map(|(k, &id)| (id, k))
+        .collect();
+    let r = right_order.len();
     let left_order = order_side(p, p.left(), |id| {
         let net = p.net(id);
         let mut idx: Vec<usize> = net
@@ -95,11 +103,11 @@ pub fn marching_order(p: &ChannelProblem) -> Vec<NetId> {
             .iter()
             .map(|pin| match pin.side {
                 super::problem::Side::Bottom => pin.column as usize,
-                super::problem::Side::Top => 2 * c - pin.column as usize,
+                super::problem::Side::Top => c + r + (c - 1 - pin.column as usize),
             })
             .collect();
-        if net.right {
-            idx.push(c);
+        if let Some(&k) = right_rank.get(&id) {
+            idx.push(c + k);
         }
         idx
     });
@@ -378,5 +386,74 @@ mod tests {
         assert!(crossing_pairs(&p).is_empty());
         let p = ChannelProblem::from_rows("t", &[0, 1], &[2, 0], &[1, 2], &[]).unwrap();
         assert!(crossing_pairs(&p).is_empty());
+        // Feed-throughs on parallel tracks, in any order of the side lists.
+        for (left, right) in [([2, 3], [2, 3]), ([3, 2], [2, 3]), ([2, 3], [3, 2])] {
+            let p = ChannelProblem::from_rows("t", &[1, 1], &[0, 0], &left, &right).unwrap();
+            assert!(crossing_pairs(&p).is_empty(), "{left:?} {right:?}");
+        }
+    }
+
+    /// The crossing pairs for every order of the side slots, brute force:
+    /// the heuristic order must never be worse than the best one.
+    #[test]
+    fn side_order_is_never_worse_than_the_best_permutation() {
+        use rand::{Rng, SeedableRng};
+        fn permutations(v: &[NetId]) -> Vec<Vec<NetId>> {
+            if v.len() <= 1 {
+                return vec![v.to_vec()];
+            }
+            let mut out = Vec::new();
+            for i in 0..v.len() {
+                let mut rest = v.to_vec();
+                let x = rest.remove(i);
+                for mut p in permutations(&rest) {
+                    p.insert(0, x);
+                    out.push(p);
+                }
+            }
+            out
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
+        let mut tested = 0;
+        for _ in 0..3000 {
+            let c = rng.gen_range(1..6usize);
+            let nets = rng.gen_range(1..6u32);
+            let cell = |rng: &mut rand_chacha::ChaCha8Rng| {
+                if rng.gen_bool(0.4) {
+                    0
+                } else {
+                    rng.gen_range(1..=nets)
+                }
+            };
+            let top: Vec<u32> = (0..c).map(|_| cell(&mut rng)).collect();
+            let bottom: Vec<u32> = (0..c).map(|_| cell(&mut rng)).collect();
+            let pick = |rng: &mut rand_chacha::ChaCha8Rng| -> Vec<u32> {
+                (1..=nets).filter(|_| rng.gen_bool(0.3)).collect()
+            };
+            let left = pick(&mut rng);
+            let right = pick(&mut rng);
+            let Ok(p) = ChannelProblem::from_rows("t", &top, &bottom, &left, &right) else {
+                continue;
+            };
+            tested += 1;
+            let ours = crossing_pairs(&p).len();
+            let bottom_seq: Vec<NetId> = p.bottom().iter().flatten().copied().collect();
+            let top_seq: Vec<NetId> = p.top().iter().rev().flatten().copied().collect();
+            let mut best = usize::MAX;
+            for r in permutations(p.right()) {
+                for l in permutations(p.left()) {
+                    let mut seq = bottom_seq.clone();
+                    seq.extend(&r);
+                    seq.extend(&top_seq);
+                    seq.extend(&l);
+                    best = best.min(crossing_pairs_of_sequence(&seq, p.nets().len()).len());
+                }
+            }
+            assert!(
+                ours <= best,
+                "top {top:?} bottom {bottom:?} left {left:?} right {right:?}: {ours} > {best}"
+            );
+        }
+        assert!(tested > 100, "only {tested} valid cases");
     }
 }

@@ -290,13 +290,18 @@ impl ChannelProblem {
             let terminals = net.pins.len() + net.left as usize + net.right as usize;
             if terminals < 2 {
                 let loc = first_seen[&net.label];
-                return Err(ValidateError {
-                    loc,
-                    message: format!(
+                let message = if net.pins.len() == 1 {
+                    format!(
                         "net {} has a single pin and no side terminal: nothing to connect it to",
                         net.label
-                    ),
-                });
+                    )
+                } else {
+                    format!(
+                        "net {} has only one terminal (a side terminal and no pin): nothing to connect it to",
+                        net.label
+                    )
+                };
+                return Err(ValidateError { loc, message });
             }
         }
         Ok(ChannelProblem {

@@ -111,7 +111,12 @@ impl Segment {
 
     /// Unit edges covered (0 for a point; meaningless for a diagonal).
     pub fn length(&self) -> i64 {
-        (self.from.x - self.to.x).abs() + (self.from.y - self.to.y).abs()
+        let d = self
+            .from
+            .x
+            .abs_diff(self.to.x)
+            .saturating_add(self.from.y.abs_diff(self.to.y));
+        d.min(i64::MAX as u64) as i64
     }
 
     /// The points of an axis-parallel segment in order from `from` to `to`.

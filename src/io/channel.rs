@@ -60,6 +60,7 @@ pub fn name_from_path(file: &str) -> String {
 /// Parse and validate a channel problem; `file` is used for the default
 /// name, for form detection by extension, and in error messages.
 pub fn parse_channel(text: &str, file: &str) -> Result<ChannelProblem, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let form = detect_form(text, file);
     let raw = match form {
         ChannelForm::Classic => parse_classic(text, file),
@@ -73,6 +74,14 @@ pub fn parse_channel(text: &str, file: &str) -> Result<ChannelProblem, ParseErro
         form: Some(form.describe()),
         message: e.message,
     })
+}
+
+/// The position just after the last line of a text.
+fn end_of(text: &str) -> SourceLoc {
+    SourceLoc {
+        line: text.lines().count() + 1,
+        column: 1,
+    }
 }
 
 fn strip_comment(line: &str) -> &str {
@@ -217,8 +226,8 @@ fn parse_classic(text: &str, file: &str) -> Result<RawChannel, ParseError> {
             return Err(error(
                 file,
                 form,
-                SourceLoc::UNKNOWN,
-                format!("no `{key}:` row"),
+                end_of(text),
+                format!("no `{key}:` row before the end of the file"),
             ));
         }
     }
@@ -369,8 +378,8 @@ fn parse_yaml(text: &str, file: &str) -> Result<RawChannel, ParseError> {
             return Err(error(
                 file,
                 form,
-                SourceLoc::UNKNOWN,
-                format!("no `{key}` list"),
+                end_of(text),
+                format!("no `{key}` list before the end of the file"),
             ));
         }
     }
@@ -424,8 +433,11 @@ fn yaml_item_locs(text: &str, key: &str) -> Vec<SourceLoc> {
         let mut col = base;
         let mut token_start: Option<usize> = None;
         let mut done = false;
-        for ch in body.chars().chain(std::iter::once(' ')) {
+        let chars: Vec<char> = body.chars().chain(std::iter::once(' ')).collect();
+        for (k, &ch) in chars.iter().enumerate() {
             col += 1;
+            // A block list's item marker is a `-` followed by white space.
+            let marker = !flow && ch == '-' && chars.get(k + 1).is_some_and(|c| c.is_whitespace());
             let separator = ch.is_whitespace() || matches!(ch, '[' | ']' | ',');
             if separator {
                 if let Some(s) = token_start.take() {
@@ -438,7 +450,7 @@ fn yaml_item_locs(text: &str, key: &str) -> Vec<SourceLoc> {
                     done = true;
                     break;
                 }
-            } else if token_start.is_none() && (flow || ch != '-') {
+            } else if token_start.is_none() && !marker {
                 token_start = Some(col);
             }
         }
@@ -476,7 +488,7 @@ fn yaml_list(
         let loc = if locs_ok { locs[i] } else { key_loc };
         let token = match item {
             serde_yaml::Value::Number(n) => n.to_string(),
-            serde_yaml::Value::String(s) => s.clone(),
+            serde_yaml::Value::String(s) => format!("\"{s}\""),
             other => format!("{other:?}"),
         };
         let value = net_id(&token)
@@ -489,6 +501,18 @@ fn yaml_list(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_order_mark_is_ignored() {
+        for (text, file) in [
+            ("\u{feff}top: 1 0\nbottom: 0 1\n", "a.txt"),
+            ("\u{feff}1 0 1\n2 1 0\n", "a.in"),
+            ("\u{feff}top: [1, 0]\nbottom: [0, 1]\n", "a.yaml"),
+        ] {
+            let p = parse_channel(text, file).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(p.columns(), 2);
+        }
+    }
 
     #[test]
     fn classic_with_sides_and_comments() {
@@ -543,6 +567,10 @@ mod tests {
         assert_eq!((e.line, e.column), (1, 10), "{e}");
         let e = parse_channel("top: [1, 3]\nbottom:\n  - 1\n  - x\n", "d.yaml").unwrap_err();
         assert_eq!((e.line, e.column), (4, 5), "{e}");
+        let e = parse_channel("top: [1, 3]\nbottom:\n  - 1\n  - -3\n", "d.yaml").unwrap_err();
+        assert_eq!((e.line, e.column), (4, 5), "{e}");
+        let e = parse_channel("top: [\"1\", 3]\nbottom: [1, 3]\n", "d.yaml").unwrap_err();
+        assert!(e.message.contains("not an integer"), "{e}");
         let e = parse_channel("top: [1, 3\nbottom: [1, 3]\n", "d.yaml").unwrap_err();
         assert!(e.line > 0, "{e}");
     }

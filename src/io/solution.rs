@@ -73,6 +73,7 @@ fn without_position(message: &str) -> String {
 
 /// Parse a routed channel; `file` names it in errors.
 pub fn parse_solution(text: &str, file: &str) -> Result<SolutionFile, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let doc: SolutionDoc = serde_yaml::from_str(text).map_err(|e| {
         let (line, column) = e
             .location()
