@@ -22,6 +22,9 @@ const CSS: &str = "text { font-family: sans-serif; } \
     .pin { font-size: 8px; fill: #333; text-anchor: middle; } \
     .legend { font-size: 12px; fill: #222; }";
 
+/// Narrowest picture, so that the title and legend of a small channel fit.
+const MIN_WIDTH: f64 = 720.0;
+
 /// Colour of a layer (1-based).
 pub fn layer_colour(layer: u32) -> &'static str {
     PALETTE[(layer.saturating_sub(1) as usize) % PALETTE.len()]
@@ -132,7 +135,7 @@ pub fn solution_svg(
         rows,
     };
     let legend_h = 40.0 + 18.0 * solution.layers as f64;
-    let width = frame.x(columns) + 30.0;
+    let width = (frame.x(columns) + 30.0).max(MIN_WIDTH);
     let height = frame.y(0) + 30.0 + legend_h;
     let mut doc = document(width, height)
         .add(
@@ -294,7 +297,7 @@ pub fn problem_svg(problem: &ChannelProblem, analysis: &ChannelAnalysis) -> Stri
         rows,
     };
     let profile_h = 4.0 * analysis.density.max(1) as f64 + 20.0;
-    let width = frame.x(columns) + 30.0;
+    let width = (frame.x(columns) + 30.0).max(MIN_WIDTH);
     let height = frame.y(0) + 40.0 + profile_h + 20.0;
     let mut doc = document(width, height)
         .add(
