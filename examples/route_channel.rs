@@ -16,7 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         analysis.columns, analysis.nets, analysis.density, analysis.longest_path
     );
     let router = router_by_name("left-edge").expect("the baseline router exists");
-    let solution = router.route(&problem, &RouteOptions { layers: 2 })?;
+    let solution = router.route(&problem, &RouteOptions::layers(2))?;
     let metrics = solution.metrics(analysis.density);
     let report = verify(&problem, &solution, Some(&metrics));
     assert!(report.is_legal(), "{:?}", report.violations);

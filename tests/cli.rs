@@ -270,12 +270,23 @@ fn refused_route_exits_1_and_writes_nothing() {
     let input = dir.join("swap.txt");
     std::fs::write(&input, "top: 1 2\nbottom: 2 1\n").unwrap();
     let out = dir.join("out.yaml");
-    let o = run(fabric().arg("route").arg(&input).arg("-o").arg(&out));
+    let o = run(fabric()
+        .arg("route")
+        .arg(&input)
+        .args(["--router", "left-edge", "-o"])
+        .arg(&out));
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("cycle net"), "{}", text(&o.stderr));
     assert!(!out.exists());
-    let o = run(fabric().arg("route").arg(&input).args(["--layers", "3"]));
+    let o = run(fabric()
+        .arg("route")
+        .arg(&input)
+        .args(["--router", "left-edge", "--layers", "3"]));
     assert_eq!(o.status.code(), Some(2));
+    // The default router routes it (through the maze steps).
+    let o = run(fabric().arg("route").arg(&input).arg("-o").arg(&out));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(out.exists());
     let o = run(fabric()
         .arg("route")
         .arg(&input)

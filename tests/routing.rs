@@ -69,7 +69,7 @@ fn every_router_on_every_bundled_benchmark_is_legal_or_names_a_cycle() {
         for bench in BUNDLED {
             let p = bundled(bench);
             let acyclic = vertical_constraint_graph(&p).topological_order().is_some();
-            match router.route(&p, &RouteOptions { layers: 2 }) {
+            match router.route(&p, &RouteOptions::layers(2)) {
                 Ok(s) => assert_legal(&p, &s),
                 Err(RouteError::Cyclic { cycle, .. }) => {
                     assert!(!acyclic, "{bench}: acyclic channel refused");
@@ -113,7 +113,7 @@ fn left_edge_refuses_an_unbreakable_cycle_and_other_layer_counts() {
         other => panic!("expected a cycle, got {other:?}"),
     }
     assert!(matches!(
-        router.route(&p, &RouteOptions { layers: 3 }),
+        router.route(&p, &RouteOptions::layers(3)),
         Err(RouteError::Layers { layers: 3, .. })
     ));
 }

@@ -6,6 +6,7 @@
 //! [`verify::verify`] → report.
 
 pub mod analysis;
+pub mod detailed;
 pub mod generate;
 pub mod layer_model;
 pub mod left_edge;

@@ -11,11 +11,26 @@ use super::solution::ChannelSolution;
 pub struct RouteOptions {
     /// Number of layers `L` of the channel.
     pub layers: u32,
+    /// Layer model by name (`HV`, `VH`, `HVH`, `VHV`), for routers that
+    /// offer more than one per layer count; `None` for the router's default.
+    pub model: Option<String>,
 }
 
 impl Default for RouteOptions {
     fn default() -> Self {
-        RouteOptions { layers: 2 }
+        RouteOptions {
+            layers: 2,
+            model: None,
+        }
+    }
+}
+
+impl RouteOptions {
+    pub fn layers(layers: u32) -> Self {
+        RouteOptions {
+            layers,
+            model: None,
+        }
     }
 }
 
@@ -62,12 +77,13 @@ pub trait ChannelRouter {
 }
 
 /// Names accepted by [`router_by_name`].
-pub const ROUTER_NAMES: &[&str] = &["left-edge"];
+pub const ROUTER_NAMES: &[&str] = &["yacr", "left-edge"];
 
 /// The router with a given command-line name.
 pub fn router_by_name(name: &str) -> Option<Box<dyn ChannelRouter>> {
     match name {
         "left-edge" => Some(Box::new(LeftEdgeRouter)),
+        "yacr" => Some(Box::new(super::detailed::DetailedRouter)),
         _ => None,
     }
 }

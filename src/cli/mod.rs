@@ -67,8 +67,12 @@ pub struct RouteArgs {
     /// Number of layers.
     #[arg(long, short, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub layers: u32,
+    /// Layer model for routers that offer several per layer count: HV or VH
+    /// (2 layers), HVH or VHV (3 layers). Default: HV for 2, HVH for 3.
+    #[arg(long, value_parser = ["HV", "VH", "HVH", "VHV"])]
+    pub model: Option<String>,
     /// Router to use.
-    #[arg(long, short, default_value = "left-edge", value_parser = clap::builder::PossibleValuesParser::new(ROUTER_NAMES))]
+    #[arg(long, short, default_value = "yacr", value_parser = clap::builder::PossibleValuesParser::new(ROUTER_NAMES))]
     pub router: String,
     /// Write the routed channel as YAML (FORMATS.md section 3).
     #[arg(long, short)]
@@ -147,6 +151,7 @@ pub fn run(cli: Cli) -> Result<i32> {
                 .ok_or_else(|| Error::Usage(format!("unknown router {}", args.router)))?;
             let options = RouteOptions {
                 layers: args.layers,
+                model: args.model.clone(),
             };
             let start = Instant::now();
             let solution = router.route(&problem, &options)?;
