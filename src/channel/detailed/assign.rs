@@ -14,7 +14,8 @@
 //! its distance from YACR2's ideal row. The VCVs left over are repaired by
 //! the maze steps.
 
-use crate::channel::problem::{ChannelProblem, NetId, Side};
+use super::Item;
+use crate::channel::problem::ChannelProblem;
 use crate::graph::Digraph;
 
 /// Where a trunk runs.
@@ -68,38 +69,52 @@ pub fn depths(problem: &ChannelProblem, vcg: &Digraph) -> Depths {
     Depths { above, below }
 }
 
-/// Assign a slot to every net with a span (`spans[n]`, sides at -1 and C).
-/// `rows` is `W`; `h_layers` are the layers that carry trunks.
+/// Assign a slot to every trunk piece. `rows` is `W`; `h_layers` are the
+/// layers that carry trunks. Pieces of one net may share a slot where they
+/// touch; the free slot of least cost is taken (see the module docs).
 pub fn assign(
     problem: &ChannelProblem,
-    spans: &[Option<(i64, i64)>],
+    items: &[Item],
     rows: i64,
     h_layers: &[u32],
     depths: &Depths,
-) -> Vec<Option<Slot>> {
-    let n = problem.nets().len();
+) -> Vec<Slot> {
     let slots: Vec<Slot> = (1..=rows)
         .rev()
         .flat_map(|y| h_layers.iter().map(move |&layer| Slot { y, layer }))
         .collect();
-    // Occupied extent of each slot: [left_end, right_end] spans the nets
-    // placed so far (the sweeps only ever extend it outwards).
-    let mut left_end = vec![i64::MAX; slots.len()];
-    let mut right_end = vec![i64::MIN; slots.len()];
-    let mut placed: Vec<Option<Slot>> = vec![None; n];
+    // Occupied extent of each slot and the nets at its two ends: the sweeps
+    // only ever extend it outwards.
+    let mut left_end = vec![(i64::MAX, u32::MAX); slots.len()];
+    let mut right_end = vec![(i64::MIN, u32::MAX); slots.len()];
+    let mut placed: Vec<Option<Slot>> = vec![None; items.len()];
+    // Pieces of each net ending in each column, for the VCV count.
     let c = problem.columns() as i64;
-    // A column of maximum density (the middle one of them).
+    let mut ending: std::collections::HashMap<(u32, i64), Vec<usize>> = std::collections::HashMap::new();
+    for (k, it) in items.iter().enumerate() {
+        for x in [it.lo, it.hi] {
+            if (0..c).contains(&x) {
+                ending.entry((it.net, x)).or_default().push(k);
+            }
+        }
+    }
     let mut profile = vec![0u32; c as usize];
-    for s in spans.iter().flatten() {
-        for x in s.0.max(0)..=s.1.min(c - 1) {
+    let mut net_spans: std::collections::HashMap<u32, (i64, i64)> = std::collections::HashMap::new();
+    for it in items {
+        let e = net_spans.entry(it.net).or_insert((it.lo, it.hi));
+        e.0 = e.0.min(it.lo);
+        e.1 = e.1.max(it.hi);
+    }
+    for &(lo, hi) in net_spans.values() {
+        for x in lo.max(0)..=hi.min(c - 1) {
             profile[x as usize] += 1;
         }
     }
     let dmax = profile.iter().copied().max().unwrap_or(0);
     let peaks: Vec<i64> = (0..c).filter(|&x| profile[x as usize] == dmax).collect();
-    let cstar = peaks[peaks.len() / 2];
-    let ideal = |id: usize| -> i64 {
-        let (a, b) = (depths.above[id] as i64, depths.below[id] as i64);
+    let cstar = peaks.get(peaks.len() / 2).copied().unwrap_or(0);
+    let ideal = |net: usize| -> i64 {
+        let (a, b) = (depths.above[net] as i64, depths.below[net] as i64);
         let t = if a + b == 0 {
             (rows + 1) / 2
         } else {
@@ -107,81 +122,96 @@ pub fn assign(
         };
         (rows + 1 - t.clamp(1, rows)).clamp(1, rows)
     };
-    let place = |id: usize, placed: &[Option<Slot>], fits: &dyn Fn(usize) -> bool| {
-        let net = problem.net(NetId(id as u32));
+    let place = |k: usize, placed: &[Option<Slot>], fits: &dyn Fn(usize) -> bool| -> usize {
+        let it = items[k];
+        let net = it.net as usize;
         let mut best: Option<(u64, usize)> = None;
-        for (k, slot) in slots.iter().enumerate() {
-            if !fits(k) {
+        for (si, slot) in slots.iter().enumerate() {
+            if !fits(si) {
                 continue;
             }
             let mut vcv = 0u64;
-            for pin in &net.pins {
-                let col = pin.column as usize;
-                let other = match pin.side {
-                    Side::Top => problem.bottom()[col],
-                    Side::Bottom => problem.top()[col],
-                };
-                let Some(other) = other.filter(|o| o.index() != id) else {
+            for x in [it.lo, it.hi] {
+                if !(0..c).contains(&x) {
                     continue;
+                }
+                let (t, b) = (problem.top()[x as usize], problem.bottom()[x as usize]);
+                let (mine_top, other) = match (t, b) {
+                    (Some(t), Some(b)) if t.0 == it.net && b.0 != it.net => (true, b.0),
+                    (Some(t), Some(b)) if b.0 == it.net && t.0 != it.net => (false, t.0),
+                    _ => continue,
                 };
-                if let Some(os) = placed[other.index()] {
-                    let bad = match pin.side {
-                        Side::Top => slot.y <= os.y,
-                        Side::Bottom => slot.y >= os.y,
-                    };
-                    vcv += bad as u64;
+                for &o in ending.get(&(other, x)).map(Vec::as_slice).unwrap_or(&[]) {
+                    if let Some(os) = placed[o] {
+                        let bad = if mine_top { slot.y <= os.y } else { slot.y >= os.y };
+                        vcv += bad as u64;
+                    }
                 }
             }
-            let (a, b) = (depths.above[id] as i64, depths.below[id] as i64);
+            let (a, b) = (depths.above[net] as i64, depths.below[net] as i64);
             let squeeze = (a - (rows - slot.y)).max(0) + (b - (slot.y - 1)).max(0);
             let cost = vcv * 1_000_000
                 + squeeze as u64 * 1_000
-                + (slot.y - ideal(id)).unsigned_abs() * 4
+                + (slot.y - ideal(net)).unsigned_abs() * 4
                 + (slot.layer != h_layers[0]) as u64;
             if best.is_none_or(|(bc, _)| cost < bc) {
-                best = Some((cost, k));
+                best = Some((cost, si));
             }
         }
-        best.map(|(_, k)| k)
+        best.map(|(_, si)| si).expect("a free slot always exists: W >= density")
     };
-    let span = |id: usize| spans[id].expect("only nets with spans are placed");
-    // 1. Nets crossing c*, top-down in topological order.
-    let mut crossing: Vec<usize> = (0..n)
-        .filter(|&id| spans[id].is_some_and(|(lo, hi)| lo <= cstar && cstar <= hi))
-        .collect();
-    crossing.sort_by_key(|&id| (depths.above[id], std::cmp::Reverse(depths.below[id]), id));
-    for id in crossing {
-        let (lo, hi) = span(id);
-        let k = place(id, &placed, &|k| right_end[k] < lo && left_end[k] > hi)
-            .expect("a column has at most W nets");
-        placed[id] = Some(slots[k]);
-        left_end[k] = lo;
-        right_end[k] = hi;
+    // 1. One piece per net crossing c*, top-down in topological order.
+    let mut first_at_cstar: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    for (k, it) in items.iter().enumerate() {
+        if it.lo <= cstar && cstar <= it.hi {
+            first_at_cstar.entry(it.net).or_insert(k);
+        }
     }
-    let constrained = |id: usize| std::cmp::Reverse(depths.above[id] + depths.below[id]);
-    // 2. Sweep right: nets starting right of c*.
-    let mut right: Vec<usize> = (0..n)
-        .filter(|&id| spans[id].is_some_and(|(lo, _)| lo > cstar))
-        .collect();
-    right.sort_by_key(|&id| (span(id).0, constrained(id), id));
-    for id in right {
-        let (lo, hi) = span(id);
-        let k = place(id, &placed, &|k| right_end[k] < lo).expect("at most W nets cross a column");
-        placed[id] = Some(slots[k]);
-        right_end[k] = hi;
-        left_end[k] = left_end[k].min(lo);
+    let mut crossing: Vec<usize> = first_at_cstar.values().copied().collect();
+    crossing.sort_by_key(|&k| {
+        let n = items[k].net as usize;
+        (depths.above[n], std::cmp::Reverse(depths.below[n]), n)
+    });
+    for k in crossing.iter().copied() {
+        let it = items[k];
+        let si = place(k, &placed, &|si| right_end[si].0 < it.lo && left_end[si].0 > it.hi);
+        placed[k] = Some(slots[si]);
+        left_end[si] = (it.lo, it.net);
+        right_end[si] = (it.hi, it.net);
     }
-    // 3. Sweep left: nets ending left of c*.
-    let mut left: Vec<usize> = (0..n)
-        .filter(|&id| spans[id].is_some_and(|(_, hi)| hi < cstar))
+    let constrained = |k: usize| {
+        let n = items[k].net as usize;
+        std::cmp::Reverse(depths.above[n] + depths.below[n])
+    };
+    // 2. Sweep right.
+    let mut right: Vec<usize> = (0..items.len())
+        .filter(|&k| placed[k].is_none() && items[k].lo >= cstar)
         .collect();
-    left.sort_by_key(|&id| (std::cmp::Reverse(span(id).1), constrained(id), id));
-    for id in left {
-        let (lo, hi) = span(id);
-        let k = place(id, &placed, &|k| left_end[k] > hi).expect("at most W nets cross a column");
-        placed[id] = Some(slots[k]);
-        left_end[k] = lo;
-        right_end[k] = right_end[k].max(hi);
+    right.sort_by_key(|&k| (items[k].lo, constrained(k), k));
+    for k in right {
+        let it = items[k];
+        let si = place(k, &placed, &|si| {
+            right_end[si].0 < it.lo || (right_end[si] == (it.lo, it.net))
+        });
+        placed[k] = Some(slots[si]);
+        right_end[si] = (it.hi, it.net);
+        if left_end[si].0 > it.lo {
+            left_end[si] = (it.lo, it.net);
+        }
     }
-    placed
+    // 3. Sweep left.
+    let mut left: Vec<usize> = (0..items.len()).filter(|&k| placed[k].is_none()).collect();
+    left.sort_by_key(|&k| (std::cmp::Reverse(items[k].hi), constrained(k), k));
+    for k in left {
+        let it = items[k];
+        let si = place(k, &placed, &|si| {
+            left_end[si].0 > it.hi || (left_end[si] == (it.hi, it.net))
+        });
+        placed[k] = Some(slots[si]);
+        left_end[si] = (it.lo, it.net);
+        if right_end[si].0 < it.hi {
+            right_end[si] = (it.hi, it.net);
+        }
+    }
+    placed.into_iter().map(|s| s.expect("every piece placed")).collect()
 }

@@ -34,10 +34,12 @@ pub struct Grid {
     pub layers: u32,
     owner: Vec<u32>,
     edges: Vec<u8>,
+    /// Cells claimed by each net, in claim order.
+    cells_of: Vec<Vec<u32>>,
 }
 
 impl Grid {
-    pub fn new(columns: u32, width: u32, layers: u32) -> Self {
+    pub fn new(columns: u32, width: u32, layers: u32, nets: usize) -> Self {
         let n = (columns as usize + 2) * (width as usize + 2) * layers as usize;
         Grid {
             columns: columns as i64,
@@ -45,7 +47,75 @@ impl Grid {
             layers,
             owner: vec![0; n],
             edges: vec![0; n],
+            cells_of: vec![Vec::new(); nets],
         }
+    }
+
+    /// The cell at a raster index.
+    pub fn cell_at(&self, i: usize) -> Cell {
+        let cols = (self.columns + 2) as usize;
+        let rows = (self.width + 2) as usize;
+        let x = (i % cols) as i64 - 1;
+        let y = ((i / cols) % rows) as i64;
+        let layer = (i / cols / rows) as u32 + 1;
+        Cell::new(x, y, layer)
+    }
+
+    /// Connected components of a net's cells: cells joined by edges, and the
+    /// layers of a pin point (a contact through all layers).
+    pub fn components(&self, net: u32) -> Vec<Vec<Cell>> {
+        let mine = &self.cells_of[net as usize];
+        let mut seen: std::collections::HashSet<u32> = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        let top = self.top_row();
+        for &start in mine {
+            if self.owner[start as usize] != net + 1 || !seen.insert(start) {
+                continue;
+            }
+            let mut comp = Vec::new();
+            let mut stack = vec![start];
+            while let Some(i) = stack.pop() {
+                let c = self.cell_at(i as usize);
+                comp.push(c);
+                let f = self.edges[i as usize];
+                let mut next: Vec<Cell> = Vec::with_capacity(6);
+                if f & RIGHT != 0 {
+                    next.push(Cell::new(c.x + 1, c.y, c.layer));
+                }
+                if f & UP != 0 {
+                    next.push(Cell::new(c.x, c.y + 1, c.layer));
+                }
+                if f & VIA != 0 {
+                    next.push(Cell::new(c.x, c.y, c.layer + 1));
+                }
+                let left = Cell::new(c.x - 1, c.y, c.layer);
+                if self.contains(left) && self.flags(left) & RIGHT != 0 {
+                    next.push(left);
+                }
+                let down = Cell::new(c.x, c.y - 1, c.layer);
+                if self.contains(down) && self.flags(down) & UP != 0 {
+                    next.push(down);
+                }
+                if c.layer > 1 && self.flags(Cell::new(c.x, c.y, c.layer - 1)) & VIA != 0 {
+                    next.push(Cell::new(c.x, c.y, c.layer - 1));
+                }
+                if c.y == 0 || c.y == top {
+                    for l in 1..=self.layers {
+                        if l != c.layer {
+                            next.push(Cell::new(c.x, c.y, l));
+                        }
+                    }
+                }
+                for n in next {
+                    let j = self.index(n) as u32;
+                    if self.owner[j as usize] == net + 1 && seen.insert(j) {
+                        stack.push(j);
+                    }
+                }
+            }
+            out.push(comp);
+        }
+        out
     }
 
     pub fn top_row(&self) -> i64 {
@@ -78,6 +148,7 @@ impl Grid {
         match self.owner[i] {
             0 => {
                 self.owner[i] = net + 1;
+                self.cells_of[net as usize].push(i as u32);
                 true
             }
             o => o == net + 1,

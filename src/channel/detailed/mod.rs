@@ -25,7 +25,7 @@ use crate::channel::problem::{ChannelProblem, NetId};
 use crate::channel::router::{ChannelRouter, RouteError, RouteOptions};
 use crate::channel::solution::{ChannelSolution, LayerGroup};
 
-use assign::{assign, depths, Depths, Slot};
+use assign::{assign, depths, Slot};
 use grid::{Cell, Grid};
 use maze::{commit, Costs, Preferred, Search};
 
@@ -138,43 +138,77 @@ impl ChannelRouter for DetailedRouter {
     }
 }
 
+/// A trunk piece: a net's span cut at its pin columns (doglegs happen at
+/// pin columns, where the net has a vertical anyway).
+#[derive(Clone, Copy, Debug)]
+pub struct Item {
+    pub net: u32,
+    pub lo: i64,
+    pub hi: i64,
+}
+
+/// The trunk pieces of every net that needs a track, nets in id order.
+fn items_of(problem: &ChannelProblem, doglegs: bool) -> Vec<Item> {
+    let c = problem.columns() as i64;
+    let mut items = Vec::new();
+    for id in problem.net_ids() {
+        let net = problem.net(id);
+        if !net.needs_track(problem.columns()) {
+            continue;
+        }
+        let (lo, hi) = net.span(problem.columns());
+        if !doglegs {
+            items.push(Item { net: id.0, lo, hi });
+            continue;
+        }
+        let mut ends: Vec<i64> = Vec::new();
+        if net.left {
+            ends.push(-1);
+        }
+        ends.extend(net.pin_columns().into_iter().map(i64::from));
+        if net.right {
+            ends.push(c);
+        }
+        for w in ends.windows(2) {
+            items.push(Item {
+                net: id.0,
+                lo: w[0],
+                hi: w[1],
+            });
+        }
+    }
+    items
+}
+
 /// Route a channel in one layer model.
-pub fn route_model(
-    problem: &ChannelProblem,
-    model: LayerModel,
-) -> Result<ChannelSolution, RouteError> {
+pub fn route_model(problem: &ChannelProblem, model: LayerModel) -> Result<ChannelSolution, RouteError> {
     let d = density(problem) as i64;
     let h = model.h_layers();
     let start = (d + h.len() as i64 - 1) / h.len() as i64;
     let vcg = vertical_constraint_graph(problem);
     let depths = depths(problem, &vcg);
-    let spans: Vec<Option<(i64, i64)>> = problem
-        .nets()
-        .iter()
-        .map(|n| {
-            n.needs_track(problem.columns())
-                .then(|| n.span(problem.columns()))
-        })
-        .collect();
     let limit = start.max(1) + problem.nets().len() as i64 + 2;
     let mut rows = start;
+    let variants: Vec<Vec<Item>> = vec![items_of(problem, true), items_of(problem, false)];
     while rows <= limit {
-        let slots = assign(problem, &spans, rows, &h, &depths);
-        if let Some(grid) = attempt(problem, model, rows, &slots, &spans, &depths) {
-            return Ok(finish(problem, model, grid));
+        for items in &variants {
+            let slots = assign(problem, items, rows, &h, &depths);
+            if let Some(grid) = attempt(problem, model, rows, items, &slots) {
+                return Ok(finish(problem, model, grid));
+            }
         }
         // Keep the assignment and open an empty row at each place in turn.
+        let items = &variants[0];
+        let slots = assign(problem, items, rows, &h, &depths);
         for f in 1..=rows + 1 {
-            let shifted: Vec<Option<Slot>> = slots
+            let shifted: Vec<Slot> = slots
                 .iter()
-                .map(|s| {
-                    s.map(|s| Slot {
-                        y: if s.y >= f { s.y + 1 } else { s.y },
-                        ..s
-                    })
+                .map(|s| Slot {
+                    y: if s.y >= f { s.y + 1 } else { s.y },
+                    ..*s
                 })
                 .collect();
-            if let Some(grid) = attempt(problem, model, rows + 1, &shifted, &spans, &depths) {
+            if let Some(grid) = attempt(problem, model, rows + 1, items, &shifted) {
                 return Ok(finish(problem, model, grid));
             }
         }
@@ -187,20 +221,30 @@ pub fn route_model(
     )))
 }
 
-/// One try at a fixed width and assignment: the grid when every pin is
+/// The vertical a net needs in a column: the rows it must join there.
+#[derive(Clone, Debug)]
+struct Riser {
+    net: u32,
+    layer: u32,
+    lo: i64,
+    hi: i64,
+    /// Rows and layers of the net's trunk pieces ending in this column.
+    joints: Vec<(i64, u32)>,
+}
+
+/// One try at a fixed width and assignment: the grid when every net is
 /// connected.
 fn attempt(
     problem: &ChannelProblem,
     model: LayerModel,
     rows: i64,
-    slots: &[Option<Slot>],
-    spans: &[Option<(i64, i64)>],
-    _depths: &Depths,
+    items: &[Item],
+    slots: &[Slot],
 ) -> Option<Grid> {
-    let mut g = Grid::new(problem.columns(), rows as u32, model.layers());
+    let mut g = Grid::new(problem.columns(), rows as u32, model.layers(), problem.nets().len());
     let top = g.top_row();
     let v = model.v_layers();
-    // Pins are contacts through all layers.
+    let (v_bottom, v_top) = (v[0], *v.last().expect("a model has a V layer"));
     for x in 0..problem.columns() as usize {
         for (net, y) in [(problem.bottom()[x], 0), (problem.top()[x], top)] {
             if let Some(id) = net {
@@ -210,218 +254,165 @@ fn attempt(
             }
         }
     }
-    // Trunks.
-    for (id, (slot, span)) in slots.iter().zip(spans).enumerate() {
-        if let (Some(s), Some((lo, hi))) = (slot, span) {
-            if !g.run(
-                Cell::new(*lo, s.y, s.layer),
-                Cell::new(*hi, s.y, s.layer),
-                id as u32,
-            ) {
-                return None;
+    // Trunk pieces; pieces of one net touching on one slot merge.
+    let mut ends: Vec<Vec<(u32, i64, u32)>> = vec![Vec::new(); problem.columns() as usize];
+    for (item, slot) in items.iter().zip(slots) {
+        if !g.run(Cell::new(item.lo, slot.y, slot.layer), Cell::new(item.hi, slot.y, slot.layer), item.net) {
+            return None;
+        }
+        // The riser of each pin column of the net inside the piece joins it.
+        for col in problem.net(NetId(item.net)).pin_columns() {
+            let x = col as i64;
+            if item.lo <= x && x <= item.hi {
+                ends[x as usize].push((item.net, slot.y, slot.layer));
             }
         }
     }
-    // Straight stubs; collect the pins whose stub is blocked.
-    // Top stubs use the last V layer, bottom stubs the first (the same one
-    // unless the model is VHV).
-    let (v_bottom, v_top) = (v[0], *v.last().expect("a model has a V layer"));
-    let mut pending: Vec<(i64, bool, u32)> = Vec::new(); // (column, top?, net)
+    // The risers of each column; two risers on one V layer that overlap
+    // make the column a conflict to repair.
+    let mut conflicts: Vec<(i64, Riser, Riser)> = Vec::new();
     for x in 0..problem.columns() as i64 {
-        let t = problem.top()[x as usize];
-        let b = problem.bottom()[x as usize];
-        let t_row = t.and_then(|id| slots[id.index()].map(|s| s.y));
-        let b_row = b.and_then(|id| slots[id.index()].map(|s| s.y));
-        if let (Some(tn), Some(bn)) = (t, b) {
-            if tn == bn {
-                // One net on both rows: a straight vertical through the
-                // column, joined to its trunk if it has one.
-                let layer = v_bottom;
-                if stub_free(&g, x, 0, top, layer, tn.0) {
-                    g.run(Cell::new(x, 0, layer), Cell::new(x, top, layer), tn.0);
-                    if let Some(s) = slots[tn.index()] {
-                        g.via(x, s.y, s.layer, layer, tn.0);
-                    }
-                } else {
-                    pending.push((x, false, tn.0));
-                    pending.push((x, true, tn.0));
+        let t = problem.top()[x as usize].map(|id| id.0);
+        let b = problem.bottom()[x as usize].map(|id| id.0);
+        let riser = |net: u32, pin_rows: &[i64], layer: u32| {
+            let joints: Vec<(i64, u32)> = ends[x as usize]
+                .iter()
+                .filter(|e| e.0 == net)
+                .map(|e| (e.1, e.2))
+                .collect();
+            let ys = pin_rows.iter().copied().chain(joints.iter().map(|j| j.0));
+            let lo = ys.clone().min().expect("a riser has a pin");
+            let hi = ys.max().expect("a riser has a pin");
+            Riser { net, layer, lo, hi, joints }
+        };
+        let risers: Vec<Riser> = match (t, b) {
+            (Some(t), Some(b)) if t == b => vec![riser(t, &[0, top], v_bottom)],
+            _ => {
+                let mut r = Vec::new();
+                if let Some(b) = b {
+                    r.push(riser(b, &[0], v_bottom));
                 }
-                continue;
+                if let Some(t) = t {
+                    r.push(riser(t, &[top], v_top));
+                }
+                r
             }
-        }
-        let conflict = v_bottom == v_top && matches!((t_row, b_row), (Some(a), Some(b)) if a <= b);
-        if conflict {
-            pending.push((x, true, t.unwrap().0));
-            pending.push((x, false, b.unwrap().0));
+        };
+        if risers.len() == 2 && risers[0].layer == risers[1].layer && risers[1].lo <= risers[0].hi {
+            let mut it = risers.into_iter();
+            let (lower, upper) = (it.next().unwrap(), it.next().unwrap());
+            conflicts.push((x, lower, upper));
             continue;
         }
-        if let (Some(tn), Some(y)) = (t, t_row) {
-            if !straight_stub(&mut g, slots, x, top, y, v_top, tn) {
-                pending.push((x, true, tn.0));
+        for r in &risers {
+            if !draw_riser(&mut g, x, r) {
+                return None;
             }
-        } else if let Some(tn) = t {
-            pending.push((x, true, tn.0));
-        }
-        if let (Some(bn), Some(y)) = (b, b_row) {
-            if !straight_stub(&mut g, slots, x, 0, y, v_bottom, bn) {
-                pending.push((x, false, bn.0));
-            }
-        } else if let Some(bn) = b {
-            pending.push((x, false, bn.0));
         }
     }
-    // Repair: pairs of pins in one column first, either one bent.
     let preferred = model.preferred();
-    let mut k = 0;
-    while k < pending.len() {
-        let (x, _, _) = pending[k];
-        let pair = k + 1 < pending.len() && pending[k + 1].0 == x;
-        if pair {
-            let (a, b) = (pending[k], pending[k + 1]);
-            if !repair_pair(problem, &mut g, slots, &preferred, v_top, v_bottom, a, b) {
-                return None;
-            }
-            k += 2;
-        } else {
-            let (x, is_top, net) = pending[k];
-            if !connect_pin(problem, &mut g, &preferred, x, is_top, net) {
-                return None;
-            }
-            k += 1;
+    for (x, lower, upper) in conflicts {
+        if !repair(problem, &mut g, &preferred, x, &lower, &upper) {
+            return None;
         }
     }
-    // Nets with no trunk and no pin pair in one column (single-column nets
-    // were handled above); side-only nets always have trunks.
     Some(g)
 }
 
-fn stub_free(g: &Grid, x: i64, y0: i64, y1: i64, layer: u32, net: u32) -> bool {
-    (y0.min(y1)..=y0.max(y1)).all(|y| g.is_free_for(Cell::new(x, y, layer), net))
-}
-
-/// The straight stub of a pin at `(x, pin_y)` to its trunk at row `y`.
-fn straight_stub(
-    g: &mut Grid,
-    slots: &[Option<Slot>],
-    x: i64,
-    pin_y: i64,
-    y: i64,
-    layer: u32,
-    net: NetId,
-) -> bool {
-    if !stub_free(g, x, pin_y, y, layer, net.0) {
+/// Draw a riser: a vertical on its layer and a via to each joint.
+fn draw_riser(g: &mut Grid, x: i64, r: &Riser) -> bool {
+    let free = (r.lo..=r.hi).all(|y| g.is_free_for(Cell::new(x, y, r.layer), r.net))
+        && r.joints.iter().all(|&(y, l)| {
+            (l.min(r.layer)..=l.max(r.layer)).all(|k| g.is_free_for(Cell::new(x, y, k), r.net))
+        });
+    if !free {
         return false;
     }
-    let s = slots[net.index()].expect("a net with a row has a slot");
-    let via_free =
-        (s.layer.min(layer)..=s.layer.max(layer)).all(|l| g.is_free_for(Cell::new(x, y, l), net.0));
-    if !via_free {
-        return false;
+    if r.lo < r.hi {
+        g.run(Cell::new(x, r.lo, r.layer), Cell::new(x, r.hi, r.layer), r.net);
     }
-    g.run(Cell::new(x, pin_y, layer), Cell::new(x, y, layer), net.0);
-    g.via(x, y, s.layer, layer, net.0);
+    for &(y, l) in &r.joints {
+        if l != r.layer {
+            g.via(x, y, l, r.layer, r.net);
+        }
+    }
     true
 }
 
-/// Whether a cell belongs to the connected tree of a net: a cell the net
-/// owns that carries an edge (trunk, stub or path), not a lone pin.
-fn in_tree(g: &Grid, c: Cell, net: u32) -> bool {
-    if g.owner(c) != net + 1 {
-        return false;
+/// Join every piece of a net into one component through free space,
+/// searching near `x` first and widening.
+fn connect_net(problem: &ChannelProblem, g: &mut Grid, preferred: &[Preferred], net: u32, x: i64) -> bool {
+    let info = problem.net(NetId(net));
+    loop {
+        let comps = g.components(net);
+        if comps.len() <= 1 {
+            return true;
+        }
+        // Grow the component nearest to x.
+        let near = |c: &Vec<Cell>| c.iter().map(|k| (k.x - x).abs()).min().unwrap_or(i64::MAX);
+        let (si, _) = comps
+            .iter()
+            .enumerate()
+            .min_by_key(|(k, c)| (near(c), *k))
+            .expect("two components");
+        let mut member = std::collections::HashMap::new();
+        for (k, comp) in comps.iter().enumerate() {
+            for c in comp {
+                member.insert(*c, k);
+            }
+        }
+        let sources: Vec<Cell> = comps[si].clone();
+        let mut reach = 3i64;
+        let found = loop {
+            let search = Search {
+                grid: g,
+                net,
+                preferred,
+                costs: Costs::default(),
+                window: (x.saturating_sub(reach), x.saturating_add(reach)),
+                left_side: info.left,
+                right_side: info.right,
+            };
+            if let Some(path) = search.run(&sources, |c| member.get(&c).is_some_and(|&k| k != si)) {
+                break Some(path);
+            }
+            if reach > g.columns + 2 {
+                break None;
+            }
+            reach *= 3;
+        };
+        match found {
+            Some(path) => commit(g, &path, net),
+            None => return false,
+        }
     }
-    if g.flags(c) != 0 {
-        return true;
-    }
-    // Edges are stored on the lower/left end: look at the neighbours too.
-    let left = Cell::new(c.x - 1, c.y, c.layer);
-    let down = Cell::new(c.x, c.y - 1, c.layer);
-    (g.contains(left) && g.flags(left) & grid::RIGHT != 0)
-        || (g.contains(down) && g.flags(down) & grid::UP != 0)
-        || (c.layer > 1 && g.flags(Cell::new(c.x, c.y, c.layer - 1)) & grid::VIA != 0)
 }
 
-/// Connect one pin to its net's tree with the maze search, widening the
-/// window of columns. A net with no trunk (a single-column net whose stub was
-/// blocked) connects to its pin on the other row instead.
-fn connect_pin(
+/// Repair a column where the top net's riser would cross the bottom net's:
+/// keep one straight and join the other through the maze, either way round;
+/// then both through the maze.
+fn repair(
     problem: &ChannelProblem,
     g: &mut Grid,
     preferred: &[Preferred],
     x: i64,
-    is_top: bool,
-    net: u32,
+    lower: &Riser,
+    upper: &Riser,
 ) -> bool {
-    let top = g.top_row();
-    let y = if is_top { top } else { 0 };
-    let sources: Vec<Cell> = (1..=g.layers).map(|l| Cell::new(x, y, l)).collect();
-    if sources.iter().any(|&c| in_tree(g, c, net)) {
-        return true;
-    }
-    let info = problem.net(NetId(net));
-    let trunkless = !info.needs_track(problem.columns());
-    let mut reach = 3i64;
-    loop {
-        let search = Search {
-            grid: g,
-            net,
-            preferred,
-            costs: Costs::default(),
-            window: (x.saturating_sub(reach), x.saturating_add(reach)),
-            left_side: info.left,
-            right_side: info.right,
-        };
-        let found = search.run(&sources, |c| {
-            in_tree(g, c, net) || (trunkless && c.x == x && c.y == top - y && g.owner(c) == net + 1)
-        });
-        if let Some(path) = found {
-            commit(g, &path, net);
-            return true;
-        }
-        if reach > g.columns + 2 {
-            return false;
-        }
-        reach *= 3;
-    }
-}
-
-/// Repair a column whose two pins collide: try bending one and keeping the
-/// other straight, in both orders; then both through the maze.
-#[allow(clippy::too_many_arguments)]
-fn repair_pair(
-    problem: &ChannelProblem,
-    g: &mut Grid,
-    slots: &[Option<Slot>],
-    preferred: &[Preferred],
-    v_top: u32,
-    v_bottom: u32,
-    a: (i64, bool, u32),
-    b: (i64, bool, u32),
-) -> bool {
-    let top = g.top_row();
-    for (straight, bent) in [(b, a), (a, b)] {
+    for (straight, bent) in [(lower, upper), (upper, lower)] {
         let mut trial = g.clone();
-        let (x, is_top, net) = straight;
-        let ok = match slots[net as usize] {
-            Some(s) => straight_stub(
-                &mut trial,
-                slots,
-                x,
-                if is_top { top } else { 0 },
-                s.y,
-                if is_top { v_top } else { v_bottom },
-                NetId(net),
-            ),
-            None => false,
-        };
-        if ok && connect_pin(problem, &mut trial, preferred, bent.0, bent.1, bent.2) {
+        if draw_riser(&mut trial, x, straight)
+            && connect_net(problem, &mut trial, preferred, straight.net, x)
+            && connect_net(problem, &mut trial, preferred, bent.net, x)
+        {
             *g = trial;
             return true;
         }
     }
-    for (first, second) in [(a, b), (b, a)] {
+    for (first, second) in [(upper, lower), (lower, upper)] {
         let mut trial = g.clone();
-        if connect_pin(problem, &mut trial, preferred, first.0, first.1, first.2)
-            && connect_pin(problem, &mut trial, preferred, second.0, second.1, second.2)
+        if connect_net(problem, &mut trial, preferred, first.net, x)
+            && connect_net(problem, &mut trial, preferred, second.net, x)
         {
             *g = trial;
             return true;
