@@ -90,7 +90,8 @@ pub fn assign(
     let mut placed: Vec<Option<Slot>> = vec![None; items.len()];
     // Pieces of each net ending in each column, for the VCV count.
     let c = problem.columns() as i64;
-    let mut ending: std::collections::HashMap<(u32, i64), Vec<usize>> = std::collections::HashMap::new();
+    let mut ending: std::collections::HashMap<(u32, i64), Vec<usize>> =
+        std::collections::HashMap::new();
     for (k, it) in items.iter().enumerate() {
         for x in [it.lo, it.hi] {
             if (0..c).contains(&x) {
@@ -99,7 +100,8 @@ pub fn assign(
         }
     }
     let mut profile = vec![0u32; c as usize];
-    let mut net_spans: std::collections::HashMap<u32, (i64, i64)> = std::collections::HashMap::new();
+    let mut net_spans: std::collections::HashMap<u32, (i64, i64)> =
+        std::collections::HashMap::new();
     for it in items {
         let e = net_spans.entry(it.net).or_insert((it.lo, it.hi));
         e.0 = e.0.min(it.lo);
@@ -143,7 +145,11 @@ pub fn assign(
                 };
                 for &o in ending.get(&(other, x)).map(Vec::as_slice).unwrap_or(&[]) {
                     if let Some(os) = placed[o] {
-                        let bad = if mine_top { slot.y <= os.y } else { slot.y >= os.y };
+                        let bad = if mine_top {
+                            slot.y <= os.y
+                        } else {
+                            slot.y >= os.y
+                        };
                         vcv += bad as u64;
                     }
                 }
@@ -158,10 +164,12 @@ pub fn assign(
                 best = Some((cost, si));
             }
         }
-        best.map(|(_, si)| si).expect("a free slot always exists: W >= density")
+        best.map(|(_, si)| si)
+            .expect("a free slot always exists: W >= density")
     };
     // 1. One piece per net crossing c*, top-down in topological order.
-    let mut first_at_cstar: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    let mut first_at_cstar: std::collections::HashMap<u32, usize> =
+        std::collections::HashMap::new();
     for (k, it) in items.iter().enumerate() {
         if it.lo <= cstar && cstar <= it.hi {
             first_at_cstar.entry(it.net).or_insert(k);
@@ -174,7 +182,9 @@ pub fn assign(
     });
     for k in crossing.iter().copied() {
         let it = items[k];
-        let si = place(k, &placed, &|si| right_end[si].0 < it.lo && left_end[si].0 > it.hi);
+        let si = place(k, &placed, &|si| {
+            right_end[si].0 < it.lo && left_end[si].0 > it.hi
+        });
         placed[k] = Some(slots[si]);
         left_end[si] = (it.lo, it.net);
         right_end[si] = (it.hi, it.net);
@@ -213,5 +223,8 @@ pub fn assign(
             right_end[si] = (it.hi, it.net);
         }
     }
-    placed.into_iter().map(|s| s.expect("every piece placed")).collect()
+    placed
+        .into_iter()
+        .map(|s| s.expect("every piece placed"))
+        .collect()
 }

@@ -19,6 +19,7 @@
 pub mod assign;
 pub mod grid;
 pub mod maze;
+pub mod negotiated;
 
 use crate::channel::analysis::{density, vertical_constraint_graph};
 use crate::channel::problem::{ChannelProblem, NetId};
@@ -181,34 +182,27 @@ fn items_of(problem: &ChannelProblem, doglegs: bool) -> Vec<Item> {
 }
 
 /// Route a channel in one layer model.
-pub fn route_model(problem: &ChannelProblem, model: LayerModel) -> Result<ChannelSolution, RouteError> {
+pub fn route_model(
+    problem: &ChannelProblem,
+    model: LayerModel,
+) -> Result<ChannelSolution, RouteError> {
     let d = density(problem) as i64;
     let h = model.h_layers();
     let start = (d + h.len() as i64 - 1) / h.len() as i64;
     let vcg = vertical_constraint_graph(problem);
     let depths = depths(problem, &vcg);
     let limit = start.max(1) + problem.nets().len() as i64 + 2;
-    let mut rows = start;
     let variants: Vec<Vec<Item>> = vec![items_of(problem, true), items_of(problem, false)];
+    let preferred = model.preferred();
+    // The reserved-layer router first, at the lower bound and a few rows
+    // more; then, row by row, it and the negotiated-congestion fallback.
+    let mut rows = start;
     while rows <= limit {
-        for items in &variants {
-            let slots = assign(problem, items, rows, &h, &depths);
-            if let Some(grid) = attempt(problem, model, rows, items, &slots) {
-                return Ok(finish(problem, model, grid));
-            }
+        if let Some(grid) = reserved(problem, model, rows, &variants, &depths) {
+            return Ok(finish(problem, model, grid));
         }
-        // Keep the assignment and open an empty row at each place in turn.
-        let items = &variants[0];
-        let slots = assign(problem, items, rows, &h, &depths);
-        for f in 1..=rows + 1 {
-            let shifted: Vec<Slot> = slots
-                .iter()
-                .map(|s| Slot {
-                    y: if s.y >= f { s.y + 1 } else { s.y },
-                    ..*s
-                })
-                .collect();
-            if let Some(grid) = attempt(problem, model, rows + 1, items, &shifted) {
+        if rows >= start + FALLBACK_AFTER {
+            if let Some(grid) = negotiated::route(problem, rows, &preferred) {
                 return Ok(finish(problem, model, grid));
             }
         }
@@ -219,6 +213,49 @@ pub fn route_model(problem: &ChannelProblem, model: LayerModel) -> Result<Channe
         model.name(),
         problem.name()
     )))
+}
+
+/// Rows above the lower bound the reserved-layer router gets alone before
+/// the fallback joins in.
+const FALLBACK_AFTER: i64 = 2;
+
+/// The reserved-layer steps at one width: each trunk-piece variant, then the
+/// dogleg variant with an empty row opened at each place in turn.
+fn reserved(
+    problem: &ChannelProblem,
+    model: LayerModel,
+    rows: i64,
+    variants: &[Vec<Item>],
+    depths: &assign::Depths,
+) -> Option<Grid> {
+    let h = model.h_layers();
+    for items in variants {
+        let slots = assign(problem, items, rows, &h, depths);
+        if let Some(grid) = attempt(problem, model, rows, items, &slots) {
+            return Some(grid);
+        }
+    }
+    let items = &variants[0];
+    // Opening a row into an assignment one row narrower needs that
+    // assignment to exist: at least the lower bound of rows.
+    let d = density(problem) as i64;
+    if rows - 1 < (d + h.len() as i64 - 1) / h.len() as i64 || rows < 2 {
+        return None;
+    }
+    let slots = assign(problem, items, rows - 1, &h, depths);
+    for f in 1..=rows {
+        let shifted: Vec<Slot> = slots
+            .iter()
+            .map(|s| Slot {
+                y: if s.y >= f { s.y + 1 } else { s.y },
+                ..*s
+            })
+            .collect();
+        if let Some(grid) = attempt(problem, model, rows, items, &shifted) {
+            return Some(grid);
+        }
+    }
+    None
 }
 
 /// The vertical a net needs in a column: the rows it must join there.
@@ -241,7 +278,12 @@ fn attempt(
     items: &[Item],
     slots: &[Slot],
 ) -> Option<Grid> {
-    let mut g = Grid::new(problem.columns(), rows as u32, model.layers(), problem.nets().len());
+    let mut g = Grid::new(
+        problem.columns(),
+        rows as u32,
+        model.layers(),
+        problem.nets().len(),
+    );
     let top = g.top_row();
     let v = model.v_layers();
     let (v_bottom, v_top) = (v[0], *v.last().expect("a model has a V layer"));
@@ -257,7 +299,11 @@ fn attempt(
     // Trunk pieces; pieces of one net touching on one slot merge.
     let mut ends: Vec<Vec<(u32, i64, u32)>> = vec![Vec::new(); problem.columns() as usize];
     for (item, slot) in items.iter().zip(slots) {
-        if !g.run(Cell::new(item.lo, slot.y, slot.layer), Cell::new(item.hi, slot.y, slot.layer), item.net) {
+        if !g.run(
+            Cell::new(item.lo, slot.y, slot.layer),
+            Cell::new(item.hi, slot.y, slot.layer),
+            item.net,
+        ) {
             return None;
         }
         // The riser of each pin column of the net inside the piece joins it.
@@ -283,7 +329,13 @@ fn attempt(
             let ys = pin_rows.iter().copied().chain(joints.iter().map(|j| j.0));
             let lo = ys.clone().min().expect("a riser has a pin");
             let hi = ys.max().expect("a riser has a pin");
-            Riser { net, layer, lo, hi, joints }
+            Riser {
+                net,
+                layer,
+                lo,
+                hi,
+                joints,
+            }
         };
         let risers: Vec<Riser> = match (t, b) {
             (Some(t), Some(b)) if t == b => vec![riser(t, &[0, top], v_bottom)],
@@ -329,7 +381,11 @@ fn draw_riser(g: &mut Grid, x: i64, r: &Riser) -> bool {
         return false;
     }
     if r.lo < r.hi {
-        g.run(Cell::new(x, r.lo, r.layer), Cell::new(x, r.hi, r.layer), r.net);
+        g.run(
+            Cell::new(x, r.lo, r.layer),
+            Cell::new(x, r.hi, r.layer),
+            r.net,
+        );
     }
     for &(y, l) in &r.joints {
         if l != r.layer {
@@ -341,7 +397,13 @@ fn draw_riser(g: &mut Grid, x: i64, r: &Riser) -> bool {
 
 /// Join every piece of a net into one component through free space,
 /// searching near `x` first and widening.
-fn connect_net(problem: &ChannelProblem, g: &mut Grid, preferred: &[Preferred], net: u32, x: i64) -> bool {
+fn connect_net(
+    problem: &ChannelProblem,
+    g: &mut Grid,
+    preferred: &[Preferred],
+    net: u32,
+    x: i64,
+) -> bool {
     let info = problem.net(NetId(net));
     loop {
         let comps = g.components(net);

@@ -1,0 +1,288 @@
+//! Negotiated-congestion rip-up and reroute (after PathFinder) on the
+//! channel grid: the fallback that routes what the reserved-layer router
+//! cannot, for example two nets swapping sides in two adjacent columns,
+//! which needs both layers in both directions.
+//!
+//! Every net is a Steiner tree grown by shortest paths from its tree to its
+//! nearest unconnected terminal. Cells may be shared while nets negotiate: a
+//! cell used by others costs more each round (present congestion) and more
+//! for every round it was overused (history). The rounds stop when no cell is
+//! shared, or after a fixed number of rounds (then the caller widens the
+//! channel). Wrong-way steps cost extra, so the result stays mostly reserved.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::grid::{Cell, Grid};
+use super::maze::Preferred;
+use crate::channel::problem::{ChannelProblem, NetId, Side};
+
+const ROUNDS: usize = 40;
+
+struct State<'a> {
+    problem: &'a ChannelProblem,
+    columns: i64,
+    rows: i64,
+    layers: u32,
+    preferred: &'a [Preferred],
+    /// Nets using each cell.
+    users: Vec<u16>,
+    history: Vec<u32>,
+    /// The pin owner of pin-row cells (`net + 1`), 0 elsewhere.
+    pin: Vec<u32>,
+    /// Each net's tree: cells and joined pairs.
+    trees: Vec<Vec<(usize, usize)>>,
+    cells: Vec<Vec<usize>>,
+}
+
+impl State<'_> {
+    fn index(&self, c: Cell) -> usize {
+        (((c.layer - 1) as i64 * (self.rows + 2) + c.y) * (self.columns + 2) + c.x + 1) as usize
+    }
+
+    fn cell(&self, i: usize) -> Cell {
+        let cols = (self.columns + 2) as usize;
+        let rows = (self.rows + 2) as usize;
+        Cell::new(
+            (i % cols) as i64 - 1,
+            ((i / cols) % rows) as i64,
+            (i / cols / rows) as u32 + 1,
+        )
+    }
+
+    /// The net's terminals: each pin (all its layers, a contact) and each
+    /// side (any track point of the side column), with whether it is a side.
+    fn terminals(&self, net: u32) -> Vec<(Vec<usize>, bool)> {
+        let n = self.problem.net(NetId(net));
+        let mut out: Vec<(Vec<usize>, bool)> = n
+            .pins
+            .iter()
+            .map(|p| {
+                let y = if p.side == Side::Bottom {
+                    0
+                } else {
+                    self.rows + 1
+                };
+                let cells = (1..=self.layers)
+                    .map(|l| self.index(Cell::new(p.column as i64, y, l)))
+                    .collect();
+                (cells, false)
+            })
+            .collect();
+        for (want, x) in [(n.left, -1), (n.right, self.columns)] {
+            if want {
+                let cells = (1..=self.layers)
+                    .flat_map(|l| (1..=self.rows).map(move |y| (l, y)))
+                    .map(|(l, y)| self.index(Cell::new(x, y, l)))
+                    .collect();
+                out.push((cells, true));
+            }
+        }
+        out
+    }
+
+    fn rip_up(&mut self, net: u32) {
+        for &i in &self.cells[net as usize] {
+            self.users[i] -= 1;
+        }
+        self.cells[net as usize].clear();
+        self.trees[net as usize].clear();
+    }
+
+    /// Grow the net's tree over all its terminals; `pres` scales the price
+    /// of cells other nets use. Leaves the net empty if a terminal cannot be
+    /// reached at all.
+    fn route_net(&mut self, net: u32, pres: u32) {
+        let info = self.problem.net(NetId(net));
+        let mut terms = self.terminals(net);
+        let n = self.users.len();
+        let (seed, seed_is_side) = terms.remove(0);
+        let mut in_tree = vec![false; n];
+        // A side seed only offers start points; the tree keeps the one used.
+        let mut tree_cells: Vec<usize> = Vec::new();
+        let mut sources: Vec<usize> = seed.clone();
+        if !seed_is_side {
+            for &i in &seed {
+                in_tree[i] = true;
+            }
+            tree_cells.extend(&seed);
+        }
+        let mut dist = vec![u32::MAX; n];
+        let mut parent = vec![usize::MAX; n];
+        let mut is_term = vec![usize::MAX; n];
+        while !terms.is_empty() {
+            is_term.iter_mut().for_each(|t| *t = usize::MAX);
+            for (k, (t, _)) in terms.iter().enumerate() {
+                for &i in t {
+                    is_term[i] = k;
+                }
+            }
+            dist.iter_mut().for_each(|d| *d = u32::MAX);
+            parent.iter_mut().for_each(|p| *p = usize::MAX);
+            let mut heap = BinaryHeap::new();
+            for &i in &sources {
+                dist[i] = 0;
+                heap.push(Reverse((0u32, i)));
+            }
+            let mut reached = None;
+            while let Some(Reverse((d, i))) = heap.pop() {
+                if d > dist[i] {
+                    continue;
+                }
+                if is_term[i] != usize::MAX {
+                    reached = Some(i);
+                    break;
+                }
+                let c = self.cell(i);
+                for (next, step) in self.moves(c, info.left, info.right) {
+                    let j = self.index(next);
+                    let pin_row = next.y == 0 || next.y == self.rows + 1;
+                    if (pin_row || self.pin[j] != 0) && self.pin[j] != net + 1 {
+                        continue;
+                    }
+                    let price = step + self.history[j] + self.users[j] as u32 * pres;
+                    let nd = d + price;
+                    if nd < dist[j] {
+                        dist[j] = nd;
+                        parent[j] = i;
+                        heap.push(Reverse((nd, j)));
+                    }
+                }
+            }
+            let Some(end) = reached else {
+                self.trees[net as usize].clear();
+                return;
+            };
+            let (term, term_is_side) = terms.remove(is_term[end]);
+            let mut j = end;
+            loop {
+                if !in_tree[j] {
+                    in_tree[j] = true;
+                    tree_cells.push(j);
+                }
+                let p = parent[j];
+                if p == usize::MAX {
+                    break;
+                }
+                self.trees[net as usize].push((p, j));
+                j = p;
+            }
+            if !term_is_side {
+                for i in term {
+                    if !in_tree[i] {
+                        in_tree[i] = true;
+                        tree_cells.push(i);
+                    }
+                }
+            }
+            sources = tree_cells.clone();
+        }
+        for &i in &tree_cells {
+            self.users[i] += 1;
+        }
+        self.cells[net as usize] = tree_cells;
+    }
+
+    fn moves(&self, c: Cell, left: bool, right: bool) -> Vec<(Cell, u32)> {
+        let mut out = Vec::with_capacity(6);
+        let top = self.rows + 1;
+        let pref = self.preferred[(c.layer - 1) as usize];
+        let h = 1 + if pref == Preferred::Vertical { 4 } else { 0 };
+        let v = 1 + if pref == Preferred::Horizontal { 4 } else { 0 };
+        let on_pin_row = c.y == 0 || c.y == top;
+        let on_side = c.x == -1 || c.x == self.columns;
+        if !on_pin_row {
+            for dx in [-1, 1] {
+                let x = c.x + dx;
+                let ok = match x {
+                    -1 => left,
+                    x if x == self.columns => right,
+                    x => (0..self.columns).contains(&x),
+                };
+                if ok {
+                    out.push((Cell::new(x, c.y, c.layer), h));
+                }
+            }
+            if !on_side {
+                if c.layer > 1 {
+                    out.push((Cell::new(c.x, c.y, c.layer - 1), 3));
+                }
+                if c.layer < self.layers {
+                    out.push((Cell::new(c.x, c.y, c.layer + 1), 3));
+                }
+            }
+        }
+        if !on_side {
+            for dy in [-1, 1] {
+                let y = c.y + dy;
+                if (0..=top).contains(&y) && !(on_pin_row && (y == 0 || y == top)) {
+                    out.push((Cell::new(c.x, y, c.layer), v));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Route with `rows` tracks; the grid when the negotiation converges.
+pub fn route(problem: &ChannelProblem, rows: i64, preferred: &[Preferred]) -> Option<Grid> {
+    let layers = preferred.len() as u32;
+    let columns = problem.columns() as i64;
+    let n = (columns as usize + 2) * (rows as usize + 2) * layers as usize;
+    let mut st = State {
+        problem,
+        columns,
+        rows,
+        layers,
+        preferred,
+        users: vec![0; n],
+        history: vec![0; n],
+        pin: vec![0; n],
+        trees: vec![Vec::new(); problem.nets().len()],
+        cells: vec![Vec::new(); problem.nets().len()],
+    };
+    for x in 0..columns {
+        for (net, y) in [
+            (problem.bottom()[x as usize], 0),
+            (problem.top()[x as usize], rows + 1),
+        ] {
+            if let Some(id) = net {
+                for l in 1..=layers {
+                    let i = st.index(Cell::new(x, y, l));
+                    st.pin[i] = id.0 + 1;
+                }
+            }
+        }
+    }
+    let nets: Vec<u32> = problem.net_ids().map(|id| id.0).collect();
+    let mut pres = 1u32;
+    for _ in 0..ROUNDS {
+        for &net in &nets {
+            st.rip_up(net);
+            st.route_net(net, pres);
+        }
+        let open = nets.iter().any(|&net| st.cells[net as usize].is_empty());
+        if open {
+            // Some terminal is walled in by pins: more rounds cannot help.
+            return None;
+        }
+        let shared: Vec<usize> = (0..n).filter(|&i| st.users[i] > 1).collect();
+        if !open && shared.is_empty() {
+            let mut g = Grid::new(problem.columns(), rows as u32, layers, problem.nets().len());
+            for &net in &nets {
+                for &i in &st.cells[net as usize] {
+                    g.claim(st.cell(i), net);
+                }
+                for &(a, b) in &st.trees[net as usize] {
+                    g.connect(st.cell(a), st.cell(b));
+                }
+            }
+            return Some(g);
+        }
+        for i in shared {
+            st.history[i] += 2;
+        }
+        pres = pres * 3 / 2 + 1;
+    }
+    None
+}
