@@ -26,17 +26,18 @@ pub struct Slot {
     pub layer: u32,
 }
 
-/// The per-net constraint depths: how many nets must lie above (`above`) and
-/// below (`below`) it along the longest VCG chains, cycles ignored.
+/// Constraint depths of the nodes of a constraint graph: how many nodes
+/// must lie above (`above`) and below (`below`) each along the longest
+/// chains, edges inside strongly connected components ignored.
 pub struct Depths {
     pub above: Vec<u32>,
     pub below: Vec<u32>,
 }
 
-/// Longest chains above and below each net in the VCG without the edges
-/// inside strongly connected components.
-pub fn depths(problem: &ChannelProblem, vcg: &Digraph) -> Depths {
-    let n = problem.nets().len();
+/// Longest chains above and below each node of `vcg` (an edge `a -> b`
+/// means `a` above `b`), cycles broken by dropping edges inside components.
+pub fn depths(vcg: &Digraph) -> Depths {
+    let n = vcg.node_count();
     let mut comp = vec![0usize; n];
     for (k, c) in vcg.strongly_connected_components().iter().enumerate() {
         for &v in c {
@@ -72,13 +73,8 @@ pub fn depths(problem: &ChannelProblem, vcg: &Digraph) -> Depths {
 /// Assign a slot to every trunk piece. `rows` is `W`; `h_layers` are the
 /// layers that carry trunks. Pieces of one net may share a slot where they
 /// touch; the free slot of least cost is taken (see the module docs).
-pub fn assign(
-    problem: &ChannelProblem,
-    items: &[Item],
-    rows: i64,
-    h_layers: &[u32],
-    depths: &Depths,
-) -> Vec<Slot> {
+pub fn assign(problem: &ChannelProblem, items: &[Item], rows: i64, h_layers: &[u32]) -> Vec<Slot> {
+    let depths = &depths(&piece_graph(problem, items));
     let slots: Vec<Slot> = (1..=rows)
         .rev()
         .flat_map(|y| h_layers.iter().map(move |&layer| Slot { y, layer }))
@@ -115,8 +111,8 @@ pub fn assign(
     let dmax = profile.iter().copied().max().unwrap_or(0);
     let peaks: Vec<i64> = (0..c).filter(|&x| profile[x as usize] == dmax).collect();
     let cstar = peaks.get(peaks.len() / 2).copied().unwrap_or(0);
-    let ideal = |net: usize| -> i64 {
-        let (a, b) = (depths.above[net] as i64, depths.below[net] as i64);
+    let ideal = |k: usize| -> i64 {
+        let (a, b) = (depths.above[k] as i64, depths.below[k] as i64);
         let t = if a + b == 0 {
             (rows + 1) / 2
         } else {
@@ -126,7 +122,6 @@ pub fn assign(
     };
     let place = |k: usize, placed: &[Option<Slot>], fits: &dyn Fn(usize) -> bool| -> usize {
         let it = items[k];
-        let net = it.net as usize;
         let mut best: Option<(u64, usize)> = None;
         for (si, slot) in slots.iter().enumerate() {
             if !fits(si) {
@@ -154,11 +149,11 @@ pub fn assign(
                     }
                 }
             }
-            let (a, b) = (depths.above[net] as i64, depths.below[net] as i64);
+            let (a, b) = (depths.above[k] as i64, depths.below[k] as i64);
             let squeeze = (a - (rows - slot.y)).max(0) + (b - (slot.y - 1)).max(0);
             let cost = vcv * 1_000_000
                 + squeeze as u64 * 1_000
-                + (slot.y - ideal(net)).unsigned_abs() * 4
+                + (slot.y - ideal(k)).unsigned_abs() * 4
                 + (slot.layer != h_layers[0]) as u64;
             if best.is_none_or(|(bc, _)| cost < bc) {
                 best = Some((cost, si));
@@ -176,10 +171,7 @@ pub fn assign(
         }
     }
     let mut crossing: Vec<usize> = first_at_cstar.values().copied().collect();
-    crossing.sort_by_key(|&k| {
-        let n = items[k].net as usize;
-        (depths.above[n], std::cmp::Reverse(depths.below[n]), n)
-    });
+    crossing.sort_by_key(|&k| (depths.above[k], std::cmp::Reverse(depths.below[k]), k));
     for k in crossing.iter().copied() {
         let it = items[k];
         let si = place(k, &placed, &|si| {
@@ -189,10 +181,7 @@ pub fn assign(
         left_end[si] = (it.lo, it.net);
         right_end[si] = (it.hi, it.net);
     }
-    let constrained = |k: usize| {
-        let n = items[k].net as usize;
-        std::cmp::Reverse(depths.above[n] + depths.below[n])
-    };
+    let constrained = |k: usize| std::cmp::Reverse(depths.above[k] + depths.below[k]);
     // 2. Sweep right.
     let mut right: Vec<usize> = (0..items.len())
         .filter(|&k| placed[k].is_none() && items[k].lo >= cstar)
@@ -227,4 +216,202 @@ pub fn assign(
         .into_iter()
         .map(|s| s.expect("every piece placed"))
         .collect()
+}
+
+/// The constraint graph of trunk pieces: in each column with a top pin of
+/// one net and a bottom pin of another, every piece of the top net that
+/// meets the column must lie above every such piece of the bottom net.
+pub fn piece_graph(problem: &ChannelProblem, items: &[Item]) -> Digraph {
+    let c = problem.columns() as i64;
+    let mut at: std::collections::HashMap<(u32, i64), Vec<u32>> = std::collections::HashMap::new();
+    for (k, it) in items.iter().enumerate() {
+        for col in problem
+            .net(crate::channel::problem::NetId(it.net))
+            .pin_columns()
+        {
+            let x = col as i64;
+            if it.lo <= x && x <= it.hi {
+                at.entry((it.net, x)).or_default().push(k as u32);
+            }
+        }
+    }
+    let mut g = Digraph::new(items.len());
+    for x in 0..c {
+        if let (Some(t), Some(b)) = (problem.top()[x as usize], problem.bottom()[x as usize]) {
+            if t == b {
+                continue;
+            }
+            let none = Vec::new();
+            let above = at.get(&(t.0, x)).unwrap_or(&none);
+            let below = at.get(&(b.0, x)).unwrap_or(&none);
+            for &a in above {
+                for &b in below {
+                    g.add_edge(a, b);
+                }
+            }
+        }
+    }
+    g.dedup();
+    g
+}
+
+/// Count the vertical constraint violations of piece `k` if it sat in
+/// `slot`, against every other placed piece: in each end column that is a
+/// pin column, the top net's pieces must lie strictly above the bottom net's.
+fn violations(
+    problem: &ChannelProblem,
+    items: &[Item],
+    slots: &[Slot],
+    ending: &std::collections::HashMap<(u32, i64), Vec<usize>>,
+    k: usize,
+    slot: Slot,
+) -> u32 {
+    let it = items[k];
+    let c = problem.columns() as i64;
+    let mut vcv = 0;
+    for x in [it.lo, it.hi] {
+        if !(0..c).contains(&x) {
+            continue;
+        }
+        let (t, b) = (problem.top()[x as usize], problem.bottom()[x as usize]);
+        let (mine_top, other) = match (t, b) {
+            (Some(t), Some(b)) if t.0 == it.net && b.0 != it.net => (true, b.0),
+            (Some(t), Some(b)) if b.0 == it.net && t.0 != it.net => (false, t.0),
+            _ => continue,
+        };
+        for &o in ending.get(&(other, x)).map(Vec::as_slice).unwrap_or(&[]) {
+            let os = slots[o];
+            let bad = if mine_top {
+                slot.y <= os.y
+            } else {
+                slot.y >= os.y
+            };
+            vcv += bad as u32;
+        }
+    }
+    vcv
+}
+
+/// Local search after the sweep: move single pieces to other slots where
+/// they fit, while that lowers the number of vertical constraint violations.
+pub fn improve(
+    problem: &ChannelProblem,
+    items: &[Item],
+    slots: &mut [Slot],
+    rows: i64,
+    h_layers: &[u32],
+) {
+    use std::collections::{BTreeMap, HashMap};
+    let c = problem.columns() as i64;
+    let mut ending: HashMap<(u32, i64), Vec<usize>> = HashMap::new();
+    for (k, it) in items.iter().enumerate() {
+        for x in [it.lo, it.hi] {
+            if (0..c).contains(&x) {
+                ending.entry((it.net, x)).or_default().push(k);
+            }
+        }
+    }
+    let all: Vec<Slot> = (1..=rows)
+        .rev()
+        .flat_map(|y| h_layers.iter().map(move |&layer| Slot { y, layer }))
+        .collect();
+    let slot_index = |s: Slot| {
+        all.iter()
+            .position(|&a| a == s)
+            .expect("a slot of the grid")
+    };
+    // Pieces of each slot by start column (pieces of one net may touch).
+    let mut lanes: Vec<BTreeMap<(i64, usize), ()>> = vec![BTreeMap::new(); all.len()];
+    for (k, it) in items.iter().enumerate() {
+        lanes[slot_index(slots[k])].insert((it.lo, k), ());
+    }
+    let fits = |lanes: &Vec<BTreeMap<(i64, usize), ()>>, si: usize, k: usize| -> bool {
+        let it = items[k];
+        for (&(_, o), _) in lanes[si].range(..=(it.hi, usize::MAX)).rev() {
+            let other = items[o];
+            if other.hi < it.lo {
+                break;
+            }
+            let touching = other.net == it.net && (other.hi == it.lo || other.lo == it.hi);
+            if !touching {
+                return false;
+            }
+        }
+        true
+    };
+    for _ in 0..6 {
+        let mut moved = false;
+        for k in 0..items.len() {
+            let here = violations(problem, items, slots, &ending, k, slots[k]);
+            if here == 0 {
+                continue;
+            }
+            let cur = slot_index(slots[k]);
+            lanes[cur].remove(&(items[k].lo, k));
+            let mut best = (here, cur);
+            for (si, &s) in all.iter().enumerate() {
+                if si == cur || !fits(&lanes, si, k) {
+                    continue;
+                }
+                let v = violations(problem, items, slots, &ending, k, s);
+                if v < best.0 {
+                    best = (v, si);
+                }
+            }
+            lanes[best.1].insert((items[k].lo, k), ());
+            if best.1 != cur {
+                slots[k] = all[best.1];
+                moved = true;
+                continue;
+            }
+            // Swap with a piece of another slot that overlaps this one.
+            let it = items[k];
+            let mut best_swap: Option<(i64, usize)> = None;
+            for (si, lane) in lanes.iter().enumerate() {
+                if si == cur {
+                    continue;
+                }
+                for (&(_, o), _) in lane.range(..=(it.hi, usize::MAX)).rev() {
+                    if items[o].hi < it.lo {
+                        break;
+                    }
+                    if items[o].net == it.net {
+                        continue;
+                    }
+                    let before = here as i64
+                        + violations(problem, items, slots, &ending, o, slots[o]) as i64;
+                    let (sk, so) = (slots[k], slots[o]);
+                    slots[k] = so;
+                    slots[o] = sk;
+                    let after = violations(problem, items, slots, &ending, k, so) as i64
+                        + violations(problem, items, slots, &ending, o, sk) as i64;
+                    slots[k] = sk;
+                    slots[o] = so;
+                    if after < before && best_swap.is_none_or(|(d, _)| after - before < d) {
+                        best_swap = Some((after - before, o));
+                    }
+                }
+            }
+            if let Some((_, o)) = best_swap {
+                let (sk, so) = (slots[k], slots[o]);
+                let (ck, co) = (cur, slot_index(so));
+                lanes[ck].remove(&(items[k].lo, k));
+                lanes[co].remove(&(items[o].lo, o));
+                let ok = fits(&lanes, co, k) && fits(&lanes, ck, o);
+                if ok {
+                    slots[k] = so;
+                    slots[o] = sk;
+                    lanes[co].insert((items[k].lo, k), ());
+                    lanes[ck].insert((items[o].lo, o), ());
+                    moved = true;
+                } else {
+                    lanes[ck].insert((items[k].lo, k), ());
+                    lanes[co].insert((items[o].lo, o), ());
+                }
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
 }

@@ -46,11 +46,22 @@ pub struct Search<'a> {
     /// Side columns the net may enter (`x = -1`, `x = C`).
     pub left_side: bool,
     pub right_side: bool,
+    /// When set, the path may also take other nets' cells off the pin rows
+    /// at this extra cost (the caller rips those nets up and reroutes them).
+    pub steal: Option<u32>,
 }
 
 impl Search<'_> {
-    fn passable(&self, c: Cell) -> bool {
-        self.grid.is_free_for(c, self.net)
+    /// The extra cost of entering a cell, or `None` when it cannot be used.
+    fn price(&self, c: Cell) -> Option<u32> {
+        if self.grid.is_free_for(c, self.net) {
+            return Some(0);
+        }
+        let pin_row = c.y == 0 || c.y == self.grid.top_row();
+        match self.steal {
+            Some(p) if !pin_row => Some(p),
+            _ => None,
+        }
     }
 
     /// Cheapest path from any source to a cell where `is_target` holds,
@@ -102,11 +113,14 @@ impl Search<'_> {
             let on_pin_row = c.y == 0 || c.y == top;
             let on_side = c.x == -1 || c.x == g.columns;
             let mut try_move = |next: Cell, extra: u32| {
-                if next.x < x0 || next.x > x1 || !g.contains(next) || !self.passable(next) {
+                if next.x < x0 || next.x > x1 || !g.contains(next) {
                     return;
                 }
+                let Some(toll) = self.price(next) else {
+                    return;
+                };
                 let j = local(next);
-                let nd = d + extra;
+                let nd = d + extra + toll;
                 if nd < dist[j] {
                     dist[j] = nd;
                     parent[j] = i;
@@ -164,13 +178,23 @@ impl Search<'_> {
     }
 }
 
-/// Claim and join the cells of a path for a net.
-pub fn commit(grid: &mut Grid, path: &[Cell], net: u32) {
+/// Claim and join the cells of a path for a net; cells other nets own are
+/// taken from them (released first). Returns the nets that lost cells.
+pub fn commit(grid: &mut Grid, path: &[Cell], net: u32) -> Vec<u32> {
+    let mut victims = Vec::new();
     for &c in path {
+        let o = grid.owner(c);
+        if o != 0 && o != net + 1 {
+            victims.push(o - 1);
+            grid.release(c);
+        }
         let ok = grid.claim(c, net);
-        debug_assert!(ok, "a searched path runs through free cells");
+        debug_assert!(ok, "a committed path's cells are free");
     }
+    victims.sort_unstable();
+    victims.dedup();
     for pair in path.windows(2) {
         grid.connect(pair[0], pair[1]);
     }
+    victims
 }

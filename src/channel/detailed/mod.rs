@@ -21,12 +21,12 @@ pub mod grid;
 pub mod maze;
 pub mod negotiated;
 
-use crate::channel::analysis::{density, vertical_constraint_graph};
+use crate::channel::analysis::density;
 use crate::channel::problem::{ChannelProblem, NetId};
 use crate::channel::router::{ChannelRouter, RouteError, RouteOptions};
 use crate::channel::solution::{ChannelSolution, LayerGroup};
 
-use assign::{assign, depths, Slot};
+use assign::{assign, improve, Slot};
 use grid::{Cell, Grid};
 use maze::{commit, Costs, Preferred, Search};
 
@@ -189,8 +189,6 @@ pub fn route_model(
     let d = density(problem) as i64;
     let h = model.h_layers();
     let start = (d + h.len() as i64 - 1) / h.len() as i64;
-    let vcg = vertical_constraint_graph(problem);
-    let depths = depths(problem, &vcg);
     let limit = start.max(1) + problem.nets().len() as i64 + 2;
     let variants: Vec<Vec<Item>> = vec![items_of(problem, true), items_of(problem, false)];
     let preferred = model.preferred();
@@ -198,7 +196,7 @@ pub fn route_model(
     // more; then, row by row, it and the negotiated-congestion fallback.
     let mut rows = start;
     while rows <= limit {
-        if let Some(grid) = reserved(problem, model, rows, &variants, &depths) {
+        if let Some(grid) = reserved(problem, model, rows, &variants) {
             return Ok(finish(problem, model, grid));
         }
         if rows >= start + FALLBACK_AFTER {
@@ -226,11 +224,11 @@ fn reserved(
     model: LayerModel,
     rows: i64,
     variants: &[Vec<Item>],
-    depths: &assign::Depths,
 ) -> Option<Grid> {
     let h = model.h_layers();
     for items in variants {
-        let slots = assign(problem, items, rows, &h, depths);
+        let mut slots = assign(problem, items, rows, &h);
+        improve(problem, items, &mut slots, rows, &h);
         if let Some(grid) = attempt(problem, model, rows, items, &slots) {
             return Some(grid);
         }
@@ -242,7 +240,8 @@ fn reserved(
     if rows - 1 < (d + h.len() as i64 - 1) / h.len() as i64 || rows < 2 {
         return None;
     }
-    let slots = assign(problem, items, rows - 1, &h, depths);
+    let mut slots = assign(problem, items, rows - 1, &h);
+    improve(problem, items, &mut slots, rows - 1, &h);
     for f in 1..=rows {
         let shifted: Vec<Slot> = slots
             .iter()
@@ -404,6 +403,20 @@ fn connect_net(
     net: u32,
     x: i64,
 ) -> bool {
+    connect_stealing(problem, g, preferred, net, x, 0)
+}
+
+/// As [`connect_net`], but with `depth > 0` a path may take other nets'
+/// track cells at a price; each net that lost cells is then rejoined the
+/// same way with `depth - 1`.
+fn connect_stealing(
+    problem: &ChannelProblem,
+    g: &mut Grid,
+    preferred: &[Preferred],
+    net: u32,
+    x: i64,
+    depth: u32,
+) -> bool {
     let info = problem.net(NetId(net));
     loop {
         let comps = g.components(net);
@@ -434,6 +447,7 @@ fn connect_net(
                 window: (x.saturating_sub(reach), x.saturating_add(reach)),
                 left_side: info.left,
                 right_side: info.right,
+                steal: (depth > 0).then_some(STEAL_PRICE),
             };
             if let Some(path) = search.run(&sources, |c| member.get(&c).is_some_and(|&k| k != si)) {
                 break Some(path);
@@ -444,7 +458,14 @@ fn connect_net(
             reach *= 3;
         };
         match found {
-            Some(path) => commit(g, &path, net),
+            Some(path) => {
+                let victims = commit(g, &path, net);
+                for v in victims {
+                    if !connect_stealing(problem, g, preferred, v, x, depth.saturating_sub(1)) {
+                        return false;
+                    }
+                }
+            }
             None => return false,
         }
     }
@@ -480,8 +501,53 @@ fn repair(
             return true;
         }
     }
+    // Rip-up and reroute: the nets may take other nets' track cells, and
+    // the nets that lose cells are rejoined in turn.
+    for (first, second) in [(upper, lower), (lower, upper)] {
+        let mut trial = g.clone();
+        if connect_stealing(problem, &mut trial, preferred, first.net, x, STEAL_DEPTH)
+            && connect_stealing(problem, &mut trial, preferred, second.net, x, STEAL_DEPTH)
+        {
+            *g = trial;
+            return true;
+        }
+    }
+    // Last, move the two nets' own trunk ends: free their track cells near
+    // the column and rejoin them (with rip-up of others as above).
+    for r in [1, 2, 4] {
+        for (first, second) in [(upper, lower), (lower, upper)] {
+            let mut trial = g.clone();
+            release_near(&mut trial, &[first.net, second.net], x - r, x + r);
+            if connect_stealing(problem, &mut trial, preferred, first.net, x, STEAL_DEPTH)
+                && connect_stealing(problem, &mut trial, preferred, second.net, x, STEAL_DEPTH)
+            {
+                *g = trial;
+                return true;
+            }
+        }
+    }
     false
 }
+
+/// Free the track cells (rows `1 ..= W`) of some nets in columns `x0 ..= x1`.
+fn release_near(g: &mut Grid, nets: &[u32], x0: i64, x1: i64) {
+    for layer in 1..=g.layers {
+        for y in 1..=g.width {
+            for x in x0.max(-1)..=x1.min(g.columns) {
+                let c = Cell::new(x, y, layer);
+                let o = g.owner(c);
+                if o != 0 && nets.contains(&(o - 1)) {
+                    g.release(c);
+                }
+            }
+        }
+    }
+}
+
+/// Extra cost of taking a cell from another net during rip-up and reroute.
+const STEAL_PRICE: u32 = 12;
+/// How many generations of nets may lose cells in one repair.
+const STEAL_DEPTH: u32 = 2;
 
 /// Turn a routed grid into a solution.
 fn finish(problem: &ChannelProblem, model: LayerModel, g: Grid) -> ChannelSolution {
