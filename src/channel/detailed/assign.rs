@@ -73,7 +73,17 @@ pub fn depths(vcg: &Digraph) -> Depths {
 /// Assign a slot to every trunk piece. `rows` is `W`; `h_layers` are the
 /// layers that carry trunks. Pieces of one net may share a slot where they
 /// touch; the free slot of least cost is taken (see the module docs).
-pub fn assign(problem: &ChannelProblem, items: &[Item], rows: i64, h_layers: &[u32]) -> Vec<Slot> {
+///
+/// `None` when some column runs out of slots: pieces of one net that meet
+/// in a column on different slots (a dogleg) take two slots there, so with
+/// doglegs `W = density` is not always enough for this greedy sweep (one
+/// piece per net always fits).
+pub fn assign(
+    problem: &ChannelProblem,
+    items: &[Item],
+    rows: i64,
+    h_layers: &[u32],
+) -> Option<Vec<Slot>> {
     let depths = &depths(&piece_graph(problem, items));
     let slots: Vec<Slot> = (1..=rows)
         .rev()
@@ -120,48 +130,48 @@ pub fn assign(problem: &ChannelProblem, items: &[Item], rows: i64, h_layers: &[u
         };
         (rows + 1 - t.clamp(1, rows)).clamp(1, rows)
     };
-    let place = |k: usize, placed: &[Option<Slot>], fits: &dyn Fn(usize) -> bool| -> usize {
-        let it = items[k];
-        let mut best: Option<(u64, usize)> = None;
-        for (si, slot) in slots.iter().enumerate() {
-            if !fits(si) {
-                continue;
-            }
-            let mut vcv = 0u64;
-            for x in [it.lo, it.hi] {
-                if !(0..c).contains(&x) {
+    let place =
+        |k: usize, placed: &[Option<Slot>], fits: &dyn Fn(usize) -> bool| -> Option<usize> {
+            let it = items[k];
+            let mut best: Option<(u64, usize)> = None;
+            for (si, slot) in slots.iter().enumerate() {
+                if !fits(si) {
                     continue;
                 }
-                let (t, b) = (problem.top()[x as usize], problem.bottom()[x as usize]);
-                let (mine_top, other) = match (t, b) {
-                    (Some(t), Some(b)) if t.0 == it.net && b.0 != it.net => (true, b.0),
-                    (Some(t), Some(b)) if b.0 == it.net && t.0 != it.net => (false, t.0),
-                    _ => continue,
-                };
-                for &o in ending.get(&(other, x)).map(Vec::as_slice).unwrap_or(&[]) {
-                    if let Some(os) = placed[o] {
-                        let bad = if mine_top {
-                            slot.y <= os.y
-                        } else {
-                            slot.y >= os.y
-                        };
-                        vcv += bad as u64;
+                let mut vcv = 0u64;
+                for x in [it.lo, it.hi] {
+                    if !(0..c).contains(&x) {
+                        continue;
+                    }
+                    let (t, b) = (problem.top()[x as usize], problem.bottom()[x as usize]);
+                    let (mine_top, other) = match (t, b) {
+                        (Some(t), Some(b)) if t.0 == it.net && b.0 != it.net => (true, b.0),
+                        (Some(t), Some(b)) if b.0 == it.net && t.0 != it.net => (false, t.0),
+                        _ => continue,
+                    };
+                    for &o in ending.get(&(other, x)).map(Vec::as_slice).unwrap_or(&[]) {
+                        if let Some(os) = placed[o] {
+                            let bad = if mine_top {
+                                slot.y <= os.y
+                            } else {
+                                slot.y >= os.y
+                            };
+                            vcv += bad as u64;
+                        }
                     }
                 }
+                let (a, b) = (depths.above[k] as i64, depths.below[k] as i64);
+                let squeeze = (a - (rows - slot.y)).max(0) + (b - (slot.y - 1)).max(0);
+                let cost = vcv * 1_000_000
+                    + squeeze as u64 * 1_000
+                    + (slot.y - ideal(k)).unsigned_abs() * 4
+                    + (slot.layer != h_layers[0]) as u64;
+                if best.is_none_or(|(bc, _)| cost < bc) {
+                    best = Some((cost, si));
+                }
             }
-            let (a, b) = (depths.above[k] as i64, depths.below[k] as i64);
-            let squeeze = (a - (rows - slot.y)).max(0) + (b - (slot.y - 1)).max(0);
-            let cost = vcv * 1_000_000
-                + squeeze as u64 * 1_000
-                + (slot.y - ideal(k)).unsigned_abs() * 4
-                + (slot.layer != h_layers[0]) as u64;
-            if best.is_none_or(|(bc, _)| cost < bc) {
-                best = Some((cost, si));
-            }
-        }
-        best.map(|(_, si)| si)
-            .expect("a free slot always exists: W >= density")
-    };
+            best.map(|(_, si)| si)
+        };
     // 1. One piece per net crossing c*, top-down in topological order.
     let mut first_at_cstar: std::collections::HashMap<u32, usize> =
         std::collections::HashMap::new();
@@ -176,7 +186,7 @@ pub fn assign(problem: &ChannelProblem, items: &[Item], rows: i64, h_layers: &[u
         let it = items[k];
         let si = place(k, &placed, &|si| {
             right_end[si].0 < it.lo && left_end[si].0 > it.hi
-        });
+        })?;
         placed[k] = Some(slots[si]);
         left_end[si] = (it.lo, it.net);
         right_end[si] = (it.hi, it.net);
@@ -191,7 +201,7 @@ pub fn assign(problem: &ChannelProblem, items: &[Item], rows: i64, h_layers: &[u
         let it = items[k];
         let si = place(k, &placed, &|si| {
             right_end[si].0 < it.lo || (right_end[si] == (it.lo, it.net))
-        });
+        })?;
         placed[k] = Some(slots[si]);
         right_end[si] = (it.hi, it.net);
         if left_end[si].0 > it.lo {
@@ -205,17 +215,14 @@ pub fn assign(problem: &ChannelProblem, items: &[Item], rows: i64, h_layers: &[u
         let it = items[k];
         let si = place(k, &placed, &|si| {
             left_end[si].0 > it.hi || (left_end[si] == (it.hi, it.net))
-        });
+        })?;
         placed[k] = Some(slots[si]);
         left_end[si] = (it.lo, it.net);
         if right_end[si].0 < it.hi {
             right_end[si] = (it.hi, it.net);
         }
     }
-    placed
-        .into_iter()
-        .map(|s| s.expect("every piece placed"))
-        .collect()
+    placed.into_iter().collect()
 }
 
 /// The constraint graph of trunk pieces: in each column with a top pin of

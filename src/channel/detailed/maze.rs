@@ -57,9 +57,11 @@ impl Search<'_> {
         if self.grid.is_free_for(c, self.net) {
             return Some(0);
         }
-        let pin_row = c.y == 0 || c.y == self.grid.top_row();
+        // Pins and side exits are never taken.
+        let boundary =
+            c.y == 0 || c.y == self.grid.top_row() || c.x == -1 || c.x == self.grid.columns;
         match self.steal {
-            Some(p) if !pin_row => Some(p),
+            Some(p) if !boundary => Some(p),
             _ => None,
         }
     }

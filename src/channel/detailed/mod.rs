@@ -227,7 +227,9 @@ fn reserved(
 ) -> Option<Grid> {
     let h = model.h_layers();
     for items in variants {
-        let mut slots = assign(problem, items, rows, &h);
+        let Some(mut slots) = assign(problem, items, rows, &h) else {
+            continue;
+        };
         improve(problem, items, &mut slots, rows, &h);
         if let Some(grid) = attempt(problem, model, rows, items, &slots) {
             return Some(grid);
@@ -240,7 +242,9 @@ fn reserved(
     if rows - 1 < (d + h.len() as i64 - 1) / h.len() as i64 || rows < 2 {
         return None;
     }
-    let mut slots = assign(problem, items, rows - 1, &h);
+    let Some(mut slots) = assign(problem, items, rows - 1, &h) else {
+        return None;
+    };
     improve(problem, items, &mut slots, rows - 1, &h);
     for f in 1..=rows {
         let shifted: Vec<Slot> = slots
@@ -367,7 +371,21 @@ fn attempt(
             return None;
         }
     }
-    Some(g)
+    complete(problem, &g).then_some(g)
+}
+
+/// Every net in one piece and on its side exits (a last guard: repairs
+/// work on components and must not have lost an exit).
+fn complete(problem: &ChannelProblem, g: &Grid) -> bool {
+    problem.net_ids().all(|id| {
+        let net = problem.net(id);
+        let on_side = |x: i64| {
+            (1..=g.layers).any(|l| (1..=g.width).any(|y| g.owner(Cell::new(x, y, l)) == id.0 + 1))
+        };
+        g.components(id.0).len() == 1
+            && (!net.left || on_side(-1))
+            && (!net.right || on_side(g.columns))
+    })
 }
 
 /// Draw a riser: a vertical on its layer and a via to each joint.
@@ -529,11 +547,12 @@ fn repair(
     false
 }
 
-/// Free the track cells (rows `1 ..= W`) of some nets in columns `x0 ..= x1`.
+/// Free the track cells (rows `1 ..= W`, side exits kept) of some nets in
+/// columns `x0 ..= x1`.
 fn release_near(g: &mut Grid, nets: &[u32], x0: i64, x1: i64) {
     for layer in 1..=g.layers {
         for y in 1..=g.width {
-            for x in x0.max(-1)..=x1.min(g.columns) {
+            for x in x0.max(0)..=x1.min(g.columns - 1) {
                 let c = Cell::new(x, y, layer);
                 let o = g.owner(c);
                 if o != 0 && nets.contains(&(o - 1)) {

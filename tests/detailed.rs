@@ -1,0 +1,131 @@
+//! The YACR2-style reserved-layer router: every routing verified (strict
+//! boundary rule included), on the bundled benchmarks and on random channels.
+
+use fabric::channel::analysis::density;
+use fabric::channel::generate::{random_channel, ChannelShape};
+use fabric::channel::problem::ChannelProblem;
+use fabric::channel::router::{router_by_name, RouteOptions};
+use fabric::channel::solution::ChannelSolution;
+use fabric::channel::verify::verify;
+use rand::{Rng, SeedableRng};
+
+fn bundled(name: &str) -> ChannelProblem {
+    let path = format!(
+        "{}/benchmarks/channels/{name}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    fabric::io::parse_channel(&text, &path).unwrap()
+}
+
+fn route(p: &ChannelProblem, layers: u32, model: Option<&str>) -> ChannelSolution {
+    let router = router_by_name("yacr").unwrap();
+    let options = RouteOptions {
+        layers,
+        model: model.map(str::to_string),
+    };
+    let s = router
+        .route(p, &options)
+        .unwrap_or_else(|e| panic!("{}: {e}", p.name()));
+    let r = verify(p, &s, Some(&s.metrics(density(p))));
+    assert!(
+        r.is_legal_strict(),
+        "{} ({layers} layers, {model:?}): {:?} {:?}",
+        p.name(),
+        &r.violations[..r.violations.len().min(5)],
+        r.boundary_runs
+    );
+    s
+}
+
+/// Lower bound of a model: ceil(d / horizontal layers).
+fn bound(p: &ChannelProblem, h: u32) -> u32 {
+    density(p).div_ceil(h)
+}
+
+#[test]
+fn bundled_benchmarks_in_every_model() {
+    for name in [
+        "burstein",
+        "dde",
+        "dde_zhou",
+        "joobbani_6_16",
+        "nycu_lab4_case1",
+        "nycu_lab4_case2",
+        "ptrdist_input1",
+        "ptrdist_input2",
+        "yk_textbook12",
+    ] {
+        let p = bundled(name);
+        for (layers, model, h) in [(2, "HV", 1), (2, "VH", 1), (3, "HVH", 2), (3, "VHV", 1)] {
+            let s = route(&p, layers, Some(model));
+            assert!(s.width >= bound(&p, h), "{name} {model}");
+            assert_eq!(s.groups[0].kind, model);
+        }
+        // VHV never has a vertical conflict: it meets density exactly.
+        assert_eq!(route(&p, 3, Some("VHV")).width, density(&p), "{name}");
+    }
+}
+
+#[test]
+fn quality_on_the_bundled_benchmarks() {
+    // Ceilings this router holds today (issue 3's targets in parentheses
+    // where they are still ahead of it); measured, not tuned per instance.
+    for (name, hv_at_most) in [
+        ("burstein", 4),         // density 4
+        ("dde", 21),             // target 20
+        ("dde_zhou", 20),        // target 20
+        ("yk_textbook12", 5),    // density 5
+        ("nycu_lab4_case1", 9),  // density + 1
+        ("nycu_lab4_case2", 11), // density + 1
+        ("ptrdist_input1", 27),  // target 26
+        ("ptrdist_input2", 40),  // target 39
+    ] {
+        let p = bundled(name);
+        let s = route(&p, 2, None);
+        assert!(s.width <= hv_at_most, "{name}: {} > {hv_at_most}", s.width);
+    }
+}
+
+#[test]
+fn random_channels_route_and_verify() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    let runs = 1000;
+    let mut excess = 0u64;
+    let mut worst = 0;
+    for k in 0..runs {
+        let columns = match k % 4 {
+            0 => rng.gen_range(2..12),
+            1 => rng.gen_range(12..60),
+            2 => rng.gen_range(60..200),
+            _ => rng.gen_range(200..500),
+        };
+        let shape = ChannelShape {
+            columns,
+            fill: rng.gen_range(0.3..1.0),
+            max_span: rng.gen_range(2..30),
+            side_probability: rng.gen_range(0.0..0.3),
+            acyclic: rng.gen_bool(0.3),
+        };
+        let p = random_channel(&mut rng, &shape);
+        let s = route(&p, 2, None);
+        let e = s.width - bound(&p, 1);
+        excess += e as u64;
+        worst = worst.max(e);
+        if k % 5 == 0 {
+            let s3 = route(&p, 3, None);
+            assert!(s3.width >= bound(&p, 2));
+        }
+    }
+    let mean = excess as f64 / runs as f64;
+    eprintln!("random channels: mean excess over density {mean:.3}, worst {worst}");
+    // Issue 3's target: mean (tracks - lower bound) under 0.5.
+    assert!(mean < 0.5, "mean excess {mean}");
+}
+
+#[test]
+fn two_nets_swapping_sides_route_with_both_layers() {
+    let p = ChannelProblem::from_rows("swap", &[1, 2], &[2, 1], &[], &[]).unwrap();
+    let s = route(&p, 2, None);
+    assert!(s.width >= 2);
+}
