@@ -242,9 +242,7 @@ fn reserved(
     if rows - 1 < (d + h.len() as i64 - 1) / h.len() as i64 || rows < 2 {
         return None;
     }
-    let Some(mut slots) = assign(problem, items, rows - 1, &h) else {
-        return None;
-    };
+    let mut slots = assign(problem, items, rows - 1, &h)?;
     improve(problem, items, &mut slots, rows - 1, &h);
     for f in 1..=rows {
         let shifted: Vec<Slot> = slots
