@@ -364,13 +364,31 @@ fn attempt(
         }
     }
     let preferred = model.preferred();
-    for (x, lower, upper) in conflicts {
-        if !repair(problem, &mut g, &preferred, x, &lower, &upper) {
-            return None;
+    // Repair the conflicts in order; when one fails, start the repairs over
+    // with that one first (the earlier repairs may have used its space), a
+    // bounded number of times.
+    let base = g;
+    let mut order: Vec<usize> = (0..conflicts.len()).collect();
+    for _ in 0..=REPAIR_RESTARTS.min(conflicts.len()) {
+        let mut g = base.clone();
+        let failed = order.iter().position(|&k| {
+            let (x, lower, upper) = &conflicts[k];
+            !repair(problem, &mut g, &preferred, *x, lower, upper)
+        });
+        match failed {
+            None => return complete(problem, &g).then_some(g),
+            Some(0) => return None,
+            Some(i) => {
+                let k = order.remove(i);
+                order.insert(0, k);
+            }
         }
     }
-    complete(problem, &g).then_some(g)
+    None
 }
+
+/// How many times the repairs of one attempt may start over.
+const REPAIR_RESTARTS: usize = 6;
 
 /// Every net in one piece and on its side exits (a last guard: repairs
 /// work on components and must not have lost an exit).
