@@ -36,6 +36,31 @@ pub struct Grid {
     edges: Vec<u8>,
     /// Cells claimed by each net, in claim order.
     cells_of: Vec<Vec<u32>>,
+    /// Component tags of the last [`Grid::label_components`] call: valid
+    /// where `stamp` equals `epoch`.
+    tag: Vec<u32>,
+    stamp: Vec<u32>,
+    epoch: u32,
+    /// Undo log of every change since the first open mark.
+    journal: Vec<Change>,
+    /// Whether changes are being logged (a trial is open).
+    logging: bool,
+}
+
+/// One logged change of the grid.
+#[derive(Clone, Copy, Debug)]
+enum Change {
+    /// A cell's owner and edge flags before a write.
+    Cell { index: u32, owner: u32, edges: u8 },
+    /// A cell index pushed onto a net's list.
+    Pushed { net: u32 },
+}
+
+/// A point in the undo log to roll back to.
+#[derive(Clone, Copy, Debug)]
+pub struct Mark {
+    len: usize,
+    was_logging: bool,
 }
 
 impl Grid {
@@ -48,6 +73,63 @@ impl Grid {
             owner: vec![0; n],
             edges: vec![0; n],
             cells_of: vec![Vec::new(); nets],
+            journal: Vec::new(),
+            logging: false,
+            tag: vec![0; n],
+            stamp: vec![0; n],
+            epoch: 0,
+        }
+    }
+
+    /// Open a trial: every change from here on can be undone.
+    pub fn mark(&mut self) -> Mark {
+        let m = Mark {
+            len: self.journal.len(),
+            was_logging: self.logging,
+        };
+        self.logging = true;
+        m
+    }
+
+    /// Undo every change since the mark and close the trial.
+    pub fn rollback(&mut self, m: Mark) {
+        while self.journal.len() > m.len {
+            match self.journal.pop().expect("journal longer than the mark") {
+                Change::Cell {
+                    index,
+                    owner,
+                    edges,
+                } => {
+                    self.owner[index as usize] = owner;
+                    self.edges[index as usize] = edges;
+                }
+                Change::Pushed { net } => {
+                    self.cells_of[net as usize].pop();
+                }
+            }
+        }
+        self.close(m);
+    }
+
+    /// Keep every change since the mark and close the trial.
+    pub fn commit_trial(&mut self, m: Mark) {
+        self.close(m);
+    }
+
+    fn close(&mut self, m: Mark) {
+        self.logging = m.was_logging;
+        if !self.logging {
+            self.journal.clear();
+        }
+    }
+
+    fn log(&mut self, i: usize) {
+        if self.logging {
+            self.journal.push(Change::Cell {
+                index: i as u32,
+                owner: self.owner[i],
+                edges: self.edges[i],
+            });
         }
     }
 
@@ -62,60 +144,86 @@ impl Grid {
     }
 
     /// Connected components of a net's cells: cells joined by edges, and the
-    /// layers of a pin point (a contact through all layers).
-    pub fn components(&self, net: u32) -> Vec<Vec<Cell>> {
-        let mine = &self.cells_of[net as usize];
-        let mut seen: std::collections::HashSet<u32> = std::collections::HashSet::new();
-        let mut out = Vec::new();
+    /// layers of a pin point (a contact through all layers). Afterwards
+    /// [`Grid::component_of`] tells the component of any of these cells.
+    pub fn label_components(&mut self, net: u32) -> Vec<Vec<Cell>> {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 1;
+        }
+        let epoch = self.epoch;
+        let mut out: Vec<Vec<Cell>> = Vec::new();
         let top = self.top_row();
-        for &start in mine {
-            if self.owner[start as usize] != net + 1 || !seen.insert(start) {
+        let mine = std::mem::take(&mut self.cells_of[net as usize]);
+        for &start in &mine {
+            let s0 = start as usize;
+            if self.owner[s0] != net + 1 || self.stamp[s0] == epoch {
                 continue;
             }
+            let k = out.len() as u32;
+            self.stamp[s0] = epoch;
+            self.tag[s0] = k;
             let mut comp = Vec::new();
             let mut stack = vec![start];
             while let Some(i) = stack.pop() {
                 let c = self.cell_at(i as usize);
                 comp.push(c);
                 let f = self.edges[i as usize];
-                let mut next: Vec<Cell> = Vec::with_capacity(6);
+                let mut next: [Option<Cell>; 6] = [None; 6];
+                let mut n = 0;
+                let mut add = |c: Cell| {
+                    next[n] = Some(c);
+                    n += 1;
+                };
                 if f & RIGHT != 0 {
-                    next.push(Cell::new(c.x + 1, c.y, c.layer));
+                    add(Cell::new(c.x + 1, c.y, c.layer));
                 }
                 if f & UP != 0 {
-                    next.push(Cell::new(c.x, c.y + 1, c.layer));
+                    add(Cell::new(c.x, c.y + 1, c.layer));
                 }
                 if f & VIA != 0 {
-                    next.push(Cell::new(c.x, c.y, c.layer + 1));
+                    add(Cell::new(c.x, c.y, c.layer + 1));
                 }
                 let left = Cell::new(c.x - 1, c.y, c.layer);
                 if self.contains(left) && self.flags(left) & RIGHT != 0 {
-                    next.push(left);
+                    add(left);
                 }
                 let down = Cell::new(c.x, c.y - 1, c.layer);
                 if self.contains(down) && self.flags(down) & UP != 0 {
-                    next.push(down);
+                    add(down);
                 }
                 if c.layer > 1 && self.flags(Cell::new(c.x, c.y, c.layer - 1)) & VIA != 0 {
-                    next.push(Cell::new(c.x, c.y, c.layer - 1));
+                    add(Cell::new(c.x, c.y, c.layer - 1));
                 }
+                let mut pins: Vec<Cell> = Vec::new();
                 if c.y == 0 || c.y == top {
-                    for l in 1..=self.layers {
-                        if l != c.layer {
-                            next.push(Cell::new(c.x, c.y, l));
-                        }
-                    }
+                    pins.extend(
+                        (1..=self.layers)
+                            .filter(|&l| l != c.layer)
+                            .map(|l| Cell::new(c.x, c.y, l)),
+                    );
                 }
-                for n in next {
-                    let j = self.index(n) as u32;
-                    if self.owner[j as usize] == net + 1 && seen.insert(j) {
-                        stack.push(j);
+                for nb in next.iter().flatten().copied().chain(pins) {
+                    let j = self.index(nb);
+                    if self.owner[j] == net + 1 && self.stamp[j] != epoch {
+                        self.stamp[j] = epoch;
+                        self.tag[j] = k;
+                        stack.push(j as u32);
                     }
                 }
             }
             out.push(comp);
         }
+        self.cells_of[net as usize] = mine;
         out
+    }
+
+    /// The component (index into the last [`Grid::label_components`]) of a
+    /// cell of the net labelled then.
+    pub fn component_of(&self, c: Cell) -> Option<usize> {
+        let i = self.index(c);
+        (self.stamp[i] == self.epoch).then(|| self.tag[i] as usize)
     }
 
     pub fn top_row(&self) -> i64 {
@@ -147,8 +255,12 @@ impl Grid {
         let i = self.index(c);
         match self.owner[i] {
             0 => {
+                self.log(i);
                 self.owner[i] = net + 1;
                 self.cells_of[net as usize].push(i as u32);
+                if self.logging {
+                    self.journal.push(Change::Pushed { net });
+                }
                 true
             }
             o => o == net + 1,
@@ -166,7 +278,10 @@ impl Grid {
             (if a.y < b.y { a } else { b }, UP)
         };
         let i = self.index(lo);
-        self.edges[i] |= flag;
+        if self.edges[i] & flag == 0 {
+            self.log(i);
+            self.edges[i] |= flag;
+        }
     }
 
     pub fn flags(&self, c: Cell) -> u8 {
@@ -209,6 +324,7 @@ impl Grid {
     /// Free a cell and its edges to its neighbours.
     pub fn release(&mut self, c: Cell) {
         let i = self.index(c);
+        self.log(i);
         self.owner[i] = 0;
         self.edges[i] = 0;
         for (n, flag) in [
@@ -218,7 +334,10 @@ impl Grid {
         ] {
             if self.contains(n) {
                 let j = self.index(n);
-                self.edges[j] &= !flag;
+                if self.edges[j] & flag != 0 {
+                    self.log(j);
+                    self.edges[j] &= !flag;
+                }
             }
         }
     }

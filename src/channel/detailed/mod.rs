@@ -367,18 +367,21 @@ fn attempt(
     // Repair the conflicts in order; when one fails, start the repairs over
     // with that one first (the earlier repairs may have used its space), a
     // bounded number of times.
-    let base = g;
     let mut order: Vec<usize> = (0..conflicts.len()).collect();
     for _ in 0..=REPAIR_RESTARTS.min(conflicts.len()) {
-        let mut g = base.clone();
+        let m = g.mark();
         let failed = order.iter().position(|&k| {
             let (x, lower, upper) = &conflicts[k];
             !repair(problem, &mut g, &preferred, *x, lower, upper)
         });
         match failed {
-            None => return complete(problem, &g).then_some(g),
+            None => {
+                g.commit_trial(m);
+                return complete(problem, &mut g).then_some(g);
+            }
             Some(0) => return None,
             Some(i) => {
+                g.rollback(m);
                 let k = order.remove(i);
                 order.insert(0, k);
             }
@@ -387,20 +390,23 @@ fn attempt(
     None
 }
 
+/// Widest detour (columns either side) a repair searches.
+const MAX_REACH: i64 = i64::MAX / 4;
+
 /// How many times the repairs of one attempt may start over.
 const REPAIR_RESTARTS: usize = 6;
 
 /// Every net in one piece and on its side exits (a last guard: repairs
 /// work on components and must not have lost an exit).
-fn complete(problem: &ChannelProblem, g: &Grid) -> bool {
+fn complete(problem: &ChannelProblem, g: &mut Grid) -> bool {
     problem.net_ids().all(|id| {
         let net = problem.net(id);
         let on_side = |x: i64| {
             (1..=g.layers).any(|l| (1..=g.width).any(|y| g.owner(Cell::new(x, y, l)) == id.0 + 1))
         };
-        g.components(id.0).len() == 1
-            && (!net.left || on_side(-1))
+        (!net.left || on_side(-1))
             && (!net.right || on_side(g.columns))
+            && g.label_components(id.0).len() == 1
     })
 }
 
@@ -453,7 +459,7 @@ fn connect_stealing(
 ) -> bool {
     let info = problem.net(NetId(net));
     loop {
-        let comps = g.components(net);
+        let comps = g.label_components(net);
         if comps.len() <= 1 {
             return true;
         }
@@ -464,12 +470,6 @@ fn connect_stealing(
             .enumerate()
             .min_by_key(|(k, c)| (near(c), *k))
             .expect("two components");
-        let mut member = std::collections::HashMap::new();
-        for (k, comp) in comps.iter().enumerate() {
-            for c in comp {
-                member.insert(*c, k);
-            }
-        }
         let sources: Vec<Cell> = comps[si].clone();
         let mut reach = 3i64;
         let found = loop {
@@ -483,10 +483,12 @@ fn connect_stealing(
                 right_side: info.right,
                 steal: (depth > 0).then_some(STEAL_PRICE),
             };
-            if let Some(path) = search.run(&sources, |c| member.get(&c).is_some_and(|&k| k != si)) {
+            if let Some(path) = search.run(&sources, |c| {
+                g.owner(c) == net + 1 && g.component_of(c).is_some_and(|k| k != si)
+            }) {
                 break Some(path);
             }
-            if reach > g.columns + 2 {
+            if reach >= MAX_REACH || reach > g.columns + 2 {
                 break None;
             }
             reach *= 3;
@@ -517,47 +519,51 @@ fn repair(
     upper: &Riser,
 ) -> bool {
     for (straight, bent) in [(lower, upper), (upper, lower)] {
-        let mut trial = g.clone();
-        if draw_riser(&mut trial, x, straight)
-            && connect_net(problem, &mut trial, preferred, straight.net, x)
-            && connect_net(problem, &mut trial, preferred, bent.net, x)
+        let m = g.mark();
+        if draw_riser(g, x, straight)
+            && connect_net(problem, g, preferred, straight.net, x)
+            && connect_net(problem, g, preferred, bent.net, x)
         {
-            *g = trial;
+            g.commit_trial(m);
             return true;
         }
+        g.rollback(m);
     }
     for (first, second) in [(upper, lower), (lower, upper)] {
-        let mut trial = g.clone();
-        if connect_net(problem, &mut trial, preferred, first.net, x)
-            && connect_net(problem, &mut trial, preferred, second.net, x)
+        let m = g.mark();
+        if connect_net(problem, g, preferred, first.net, x)
+            && connect_net(problem, g, preferred, second.net, x)
         {
-            *g = trial;
+            g.commit_trial(m);
             return true;
         }
+        g.rollback(m);
     }
     // Rip-up and reroute: the nets may take other nets' track cells, and
     // the nets that lose cells are rejoined in turn.
     for (first, second) in [(upper, lower), (lower, upper)] {
-        let mut trial = g.clone();
-        if connect_stealing(problem, &mut trial, preferred, first.net, x, STEAL_DEPTH)
-            && connect_stealing(problem, &mut trial, preferred, second.net, x, STEAL_DEPTH)
+        let m = g.mark();
+        if connect_stealing(problem, g, preferred, first.net, x, STEAL_DEPTH)
+            && connect_stealing(problem, g, preferred, second.net, x, STEAL_DEPTH)
         {
-            *g = trial;
+            g.commit_trial(m);
             return true;
         }
+        g.rollback(m);
     }
     // Last, move the two nets' own trunk ends: free their track cells near
     // the column and rejoin them (with rip-up of others as above).
     for r in [1, 2, 4] {
         for (first, second) in [(upper, lower), (lower, upper)] {
-            let mut trial = g.clone();
-            release_near(&mut trial, &[first.net, second.net], x - r, x + r);
-            if connect_stealing(problem, &mut trial, preferred, first.net, x, STEAL_DEPTH)
-                && connect_stealing(problem, &mut trial, preferred, second.net, x, STEAL_DEPTH)
+            let m = g.mark();
+            release_near(g, &[first.net, second.net], x - r, x + r);
+            if connect_stealing(problem, g, preferred, first.net, x, STEAL_DEPTH)
+                && connect_stealing(problem, g, preferred, second.net, x, STEAL_DEPTH)
             {
-                *g = trial;
+                g.commit_trial(m);
                 return true;
             }
+            g.rollback(m);
         }
     }
     false
