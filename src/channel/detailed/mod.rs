@@ -196,6 +196,7 @@ pub fn route_model(
     // more; then, row by row, it and the negotiated-congestion fallback.
     let mut rows = start;
     while rows <= limit {
+        if std::env::var("FABRIC_DEBUG").is_ok() { eprintln!("rows {rows} at {:?}", std::time::Instant::now()); }
         if let Some(grid) = reserved(problem, model, rows, &variants) {
             return Ok(finish(problem, model, grid));
         }
@@ -390,8 +391,11 @@ fn attempt(
     None
 }
 
+/// Widest detour (columns either side) a rip-up search looks at.
+const STEAL_REACH: i64 = 27;
+
 /// Widest detour (columns either side) a repair searches.
-const MAX_REACH: i64 = i64::MAX / 4;
+const MAX_REACH: i64 = 243;
 
 /// How many times the repairs of one attempt may start over.
 const REPAIR_RESTARTS: usize = 6;
@@ -488,7 +492,8 @@ fn connect_stealing(
             }) {
                 break Some(path);
             }
-            if reach >= MAX_REACH || reach > g.columns + 2 {
+            let limit = if depth > 0 { STEAL_REACH } else { MAX_REACH };
+            if reach >= limit || reach > g.columns + 2 {
                 break None;
             }
             reach *= 3;

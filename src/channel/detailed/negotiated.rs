@@ -18,6 +18,8 @@ use super::maze::Preferred;
 use crate::channel::problem::{ChannelProblem, NetId, Side};
 
 const ROUNDS: usize = 40;
+/// Columns beyond a net's span its paths may use.
+const MARGIN: i64 = 6;
 
 struct State<'a> {
     problem: &'a ChannelProblem,
@@ -94,47 +96,62 @@ impl State<'_> {
     /// reached at all.
     fn route_net(&mut self, net: u32, pres: u32) {
         let info = self.problem.net(NetId(net));
+        // Paths stay within a margin of the net's span.
+        let (lo, hi) = info.span(self.problem.columns());
+        let window = (lo - MARGIN, hi + MARGIN);
         let mut terms = self.terminals(net);
-        let n = self.users.len();
         let (seed, seed_is_side) = terms.remove(0);
-        let mut in_tree = vec![false; n];
+        // Search arrays cover the window only.
+        let x0 = window.0.max(-1);
+        let x1 = window.1.min(self.columns);
+        let wcols = (x1 - x0 + 1) as usize;
+        let wrows = (self.rows + 2) as usize;
+        let local = |c: Cell| -> usize {
+            ((c.layer - 1) as usize * wrows + c.y as usize) * wcols + (c.x - x0) as usize
+        };
+        let m = wcols * wrows * self.layers as usize;
+        let mut in_tree = vec![false; m];
         // A side seed only offers start points; the tree keeps the one used.
         let mut tree_cells: Vec<usize> = Vec::new();
         let mut sources: Vec<usize> = seed.clone();
         if !seed_is_side {
             for &i in &seed {
-                in_tree[i] = true;
+                in_tree[local(self.cell(i))] = true;
             }
             tree_cells.extend(&seed);
         }
-        let mut dist = vec![u32::MAX; n];
-        let mut parent = vec![usize::MAX; n];
-        let mut is_term = vec![usize::MAX; n];
+        let mut dist = vec![u32::MAX; m];
+        let mut parent = vec![usize::MAX; m];
+        let mut is_term = vec![usize::MAX; m];
         while !terms.is_empty() {
             is_term.iter_mut().for_each(|t| *t = usize::MAX);
             for (k, (t, _)) in terms.iter().enumerate() {
                 for &i in t {
-                    is_term[i] = k;
+                    is_term[local(self.cell(i))] = k;
                 }
             }
             dist.iter_mut().for_each(|d| *d = u32::MAX);
             parent.iter_mut().for_each(|p| *p = usize::MAX);
             let mut heap = BinaryHeap::new();
             for &i in &sources {
-                dist[i] = 0;
+                dist[local(self.cell(i))] = 0;
                 heap.push(Reverse((0u32, i)));
             }
             let mut reached = None;
             while let Some(Reverse((d, i))) = heap.pop() {
-                if d > dist[i] {
+                let c = self.cell(i);
+                let li = local(c);
+                if d > dist[li] {
                     continue;
                 }
-                if is_term[i] != usize::MAX {
+                if is_term[li] != usize::MAX {
                     reached = Some(i);
                     break;
                 }
-                let c = self.cell(i);
                 for (next, step) in self.moves(c, info.left, info.right) {
+                    if next.x < x0 || next.x > x1 {
+                        continue;
+                    }
                     let j = self.index(next);
                     let pin_row = next.y == 0 || next.y == self.rows + 1;
                     if (pin_row || self.pin[j] != 0) && self.pin[j] != net + 1 {
@@ -142,9 +159,10 @@ impl State<'_> {
                     }
                     let price = step + self.history[j] + self.users[j] as u32 * pres;
                     let nd = d + price;
-                    if nd < dist[j] {
-                        dist[j] = nd;
-                        parent[j] = i;
+                    let lj = local(next);
+                    if nd < dist[lj] {
+                        dist[lj] = nd;
+                        parent[lj] = i;
                         heap.push(Reverse((nd, j)));
                     }
                 }
@@ -153,14 +171,14 @@ impl State<'_> {
                 self.trees[net as usize].clear();
                 return;
             };
-            let (term, term_is_side) = terms.remove(is_term[end]);
+            let (term, term_is_side) = terms.remove(is_term[local(self.cell(end))]);
             let mut j = end;
             loop {
-                if !in_tree[j] {
-                    in_tree[j] = true;
+                if !in_tree[local(self.cell(j))] {
+                    in_tree[local(self.cell(j))] = true;
                     tree_cells.push(j);
                 }
-                let p = parent[j];
+                let p = parent[local(self.cell(j))];
                 if p == usize::MAX {
                     break;
                 }
@@ -169,8 +187,8 @@ impl State<'_> {
             }
             if !term_is_side {
                 for i in term {
-                    if !in_tree[i] {
-                        in_tree[i] = true;
+                    if !in_tree[local(self.cell(i))] {
+                        in_tree[local(self.cell(i))] = true;
                         tree_cells.push(i);
                     }
                 }
@@ -256,18 +274,21 @@ pub fn route(problem: &ChannelProblem, rows: i64, preferred: &[Preferred]) -> Op
     }
     let nets: Vec<u32> = problem.net_ids().map(|id| id.0).collect();
     let mut pres = 1u32;
+    // The first round routes every net; later rounds reroute only the nets
+    // that share a cell with another net.
+    let mut todo = nets.clone();
     for _ in 0..ROUNDS {
-        for &net in &nets {
+        for &net in &todo {
             st.rip_up(net);
             st.route_net(net, pres);
-        }
-        let open = nets.iter().any(|&net| st.cells[net as usize].is_empty());
-        if open {
-            // Some terminal is walled in by pins: more rounds cannot help.
-            return None;
+            if st.cells[net as usize].is_empty() {
+                // A terminal walled in by other nets' pins: more rounds
+                // cannot help.
+                return None;
+            }
         }
         let shared: Vec<usize> = (0..n).filter(|&i| st.users[i] > 1).collect();
-        if !open && shared.is_empty() {
+        if shared.is_empty() {
             let mut g = Grid::new(problem.columns(), rows as u32, layers, problem.nets().len());
             for &net in &nets {
                 for &i in &st.cells[net as usize] {
@@ -279,9 +300,16 @@ pub fn route(problem: &ChannelProblem, rows: i64, preferred: &[Preferred]) -> Op
             }
             return Some(g);
         }
-        for i in shared {
+        let mut congested = vec![false; n];
+        for &i in &shared {
             st.history[i] += 2;
+            congested[i] = true;
         }
+        todo = nets
+            .iter()
+            .copied()
+            .filter(|&net| st.cells[net as usize].iter().any(|&i| congested[i]))
+            .collect();
         pres = pres * 3 / 2 + 1;
     }
     None
