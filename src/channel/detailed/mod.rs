@@ -18,6 +18,7 @@
 
 pub mod assign;
 pub mod grid;
+pub mod local;
 pub mod maze;
 pub mod negotiated;
 
@@ -196,7 +197,6 @@ pub fn route_model(
     // more; then, row by row, it and the negotiated-congestion fallback.
     let mut rows = start;
     while rows <= limit {
-        if std::env::var("FABRIC_DEBUG").is_ok() { eprintln!("rows {rows} at {:?}", std::time::Instant::now()); }
         if let Some(grid) = reserved(problem, model, rows, &variants) {
             return Ok(finish(problem, model, grid));
         }
@@ -555,6 +555,12 @@ fn repair(
             return true;
         }
         g.rollback(m);
+    }
+    // Then negotiate a window around the column among every net in it.
+    for r in [2, 4, 8] {
+        if local::negotiate(g, preferred, x - r, x + r, &[lower.net, upper.net]) {
+            return true;
+        }
     }
     // Last, move the two nets' own trunk ends: free their track cells near
     // the column and rejoin them (with rip-up of others as above).
