@@ -219,6 +219,28 @@ impl Grid {
         out
     }
 
+    /// The cells a net has claimed (some may since have been released).
+    pub fn cells_of(&self, net: u32) -> Vec<Cell> {
+        let mut v: Vec<u32> = self.cells_of[net as usize].clone();
+        v.sort_unstable();
+        v.dedup();
+        v.into_iter().map(|i| self.cell_at(i as usize)).collect()
+    }
+
+    /// Clear one edge flag stored on a cell.
+    pub fn clear_flag(&mut self, c: Cell, flag: u8) {
+        let i = self.index(c);
+        self.log(i);
+        self.edges[i] &= !flag;
+    }
+
+    /// Set one edge flag stored on a cell.
+    pub fn set_flag(&mut self, c: Cell, flag: u8) {
+        let i = self.index(c);
+        self.log(i);
+        self.edges[i] |= flag;
+    }
+
     /// The component (index into the last [`Grid::label_components`]) of a
     /// cell of the net labelled then.
     pub fn component_of(&self, c: Cell) -> Option<usize> {

@@ -17,6 +17,7 @@
 //! go up on the other and no column ever conflicts: it reaches density.
 
 pub mod assign;
+pub mod cleanup;
 pub mod grid;
 pub mod local;
 pub mod maze;
@@ -602,7 +603,8 @@ const STEAL_PRICE: u32 = 12;
 const STEAL_DEPTH: u32 = 2;
 
 /// Turn a routed grid into a solution.
-fn finish(problem: &ChannelProblem, model: LayerModel, g: Grid) -> ChannelSolution {
+fn finish(problem: &ChannelProblem, model: LayerModel, mut g: Grid) -> ChannelSolution {
+    cleanup::tidy(problem, &mut g);
     let (wires, vias) = g.geometry(|id| problem.label(NetId(id)));
     let mut s = ChannelSolution {
         name: problem.name().to_string(),
