@@ -1,9 +1,11 @@
 //! Channel-routing benchmarks: time next to quality (tracks, vias, length).
 //!
 //! Run with `cargo bench --bench channel`. Before timing, a quality table is
-//! printed on stderr for every instance, so a speed-up that costs tracks shows.
+//! printed on stderr for every instance and router (every routing verified),
+//! so a speed-up that costs tracks shows.
 
 use std::hint::black_box;
+use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use fabric::channel::analysis::{analyze, density};
@@ -12,6 +14,18 @@ use fabric::channel::problem::ChannelProblem;
 use fabric::channel::router::{router_by_name, RouteOptions};
 use fabric::channel::verify::verify;
 use rand::SeedableRng;
+
+const BUNDLED: &[&str] = &[
+    "dde",
+    "dde_zhou",
+    "burstein",
+    "joobbani_6_16",
+    "nycu_lab4_case1",
+    "nycu_lab4_case2",
+    "ptrdist_input1",
+    "ptrdist_input2",
+    "yk_textbook12",
+];
 
 fn bundled(name: &str) -> ChannelProblem {
     let path = format!(
@@ -22,71 +36,110 @@ fn bundled(name: &str) -> ChannelProblem {
     fabric::io::parse_channel(&text, &path).expect("valid benchmark")
 }
 
-fn random_acyclic(columns: u32, seed: u64) -> ChannelProblem {
+/// A random channel (cyclic constraints allowed), seeded.
+fn random(columns: u32, seed: u64, acyclic: bool) -> ChannelProblem {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let shape = ChannelShape {
-        acyclic: true,
+        acyclic,
         max_span: 30,
         ..ChannelShape::new(columns)
     };
     random_channel(&mut rng, &shape)
 }
 
-fn instances() -> Vec<(String, ChannelProblem)> {
-    let mut v: Vec<(String, ChannelProblem)> = ["dde", "dde_zhou", "yk_textbook12"]
+fn options(layers: u32, model: &str) -> RouteOptions {
+    RouteOptions {
+        layers,
+        model: Some(model.to_string()),
+    }
+}
+
+fn quality_table() {
+    eprintln!(
+        "\n{:<22} {:>7} {:>4} {:<9} {:<4} {:>5} {:>6} {:>7} {:>9} {:>10}",
+        "instance", "columns", "d", "router", "mdl", "bound", "tracks", "vias", "length", "time"
+    );
+    let mut cases: Vec<(String, ChannelProblem)> = BUNDLED
         .iter()
         .map(|n| (n.to_string(), bundled(n)))
         .collect();
-    for cols in [10_000, 100_000] {
-        v.push((format!("random-acyclic-{cols}"), random_acyclic(cols, 1)));
+    for cols in [1_000, 10_000, 100_000] {
+        cases.push((format!("random-{cols}"), random(cols, 1, false)));
     }
-    v
-}
-
-fn quality_table(instances: &[(String, ChannelProblem)]) {
-    let router = router_by_name("left-edge").expect("router");
-    eprintln!(
-        "\n{:<24} {:>8} {:>8} {:>7} {:>8} {:>10}",
-        "instance", "columns", "density", "tracks", "vias", "net length"
-    );
-    for (name, p) in instances {
-        let s = router.route(p, &RouteOptions::default()).expect("routable");
+    for (name, p) in &cases {
         let d = density(p);
-        let m = s.metrics(d);
-        assert!(
-            verify(p, &s, Some(&m)).is_legal(),
-            "{name}: illegal routing"
-        );
-        eprintln!(
-            "{:<24} {:>8} {:>8} {:>7} {:>8} {:>10}",
-            name,
-            p.columns(),
-            d,
-            m.width,
-            m.vias,
-            m.net_length
-        );
+        for (router, layers, model, h) in [
+            ("yacr", 2, "HV", 1),
+            ("yacr", 3, "HVH", 2),
+            ("left-edge", 2, "HV", 1),
+        ] {
+            let r = router_by_name(router).expect("router");
+            let start = Instant::now();
+            let result = r.route(p, &options(layers, model));
+            let seconds = start.elapsed().as_secs_f64();
+            match result {
+                Ok(s) => {
+                    let m = s.metrics(d);
+                    assert!(
+                        verify(p, &s, Some(&m)).is_legal_strict(),
+                        "{name}: illegal routing"
+                    );
+                    eprintln!(
+                        "{:<22} {:>7} {:>4} {:<9} {:<4} {:>5} {:>6} {:>7} {:>9} {:>8.2}ms",
+                        name,
+                        p.columns(),
+                        d,
+                        router,
+                        model,
+                        d.div_ceil(h),
+                        m.width,
+                        m.vias,
+                        m.net_length,
+                        seconds * 1e3
+                    );
+                }
+                Err(e) => eprintln!("{name:<22} {router}: {e}"),
+            }
+        }
     }
 }
 
 fn channel_benches(c: &mut Criterion) {
-    let instances = instances();
-    quality_table(&instances);
-    let router = router_by_name("left-edge").expect("router");
-    let mut group = c.benchmark_group("left-edge");
-    for (name, p) in &instances {
-        group.bench_with_input(BenchmarkId::new("route", name), p, |b, p| {
-            b.iter(|| router.route(black_box(p), &RouteOptions::default()))
+    quality_table();
+    let dde = bundled("dde");
+    let mut group = c.benchmark_group("route");
+    group.sample_size(10);
+    let yacr = router_by_name("yacr").expect("router");
+    let left_edge = router_by_name("left-edge").expect("router");
+    for name in ["dde", "ptrdist_input2", "burstein"] {
+        let p = bundled(name);
+        group.bench_with_input(BenchmarkId::new("yacr-HV", name), &p, |b, p| {
+            b.iter(|| yacr.route(black_box(p), &options(2, "HV")))
         });
     }
+    group.bench_with_input(BenchmarkId::new("yacr-HVH", "dde"), &dde, |b, p| {
+        b.iter(|| yacr.route(black_box(p), &options(3, "HVH")))
+    });
+    let r10k = random(10_000, 1, false);
+    group.bench_with_input(
+        BenchmarkId::new("yacr-HV", "random-10000"),
+        &r10k,
+        |b, p| b.iter(|| yacr.route(black_box(p), &options(2, "HV"))),
+    );
+    let a10k = random(10_000, 1, true);
+    group.bench_with_input(
+        BenchmarkId::new("left-edge", "random-acyclic-10000"),
+        &a10k,
+        |b, p| b.iter(|| left_edge.route(black_box(p), &RouteOptions::default())),
+    );
+    group.bench_with_input(BenchmarkId::new("left-edge", "dde"), &dde, |b, p| {
+        b.iter(|| left_edge.route(black_box(p), &RouteOptions::default()))
+    });
     group.finish();
-    let dde = &instances[0].1;
-    c.bench_function("analyze/dde", |b| b.iter(|| analyze(black_box(dde), 8)));
-    let s = router
-        .route(dde, &RouteOptions::default())
-        .expect("routable");
+    c.bench_function("analyze/dde", |b| b.iter(|| analyze(black_box(&dde), 8)));
+    let s = yacr.route(&dde, &options(2, "HV")).expect("routable");
     c.bench_function("verify/dde", |b| {
-        b.iter(|| verify(black_box(dde), &s, None))
+        b.iter(|| verify(black_box(&dde), &s, None))
     });
     let text = std::fs::read_to_string(format!(
         "{}/benchmarks/channels/dde.txt",
