@@ -134,3 +134,25 @@ fn two_nets_swapping_sides_route_with_both_layers() {
     let s = route(&p, 2, None);
     assert!(s.width >= 2);
 }
+
+#[test]
+fn routing_is_deterministic_and_reports_progress() {
+    let p = bundled("nycu_lab4_case2");
+    let router = router_by_name("yacr").unwrap();
+    let mut events = Vec::new();
+    let a = router
+        .route_observed(&p, &RouteOptions::layers(2), &mut |e| events.push(e))
+        .unwrap();
+    let b = router.route(&p, &RouteOptions::layers(2)).unwrap();
+    assert_eq!(a, b);
+    // The first width tried is the lower bound, then one more per failure.
+    let widths: Vec<u32> = events
+        .iter()
+        .map(|e| match e {
+            fabric::channel::RouteEvent::Trying { width, .. } => *width,
+        })
+        .collect();
+    assert_eq!(widths.first(), Some(&density(&p)));
+    assert!(widths.windows(2).all(|w| w[0] <= w[1]));
+    assert_eq!(*widths.last().unwrap(), a.width);
+}

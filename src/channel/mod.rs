@@ -16,5 +16,5 @@ pub mod solution;
 pub mod verify;
 
 pub use problem::{ChannelProblem, NetId, RawChannel};
-pub use router::{router_by_name, ChannelRouter, RouteError, RouteOptions};
+pub use router::{router_by_name, ChannelRouter, RouteError, RouteEvent, RouteOptions};
 pub use solution::{ChannelSolution, Metrics};

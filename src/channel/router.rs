@@ -74,6 +74,24 @@ pub trait ChannelRouter {
         problem: &ChannelProblem,
         options: &RouteOptions,
     ) -> Result<ChannelSolution, RouteError>;
+    /// Route, telling an observer what is being tried (for progress on a
+    /// terminal). Routers with long runs override it; the default just routes.
+    fn route_observed(
+        &self,
+        problem: &ChannelProblem,
+        options: &RouteOptions,
+        observer: &mut dyn FnMut(RouteEvent),
+    ) -> Result<ChannelSolution, RouteError> {
+        let _ = observer;
+        self.route(problem, options)
+    }
+}
+
+/// What a router reports while it works.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RouteEvent {
+    /// Trying to route in this many tracks with the named method.
+    Trying { width: u32, method: &'static str },
 }
 
 /// Names accepted by [`router_by_name`].

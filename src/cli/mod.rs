@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 
 use crate::channel::analysis::{analyze, density, layer_bounds};
 use crate::channel::problem::ChannelProblem;
-use crate::channel::router::{router_by_name, RouteOptions, ROUTER_NAMES};
+use crate::channel::router::{router_by_name, RouteEvent, RouteOptions, ROUTER_NAMES};
 use crate::channel::verify::{verify, VerifyReport};
 use crate::error::{Error, Result};
 use crate::report;
@@ -154,7 +154,23 @@ pub fn run(cli: Cli) -> Result<i32> {
                 model: args.model.clone(),
             };
             let start = Instant::now();
-            let solution = router.route(&problem, &options)?;
+            // Progress on stderr only when it is a terminal.
+            let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+            let mut observer = |event: RouteEvent| {
+                if tty {
+                    let RouteEvent::Trying { width, method } = event;
+                    eprint!(
+                        "\r{}: trying {width} tracks ({method}), {:.1} s   ",
+                        problem.name(),
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            };
+            let routed = router.route_observed(&problem, &options, &mut observer);
+            if tty {
+                eprint!("\r\x1b[K");
+            }
+            let solution = routed?;
             let seconds = start.elapsed().as_secs_f64();
             let d = density(&problem);
             let metrics = solution.metrics(d);

@@ -25,7 +25,7 @@ pub mod negotiated;
 
 use crate::channel::analysis::density;
 use crate::channel::problem::{ChannelProblem, NetId};
-use crate::channel::router::{ChannelRouter, RouteError, RouteOptions};
+use crate::channel::router::{ChannelRouter, RouteError, RouteEvent, RouteOptions};
 use crate::channel::solution::{ChannelSolution, LayerGroup};
 
 use assign::{assign, improve, Slot};
@@ -114,6 +114,15 @@ impl ChannelRouter for DetailedRouter {
         problem: &ChannelProblem,
         options: &RouteOptions,
     ) -> Result<ChannelSolution, RouteError> {
+        self.route_observed(problem, options, &mut |_| {})
+    }
+
+    fn route_observed(
+        &self,
+        problem: &ChannelProblem,
+        options: &RouteOptions,
+        observer: &mut dyn FnMut(RouteEvent),
+    ) -> Result<ChannelSolution, RouteError> {
         let model = match options.model.as_deref() {
             Some(m) => LayerModel::parse(m).ok_or_else(|| RouteError::Layers {
                 router: self.name(),
@@ -137,7 +146,7 @@ impl ChannelRouter for DetailedRouter {
                 },
             });
         }
-        route_model(problem, model)
+        route_model(problem, model, observer)
     }
 }
 
@@ -187,6 +196,7 @@ fn items_of(problem: &ChannelProblem, doglegs: bool) -> Vec<Item> {
 pub fn route_model(
     problem: &ChannelProblem,
     model: LayerModel,
+    observer: &mut dyn FnMut(RouteEvent),
 ) -> Result<ChannelSolution, RouteError> {
     let d = density(problem) as i64;
     let h = model.h_layers();
@@ -198,10 +208,18 @@ pub fn route_model(
     // more; then, row by row, it and the negotiated-congestion fallback.
     let mut rows = start;
     while rows <= limit {
+        observer(RouteEvent::Trying {
+            width: rows as u32,
+            method: "reserved layers",
+        });
         if let Some(grid) = reserved(problem, model, rows, &variants) {
             return Ok(finish(problem, model, grid));
         }
         if rows >= start + FALLBACK_AFTER {
+            observer(RouteEvent::Trying {
+                width: rows as u32,
+                method: "negotiated congestion",
+            });
             if let Some(grid) = negotiated::route(problem, rows, &preferred) {
                 return Ok(finish(problem, model, grid));
             }
