@@ -1,13 +1,16 @@
-//! Clean-up after routing: drop vias that join nothing the net needs, then
-//! prune wire ends that lead nowhere (dead ends left by repairs and by the
-//! dropped vias). Each step keeps every net connected, so the routing stays
-//! legal; vias and net length can only go down.
+//! Clean-up after routing: drop vias that join nothing the net needs, prune
+//! wire ends that lead nowhere (dead ends left by repairs and by the dropped
+//! vias), and move pin stubs onto the layer of the wire they join when that
+//! layer is free there, which saves their via (via minimisation by layer
+//! reassignment). Each step keeps every net in one piece, so the routing stays
+//! legal; vias and net length never go up.
 
 use super::grid::{Cell, Grid, RIGHT, UP, VIA};
 use crate::channel::problem::ChannelProblem;
 
 /// Remove redundant vias and dangling wire for every net.
 pub fn tidy(problem: &ChannelProblem, g: &mut Grid) {
+    reassign_stubs(g);
     for id in problem.net_ids() {
         let net = id.0;
         let pieces = g.label_components(net).len();
@@ -48,6 +51,78 @@ pub fn tidy(problem: &ChannelProblem, g: &mut Grid) {
             }
         }
     }
+}
+
+/// Move straight pin stubs onto the layer at their other end when that
+/// layer is free along them: the stub's via disappears.
+pub fn reassign_stubs(g: &mut Grid) {
+    let top = g.top_row();
+    for x in 0..g.columns {
+        for (pin_y, dir) in [(0i64, 1i64), (top, -1)] {
+            let owner = g.owner(Cell::new(x, pin_y, 1));
+            if owner == 0 {
+                continue;
+            }
+            let net = owner - 1;
+            for layer in 1..=g.layers {
+                // Follow the stub from the pin along this layer.
+                let mut y = pin_y;
+                let mut run = Vec::new();
+                loop {
+                    let next = Cell::new(x, y + dir, layer);
+                    if !g.contains(next)
+                        || g.owner(next) != owner
+                        || !joined_vertically(g, Cell::new(x, y, layer), next)
+                    {
+                        break;
+                    }
+                    y += dir;
+                    run.push(next);
+                    // Stop at the first cell with anything but the vertical run.
+                    if degree(g, next) != 2 {
+                        break;
+                    }
+                }
+                let Some(&end) = run.last() else { continue };
+                // The end must be a via to an adjacent layer and nothing else
+                // besides the run.
+                for other in [layer.wrapping_sub(1), layer + 1] {
+                    if other == 0 || other > g.layers {
+                        continue;
+                    }
+                    let lo = layer.min(other);
+                    if g.flags(Cell::new(x, end.y, lo)) & VIA == 0 || degree(g, end) != 2 {
+                        continue;
+                    }
+                    let target_free = run[..run.len() - 1]
+                        .iter()
+                        .all(|c| g.owner(Cell::new(c.x, c.y, other)) == 0);
+                    if !target_free {
+                        continue;
+                    }
+                    let pieces = g.label_components(net).len();
+                    let m = g.mark();
+                    for &c in &run {
+                        g.release(c);
+                    }
+                    let from = Cell::new(x, pin_y, other);
+                    let to = Cell::new(x, end.y, other);
+                    let ok = g.run(from, to, net) && g.label_components(net).len() <= pieces;
+                    if ok {
+                        g.commit_trial(m);
+                    } else {
+                        g.rollback(m);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+}
+
+fn joined_vertically(g: &Grid, a: Cell, b: Cell) -> bool {
+    let lower = if a.y < b.y { a } else { b };
+    g.flags(lower) & UP != 0
 }
 
 /// Number of joined neighbours of a cell.
