@@ -12,6 +12,7 @@ pub mod layer_model;
 pub mod left_edge;
 pub mod problem;
 pub mod router;
+pub mod separation;
 pub mod solution;
 pub mod verify;
 

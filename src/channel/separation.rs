@@ -1,0 +1,255 @@
+//! Minimum separation of a single-layer channel (thesis section 7.1,
+//! CHANNEL-SEPARATION of Fig. 7-5, with the two printing defects fixed as in
+//! spec note 003 part 2, sections 5.1–5.5).
+//!
+//! Terminals lie on two parallel lines (bottom and top); every terminal of a
+//! net must be joined in one layer. With the lines `w` apart, a cut `[b, t]`
+//! from a bottom terminal to a top terminal is crossed by `flow` nets: those
+//! with a terminal at an end of the cut or with terminals on both sides of it.
+//! The channel is routable iff every cut is safe, `flow <= max(|dx|, w) + 1`
+//! (Lemma 27), so the minimum separation is `max(flow - 1)` over the *dense*
+//! cuts (`dx = 0` or `|dx| < flow - 1`, Corollary 28).
+//!
+//! Multi-terminal nets are handled per net (spec §5.5): a net counts once in a
+//! cut. [`separation`] is linear in the number of terminal positions and needs
+//! a planar channel; [`separation_brute_force`] checks every cut and is the
+//! test oracle. Chapter 6's width is `separation + 1`, or 0 when every net
+//! lies in a single column.
+
+use super::problem::{ChannelProblem, Side};
+
+/// The terminals of a single-layer channel at its used x positions. Every
+/// used position has a top and a bottom terminal; a missing one is a dummy
+/// (`None`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Terminals {
+    /// Used x positions, increasing.
+    pub x: Vec<i64>,
+    pub top: Vec<Option<u32>>,
+    pub bottom: Vec<Option<u32>>,
+}
+
+impl Terminals {
+    /// The top and bottom pins of a problem (side terminals are not part of
+    /// this model: a switchbox reduction handles them).
+    pub fn of_problem(p: &ChannelProblem) -> Terminals {
+        let mut x = Vec::new();
+        let mut top = Vec::new();
+        let mut bottom = Vec::new();
+        for c in 0..p.columns() as usize {
+            let (t, b) = (p.top()[c], p.bottom()[c]);
+            if t.is_some() || b.is_some() {
+                x.push(c as i64);
+                top.push(t.map(|id| id.0));
+                bottom.push(b.map(|id| id.0));
+            }
+        }
+        Terminals { x, top, bottom }
+    }
+
+    fn len(&self) -> usize {
+        self.x.len()
+    }
+}
+
+/// Per net, the extreme positions (indices) of its terminals on each side.
+struct Extent {
+    min: [usize; 2],
+    max: [usize; 2],
+}
+
+const BOTTOM: usize = 0;
+const TOP: usize = 1;
+
+fn extents(t: &Terminals) -> std::collections::HashMap<u32, Extent> {
+    let mut e: std::collections::HashMap<u32, Extent> = std::collections::HashMap::new();
+    for i in 0..t.len() {
+        for (side, net) in [(BOTTOM, t.bottom[i]), (TOP, t.top[i])] {
+            if let Some(n) = net {
+                let ext = e.entry(n).or_insert(Extent {
+                    min: [usize::MAX; 2],
+                    max: [0; 2],
+                });
+                ext.min[side] = ext.min[side].min(i);
+                ext.max[side] = ext.max[side].max(i);
+            }
+        }
+    }
+    e
+}
+
+/// Flow of the cut from bottom position `i` to top position `j`, counted
+/// directly: O(terminals).
+pub fn flow(t: &Terminals, i: usize, j: usize) -> u32 {
+    let mut nets: std::collections::HashMap<u32, (bool, bool, bool)> =
+        std::collections::HashMap::new(); // (at end, left, right)
+    for k in 0..t.len() {
+        for (side, net, end) in [(BOTTOM, t.bottom[k], i), (TOP, t.top[k], j)] {
+            let Some(n) = net else { continue };
+            let e = nets.entry(n).or_insert((false, false, false));
+            let _ = side;
+            if k == end {
+                e.0 = true;
+            } else if k < end {
+                e.1 = true;
+            } else {
+                e.2 = true;
+            }
+        }
+    }
+    nets.values().filter(|&&(at, l, r)| at || (l && r)).count() as u32
+}
+
+/// Minimum separation by checking every cut: O(N^3) with direct flows.
+/// `None` when there are no terminals.
+pub fn separation_brute_force(t: &Terminals) -> Option<i64> {
+    if t.len() == 0 {
+        return None;
+    }
+    let mut sep = -1i64;
+    for i in 0..t.len() {
+        for j in 0..t.len() {
+            let f = flow(t, i, j) as i64;
+            let dx = (t.x[j] - t.x[i]).abs();
+            if dx == 0 || dx < f - 1 {
+                sep = sep.max(f - 1);
+            }
+        }
+    }
+    Some(sep)
+}
+
+/// `flow([p, q]) - flow([p, r])` where `q` is the position just right of
+/// `r` on the side opposite `p` (spec §5.2 and §5.5). `p_side` is p's side.
+fn flowdiff(
+    t: &Terminals,
+    ext: &std::collections::HashMap<u32, Extent>,
+    p_side: usize,
+    p: usize,
+    q: usize,
+    r: usize,
+) -> i64 {
+    let other = 1 - p_side;
+    let net_at = |side: usize, k: usize| if side == TOP { t.top[k] } else { t.bottom[k] };
+    let (nq, nr) = (net_at(other, q), net_at(other, r));
+    if nq.is_some() && nq == nr {
+        return 0;
+    }
+    // A: every other terminal of net(q) lies strictly right of [p, r].
+    let a = nq.is_some_and(|n| {
+        let e = &ext[&n];
+        e.min[other] == q && (e.min[p_side] == usize::MAX || e.min[p_side] > p)
+    });
+    // B: every other terminal of net(r) lies strictly left of [p, q].
+    let b = nr.is_some_and(|n| {
+        let e = &ext[&n];
+        e.max[other] == r && (e.min[p_side] == usize::MAX || e.max[p_side] < p)
+    });
+    a as i64 - b as i64
+}
+
+/// Minimum separation in time linear in the number of positions
+/// (CHANNEL-SEPARATION). The channel must be planar (no two nets cross);
+/// on crossing input the result can be too small. `None` without terminals.
+pub fn separation(t: &Terminals) -> Option<i64> {
+    let last = t.len();
+    if last == 0 {
+        return None;
+    }
+    let ext = extents(t);
+    let x = &t.x;
+    let mut flow_to = vec![0i64; last];
+    flow_to[0] = flow(t, 0, 0) as i64;
+    let mut offset = 0i64;
+    let (mut apex, mut left, mut right) = (0usize, 0usize, 0usize);
+    let mut max_flow = flow_to[0];
+    // Tallies of the flows in the window [left, right], by value.
+    let mut tally: std::collections::BTreeMap<i64, u32> = std::collections::BTreeMap::new();
+    *tally.entry(flow_to[0]).or_insert(0) += 1;
+    let mut sep = -1i64;
+    while apex < last {
+        while right + 1 < last {
+            let f = flow_to[right] + flowdiff(t, &ext, BOTTOM, apex, right + 1, right);
+            flow_to[right + 1] = f;
+            let dx = x[right + 1] - x[apex];
+            if dx >= 1 && dx >= f + offset - 1 {
+                break; // the next cut is sparse and points right
+            }
+            right += 1;
+            *tally.entry(f).or_insert(0) += 1;
+            max_flow = max_flow.max(f);
+        }
+        loop {
+            let dx = x[apex] - x[left];
+            if !(dx >= 1 && dx >= flow_to[left] + offset - 1) {
+                break; // the cut to `left` is dense (or points right)
+            }
+            let f = flow_to[left];
+            let n = tally.get_mut(&f).expect("the window's flows are tallied");
+            *n -= 1;
+            if *n == 0 {
+                tally.remove(&f);
+                if max_flow == f {
+                    max_flow = tally.keys().next_back().copied().unwrap_or(i64::MIN / 4);
+                }
+            }
+            left += 1;
+        }
+        sep = sep.max(max_flow + offset - 1);
+        apex += 1;
+        if apex < last {
+            offset += flowdiff(t, &ext, TOP, right, apex, apex - 1);
+        }
+    }
+    Some(sep)
+}
+
+/// Chapter 6 width of a planar single-layer channel: `separation + 1`, or 0
+/// when every net lies in a single column.
+pub fn single_layer_width(p: &ChannelProblem) -> Option<u32> {
+    let single_columns = p
+        .nets()
+        .iter()
+        .all(|n| n.pin_columns().len() == 1 && !n.left && !n.right);
+    if single_columns {
+        return Some(0);
+    }
+    let t = Terminals::of_problem(p);
+    separation(&t).map(|s| (s + 1).max(0) as u32)
+}
+
+/// Which side a pin is on, as the separation model numbers it.
+pub fn side_index(side: Side) -> usize {
+    match side {
+        Side::Bottom => BOTTOM,
+        Side::Top => TOP,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terminals(top: &[u32], bottom: &[u32]) -> Terminals {
+        let p = ChannelProblem::from_rows("t", top, bottom, &[], &[]).unwrap();
+        Terminals::of_problem(&p)
+    }
+
+    #[test]
+    fn staircase_vector_has_separation_three() {
+        // Spec §3.1: top{1:A,2:A,3:B,4:C}, bot{2:B,3:C,4:D,6:D}; A..D = 1..4,
+        // columns 1..6 -> 0..5.
+        let t = terminals(&[1, 1, 2, 3, 0, 0], &[0, 2, 3, 4, 0, 4]);
+        assert_eq!(separation_brute_force(&t), Some(3));
+        assert_eq!(separation(&t), Some(3));
+    }
+
+    #[test]
+    fn straight_channel_has_separation_zero_and_width_zero() {
+        let t = terminals(&[1, 2, 3], &[1, 2, 3]);
+        assert_eq!(separation_brute_force(&t), Some(0));
+        assert_eq!(separation(&t), Some(0));
+        let p = ChannelProblem::from_rows("t", &[1, 2, 3], &[1, 2, 3], &[], &[]).unwrap();
+        assert_eq!(single_layer_width(&p), Some(0));
+    }
+}
