@@ -156,4 +156,34 @@ criterion_group! {
     config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(2));
     targets = channel_benches
 }
-criterion_main!(benches);
+
+/// CHANNEL-SEPARATION on random planar channels of 10^4, 10^5 and 10^6
+/// terminal positions: the time per position should stay flat (linear).
+fn separation_benches(c: &mut Criterion) {
+    use fabric::channel::generate::random_planar_terminals;
+    use fabric::channel::separation::separation;
+    let mut group = c.benchmark_group("separation");
+    group.sample_size(10);
+    for columns in [10_000usize, 100_000, 1_000_000] {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let t = random_planar_terminals(&mut rng, columns / 2);
+        eprintln!(
+            "separation instance: {} positions, separation {:?}",
+            t.x.len() * 2,
+            separation(&t)
+        );
+        group.throughput(criterion::Throughput::Elements(columns as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(columns), &t, |b, t| {
+            b.iter(|| separation(black_box(t)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = separation_group;
+    config = Criterion::default().measurement_time(std::time::Duration::from_secs(2));
+    targets = separation_benches
+}
+
+criterion_main!(benches, separation_group);

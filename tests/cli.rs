@@ -370,3 +370,23 @@ fn help_examples_run_as_written() {
     }
     assert!(ran >= 5, "only {ran} examples found");
 }
+
+#[test]
+fn separation_reports_both_conventions_and_the_deciding_cut() {
+    let dir = scratch("separation");
+    // Spec 003 part 2, section 3.1 (1-based columns there).
+    let input = dir.join("stair.txt");
+    std::fs::write(&input, "top: 1 1 2 3 0 0\nbottom: 0 2 3 4 0 4\n").unwrap();
+    let out = dir.join("sep.yaml");
+    let o = run(fabric().arg("separation").arg(&input).arg("-o").arg(&out));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let y = yaml(&out);
+    assert_eq!(y["separation"].as_i64(), Some(3));
+    assert_eq!(y["width"].as_u64(), Some(4));
+    assert_eq!(y["critical_cut"]["flow"].as_u64(), Some(4));
+    assert_eq!(y["critical_cut"]["dx"].as_u64(), Some(2));
+    // Crossing nets: no one-layer routing, exit 1 naming two nets.
+    let o = run(fabric().arg("separation").arg(bench("yk_textbook12")));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("cross"), "{}", text(&o.stderr));
+}

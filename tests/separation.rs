@@ -1,57 +1,9 @@
 //! CHANNEL-SEPARATION (linear time) against the brute-force check of every
 //! cut, on random planar channels with multi-terminal nets and empty columns.
 
-use fabric::channel::separation::{separation, separation_brute_force, Terminals};
+use fabric::channel::generate::random_planar_terminals as planar;
+use fabric::channel::separation::{flow, separation, separation_brute_force, separation_with_cut};
 use rand::{Rng, SeedableRng};
-
-/// A random planar channel: terminals placed in boundary-marching order
-/// (bottom left to right, then top right to left) with a stack of open nets,
-/// pins going only to the innermost open net, so no two nets interleave.
-fn planar(rng: &mut impl Rng, columns: usize) -> Terminals {
-    let slots = 2 * columns;
-    let mut net_at: Vec<Option<u32>> = vec![None; slots];
-    let mut stack: Vec<u32> = Vec::new();
-    let mut next = 1u32;
-    for slot in net_at.iter_mut() {
-        let r: f64 = rng.gen();
-        if r < 0.25 {
-            continue;
-        }
-        if r < 0.6 && !stack.is_empty() {
-            *slot = stack.last().copied();
-            if rng.gen_bool(0.5) {
-                stack.pop();
-            }
-        } else {
-            stack.push(next);
-            *slot = Some(next);
-            next += 1;
-        }
-    }
-    // Drop nets with a single terminal (removing terminals keeps planarity).
-    let mut count = std::collections::HashMap::new();
-    for n in net_at.iter().flatten() {
-        *count.entry(*n).or_insert(0) += 1;
-    }
-    for slot in net_at.iter_mut() {
-        if slot.is_some_and(|n| count[&n] < 2) {
-            *slot = None;
-        }
-    }
-    let mut x = Vec::new();
-    let mut top = Vec::new();
-    let mut bottom = Vec::new();
-    for c in 0..columns {
-        let b = net_at[c];
-        let t = net_at[slots - 1 - c];
-        if b.is_some() || t.is_some() {
-            x.push(c as i64);
-            top.push(t);
-            bottom.push(b);
-        }
-    }
-    Terminals { x, top, bottom }
-}
 
 #[test]
 fn linear_separation_equals_brute_force_on_random_planar_channels() {
@@ -67,6 +19,15 @@ fn linear_separation_equals_brute_force_on_random_planar_channels() {
         let fast = separation(&t);
         let slow = separation_brute_force(&t);
         assert_eq!(fast, slow, "{t:?}");
+        // The reported cut is dense and decides the separation.
+        if let Some((sep, cut)) = separation_with_cut(&t) {
+            let i = t.x.iter().position(|&x| x == cut.bottom_x).unwrap();
+            let j = t.x.iter().position(|&x| x == cut.top_x).unwrap();
+            assert_eq!(flow(&t, i, j), cut.flow);
+            let dx = (cut.top_x - cut.bottom_x).abs();
+            assert!(dx == 0 || dx < cut.flow as i64 - 1);
+            assert_eq!(cut.flow as i64 - 1, sep);
+        }
         if slow.is_some_and(|s| s > 1) {
             nontrivial += 1;
         }

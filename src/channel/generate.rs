@@ -11,6 +11,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 
 use super::problem::ChannelProblem;
+use super::separation::Terminals;
 
 /// Shape of a random channel.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -98,6 +99,55 @@ pub fn random_channel<R: Rng>(rng: &mut R, shape: &ChannelShape) -> ChannelProbl
     }
     ChannelProblem::from_rows("random", &top, &bottom, &left, &right)
         .expect("every generated net has at least two terminals")
+}
+
+/// A random planar channel: terminals placed in boundary-marching order
+/// (bottom left to right, then top right to left) with a stack of open nets,
+/// pins going only to the innermost open net, so no two nets interleave.
+pub fn random_planar_terminals(rng: &mut impl Rng, columns: usize) -> Terminals {
+    let slots = 2 * columns;
+    let mut net_at: Vec<Option<u32>> = vec![None; slots];
+    let mut stack: Vec<u32> = Vec::new();
+    let mut next = 1u32;
+    for slot in net_at.iter_mut() {
+        let r: f64 = rng.gen();
+        if r < 0.25 {
+            continue;
+        }
+        if r < 0.6 && !stack.is_empty() {
+            *slot = stack.last().copied();
+            if rng.gen_bool(0.5) {
+                stack.pop();
+            }
+        } else {
+            stack.push(next);
+            *slot = Some(next);
+            next += 1;
+        }
+    }
+    // Drop nets with a single terminal (removing terminals keeps planarity).
+    let mut count = std::collections::HashMap::new();
+    for n in net_at.iter().flatten() {
+        *count.entry(*n).or_insert(0) += 1;
+    }
+    for slot in net_at.iter_mut() {
+        if slot.is_some_and(|n| count[&n] < 2) {
+            *slot = None;
+        }
+    }
+    let mut x = Vec::new();
+    let mut top = Vec::new();
+    let mut bottom = Vec::new();
+    for c in 0..columns {
+        let b = net_at[c];
+        let t = net_at[slots - 1 - c];
+        if b.is_some() || t.is_some() {
+            x.push(c as i64);
+            top.push(t);
+            bottom.push(b);
+        }
+    }
+    Terminals { x, top, bottom }
 }
 
 #[cfg(test)]

@@ -61,15 +61,26 @@ struct Extent {
 const BOTTOM: usize = 0;
 const TOP: usize = 1;
 
-fn extents(t: &Terminals) -> std::collections::HashMap<u32, Extent> {
-    let mut e: std::collections::HashMap<u32, Extent> = std::collections::HashMap::new();
+/// Extents indexed by net id (ids are dense enough to index a vector).
+fn extents(t: &Terminals) -> Vec<Extent> {
+    let top_id = t
+        .top
+        .iter()
+        .chain(&t.bottom)
+        .flatten()
+        .copied()
+        .max()
+        .unwrap_or(0) as usize;
+    let mut e: Vec<Extent> = (0..=top_id)
+        .map(|_| Extent {
+            min: [usize::MAX; 2],
+            max: [0; 2],
+        })
+        .collect();
     for i in 0..t.len() {
         for (side, net) in [(BOTTOM, t.bottom[i]), (TOP, t.top[i])] {
             if let Some(n) = net {
-                let ext = e.entry(n).or_insert(Extent {
-                    min: [usize::MAX; 2],
-                    max: [0; 2],
-                });
+                let ext = &mut e[n as usize];
                 ext.min[side] = ext.min[side].min(i);
                 ext.max[side] = ext.max[side].max(i);
             }
@@ -100,6 +111,24 @@ pub fn flow(t: &Terminals, i: usize, j: usize) -> u32 {
     nets.values().filter(|&&(at, l, r)| at || (l && r)).count() as u32
 }
 
+/// Flow of the cut from bottom `i` to top `j` from the per-net extents:
+/// a net crosses when it has a terminal at an end, or terminals on both
+/// sides (left: bottom before `i` or top before `j`; right: after).
+fn flow_with(ext: &[Extent], t: &Terminals, i: usize, j: usize) -> u32 {
+    let at_end = |n: u32| t.bottom[i] == Some(n) || t.top[j] == Some(n);
+    ext.iter()
+        .enumerate()
+        .filter(|(_, e)| e.min[BOTTOM] != usize::MAX || e.min[TOP] != usize::MAX)
+        .filter(|&(n, e)| {
+            let left = (e.min[BOTTOM] != usize::MAX && e.min[BOTTOM] < i)
+                || (e.min[TOP] != usize::MAX && e.min[TOP] < j);
+            let right = (e.min[BOTTOM] != usize::MAX && e.max[BOTTOM] > i)
+                || (e.min[TOP] != usize::MAX && e.max[TOP] > j);
+            at_end(n as u32) || (left && right)
+        })
+        .count() as u32
+}
+
 /// Minimum separation by checking every cut: O(N^3) with direct flows.
 /// `None` when there are no terminals.
 pub fn separation_brute_force(t: &Terminals) -> Option<i64> {
@@ -121,14 +150,7 @@ pub fn separation_brute_force(t: &Terminals) -> Option<i64> {
 
 /// `flow([p, q]) - flow([p, r])` where `q` is the position just right of
 /// `r` on the side opposite `p` (spec §5.2 and §5.5). `p_side` is p's side.
-fn flowdiff(
-    t: &Terminals,
-    ext: &std::collections::HashMap<u32, Extent>,
-    p_side: usize,
-    p: usize,
-    q: usize,
-    r: usize,
-) -> i64 {
+fn flowdiff(t: &Terminals, ext: &[Extent], p_side: usize, p: usize, q: usize, r: usize) -> i64 {
     let other = 1 - p_side;
     let net_at = |side: usize, k: usize| if side == TOP { t.top[k] } else { t.bottom[k] };
     let (nq, nr) = (net_at(other, q), net_at(other, r));
@@ -137,21 +159,58 @@ fn flowdiff(
     }
     // A: every other terminal of net(q) lies strictly right of [p, r].
     let a = nq.is_some_and(|n| {
-        let e = &ext[&n];
+        let e = &ext[n as usize];
         e.min[other] == q && (e.min[p_side] == usize::MAX || e.min[p_side] > p)
     });
     // B: every other terminal of net(r) lies strictly left of [p, q].
     let b = nr.is_some_and(|n| {
-        let e = &ext[&n];
+        let e = &ext[n as usize];
         e.max[other] == r && (e.min[p_side] == usize::MAX || e.max[p_side] < p)
     });
     a as i64 - b as i64
+}
+
+/// A cut that decides the separation: from the bottom terminal at
+/// `bottom_x` to the top terminal at `top_x`, crossed by `flow` nets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CriticalCut {
+    pub bottom_x: i64,
+    pub top_x: i64,
+    pub flow: u32,
 }
 
 /// Minimum separation in time linear in the number of positions
 /// (CHANNEL-SEPARATION). The channel must be planar (no two nets cross);
 /// on crossing input the result can be too small. `None` without terminals.
 pub fn separation(t: &Terminals) -> Option<i64> {
+    separation_with_cut(t).map(|(s, _)| s)
+}
+
+/// The separation and a dense cut with `flow - 1` equal to it, still in
+/// linear time (the deciding bottom terminal is remembered, and its cuts
+/// are scanned once more).
+pub fn separation_with_cut(t: &Terminals) -> Option<(i64, CriticalCut)> {
+    let (sep, apex) = separation_core(t)?;
+    let ext = extents(t);
+    let mut f = flow_with(&ext, t, apex, 0) as i64;
+    for j in 0..t.len() {
+        if j > 0 {
+            f += flowdiff(t, &ext, BOTTOM, apex, j, j - 1);
+        }
+        let dx = (t.x[j] - t.x[apex]).abs();
+        if (dx == 0 || dx < f - 1) && f - 1 == sep {
+            let cut = CriticalCut {
+                bottom_x: t.x[apex],
+                top_x: t.x[j],
+                flow: f as u32,
+            };
+            return Some((sep, cut));
+        }
+    }
+    unreachable!("the apex that set the separation has a dense cut with that flow")
+}
+
+fn separation_core(t: &Terminals) -> Option<(i64, usize)> {
     let last = t.len();
     if last == 0 {
         return None;
@@ -159,7 +218,7 @@ pub fn separation(t: &Terminals) -> Option<i64> {
     let ext = extents(t);
     let x = &t.x;
     let mut flow_to = vec![0i64; last];
-    flow_to[0] = flow(t, 0, 0) as i64;
+    flow_to[0] = flow_with(&ext, t, 0, 0) as i64;
     let mut offset = 0i64;
     let (mut apex, mut left, mut right) = (0usize, 0usize, 0usize);
     let mut max_flow = flow_to[0];
@@ -167,6 +226,7 @@ pub fn separation(t: &Terminals) -> Option<i64> {
     let mut tally: std::collections::BTreeMap<i64, u32> = std::collections::BTreeMap::new();
     *tally.entry(flow_to[0]).or_insert(0) += 1;
     let mut sep = -1i64;
+    let mut sep_apex = 0usize;
     while apex < last {
         while right + 1 < last {
             let f = flow_to[right] + flowdiff(t, &ext, BOTTOM, apex, right + 1, right);
@@ -195,13 +255,16 @@ pub fn separation(t: &Terminals) -> Option<i64> {
             }
             left += 1;
         }
-        sep = sep.max(max_flow + offset - 1);
+        if max_flow + offset - 1 > sep {
+            sep = max_flow + offset - 1;
+            sep_apex = apex;
+        }
         apex += 1;
         if apex < last {
             offset += flowdiff(t, &ext, TOP, right, apex, apex - 1);
         }
     }
-    Some(sep)
+    Some((sep, sep_apex))
 }
 
 /// Chapter 6 width of a planar single-layer channel: `separation + 1`, or 0

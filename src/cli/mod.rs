@@ -38,6 +38,11 @@ pub enum Command {
         fabric route benchmarks/channels/dde.txt --layers 2 --output dde.yaml --svg dde.svg\n  \
         fabric route benchmarks/channels/yk_textbook12.txt")]
     Route(RouteArgs),
+    /// Minimum separation of a single-layer (planar) channel, with the cut that decides it.
+    #[command(after_help = "Example:\n  \
+        fabric separation benchmarks/channels/yk_textbook12.txt || true\n  \
+        (a channel whose nets cross cannot be routed in one layer: exit 1, naming two nets)")]
+    Separation(SeparationArgs),
     /// Check a routed channel against its problem (the four legality rules and its metrics).
     #[command(after_help = "Example:\n  \
         fabric route benchmarks/channels/dde.txt --output dde.yaml && \
@@ -80,6 +85,15 @@ pub struct RouteArgs {
     /// Draw the routed channel as SVG.
     #[arg(long)]
     pub svg: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SeparationArgs {
+    /// Channel file: classic text, YACR2 `column bottom top`, or YAML.
+    pub file: PathBuf,
+    /// Write the result as YAML.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -213,6 +227,47 @@ pub fn run(cli: Cli) -> Result<i32> {
                     bound,
                     seconds
                 )
+            );
+            Ok(0)
+        }
+        Command::Separation(args) => {
+            check_output_paths(&[&args.file], &outputs_of(&args.output, &None))?;
+            let problem = read_problem(&args.file)?;
+            if !problem.left().is_empty() || !problem.right().is_empty() {
+                return Err(Error::Usage(format!(
+                    "{}: side terminals are not supported by the separation yet (switchbox reduction to come)",
+                    args.file.display()
+                )));
+            }
+            let pairs = crate::channel::analysis::crossing_pairs(&problem);
+            if let Some(&(a, b)) = pairs.first() {
+                return Err(Error::Failed(format!(
+                    "{} cannot be routed in one layer: nets {} and {} cross ({} crossing pairs)",
+                    problem.name(),
+                    problem.label(a),
+                    problem.label(b),
+                    pairs.len()
+                )));
+            }
+            let t = crate::channel::separation::Terminals::of_problem(&problem);
+            let (sep, cut) = crate::channel::separation::separation_with_cut(&t)
+                .expect("a validated channel has terminals");
+            let width = crate::channel::separation::single_layer_width(&problem)
+                .expect("a validated channel has terminals");
+            let text = report::yaml::separation_yaml(problem.name(), sep, width, &cut);
+            if let Some(path) = &args.output {
+                write_all_or_nothing(&[(path.clone(), text)])?;
+            }
+            println!(
+                "{}: minimum separation {sep} (chapter 7: terminal rows {sep} apart), width {width} (chapter 6: tracks between the pin rows)",
+                problem.name()
+            );
+            println!(
+                "  deciding cut: bottom column {} to top column {}, flow {}, dx {}",
+                cut.bottom_x,
+                cut.top_x,
+                cut.flow,
+                (cut.top_x - cut.bottom_x).abs()
             );
             Ok(0)
         }

@@ -181,6 +181,34 @@ pub fn analysis_yaml(p: &ChannelProblem, a: &ChannelAnalysis) -> String {
     o
 }
 
+/// The result of `fabric separation`.
+pub fn separation_yaml(
+    name: &str,
+    separation: i64,
+    width: u32,
+    cut: &crate::channel::separation::CriticalCut,
+) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "name: {}", scalar(name));
+    let _ = writeln!(
+        o,
+        "separation: {separation}   # chapter 7: distance between the terminal rows"
+    );
+    let _ = writeln!(
+        o,
+        "width: {width}   # chapter 6: tracks strictly between the pin rows"
+    );
+    let _ = writeln!(
+        o,
+        "critical_cut: {{bottom: {}, top: {}, flow: {}, dx: {}}}",
+        cut.bottom_x,
+        cut.top_x,
+        cut.flow,
+        (cut.top_x - cut.bottom_x).abs()
+    );
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
