@@ -2,7 +2,9 @@
 //! cut, on random planar channels with multi-terminal nets and empty columns.
 
 use fabric::channel::generate::random_planar_terminals as planar;
-use fabric::channel::separation::{flow, separation, separation_brute_force, separation_with_cut};
+use fabric::channel::separation::{
+    flow, separation, separation_brute_force, separation_critical_cuts, separation_with_cut,
+};
 use rand::{Rng, SeedableRng};
 
 #[test]
@@ -19,6 +21,7 @@ fn linear_separation_equals_brute_force_on_random_planar_channels() {
         let fast = separation(&t);
         let slow = separation_brute_force(&t);
         assert_eq!(fast, slow, "{t:?}");
+        assert_eq!(separation_critical_cuts(&t), slow, "{t:?}");
         // The reported cut is dense and decides the separation.
         if let Some((sep, cut)) = separation_with_cut(&t) {
             let i = t.x.iter().position(|&x| x == cut.bottom_x).unwrap();

@@ -148,6 +148,31 @@ pub fn separation_brute_force(t: &Terminals) -> Option<i64> {
     Some(sep)
 }
 
+/// Minimum separation from the critical cuts only (Lemma 27): cuts between
+/// two real terminals, and the straight cuts. O(N^2), flows kept up to date
+/// along each bottom terminal's fan with `flowdiff`.
+pub fn separation_critical_cuts(t: &Terminals) -> Option<i64> {
+    if t.len() == 0 {
+        return None;
+    }
+    let ext = extents(t);
+    let mut sep = -1i64;
+    for i in 0..t.len() {
+        let mut f = flow_with(&ext, t, i, 0) as i64;
+        for j in 0..t.len() {
+            if j > 0 {
+                f += flowdiff(t, &ext, BOTTOM, i, j, j - 1);
+            }
+            let real = t.bottom[i].is_some() && t.top[j].is_some();
+            let dx = (t.x[j] - t.x[i]).abs();
+            if (real || i == j) && (dx == 0 || dx < f - 1) {
+                sep = sep.max(f - 1);
+            }
+        }
+    }
+    Some(sep)
+}
+
 /// `flow([p, q]) - flow([p, r])` where `q` is the position just right of
 /// `r` on the side opposite `p` (spec §5.2 and §5.5). `p_side` is p's side.
 fn flowdiff(t: &Terminals, ext: &[Extent], p_side: usize, p: usize, q: usize, r: usize) -> i64 {
