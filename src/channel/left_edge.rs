@@ -59,15 +59,7 @@ impl ChannelRouter for LeftEdgeRouter {
             let net = problem.net(id);
             let start = subnets.len();
             if net.needs_track(problem.columns()) {
-                let mut ends: Vec<i64> = Vec::new();
-                if net.left {
-                    ends.push(-1);
-                }
-                ends.extend(net.pin_columns().into_iter().map(i64::from));
-                if net.right {
-                    ends.push(c);
-                }
-                for pair in ends.windows(2) {
+                for pair in net.breakpoints(problem.columns()).windows(2) {
                     subnets.push(Subnet {
                         net: id,
                         lo: pair[0],

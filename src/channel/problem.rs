@@ -151,6 +151,21 @@ impl Net {
         a < b
     }
 
+    /// Where the net's trunk may dogleg: its side exits (`-1`, `columns`)
+    /// and its pin columns, in increasing order. Consecutive entries bound
+    /// the net's pieces (subnets).
+    pub fn breakpoints(&self, columns: u32) -> Vec<i64> {
+        let mut ends: Vec<i64> = Vec::new();
+        if self.left {
+            ends.push(-1);
+        }
+        ends.extend(self.pin_columns().into_iter().map(i64::from));
+        if self.right {
+            ends.push(columns as i64);
+        }
+        ends
+    }
+
     /// Distinct pin columns in increasing order.
     pub fn pin_columns(&self) -> Vec<u32> {
         let mut cols: Vec<u32> = self.pins.iter().map(|p| p.column).collect();

@@ -132,34 +132,12 @@ pub fn assign(
     };
     let place =
         |k: usize, placed: &[Option<Slot>], fits: &dyn Fn(usize) -> bool| -> Option<usize> {
-            let it = items[k];
             let mut best: Option<(u64, usize)> = None;
             for (si, slot) in slots.iter().enumerate() {
                 if !fits(si) {
                     continue;
                 }
-                let mut vcv = 0u64;
-                for x in [it.lo, it.hi] {
-                    if !(0..c).contains(&x) {
-                        continue;
-                    }
-                    let (t, b) = (problem.top()[x as usize], problem.bottom()[x as usize]);
-                    let (mine_top, other) = match (t, b) {
-                        (Some(t), Some(b)) if t.0 == it.net && b.0 != it.net => (true, b.0),
-                        (Some(t), Some(b)) if b.0 == it.net && t.0 != it.net => (false, t.0),
-                        _ => continue,
-                    };
-                    for &o in ending.get(&(other, x)).map(Vec::as_slice).unwrap_or(&[]) {
-                        if let Some(os) = placed[o] {
-                            let bad = if mine_top {
-                                slot.y <= os.y
-                            } else {
-                                slot.y >= os.y
-                            };
-                            vcv += bad as u64;
-                        }
-                    }
-                }
+                let vcv = count_violations(problem, items, &ending, k, *slot, |o| placed[o]) as u64;
                 let (a, b) = (depths.above[k] as i64, depths.below[k] as i64);
                 let squeeze = (a - (rows - slot.y)).max(0) + (b - (slot.y - 1)).max(0);
                 let cost = vcv * 1_000_000
@@ -263,15 +241,16 @@ pub fn piece_graph(problem: &ChannelProblem, items: &[Item]) -> Digraph {
 }
 
 /// Count the vertical constraint violations of piece `k` if it sat in
-/// `slot`, against every other placed piece: in each end column that is a
-/// pin column, the top net's pieces must lie strictly above the bottom net's.
-fn violations(
+/// `slot`, against the other pieces placed so far (`slot_of`): in each end
+/// column that is a pin column, the top net's pieces must lie strictly above
+/// the bottom net's.
+fn count_violations(
     problem: &ChannelProblem,
     items: &[Item],
-    slots: &[Slot],
     ending: &std::collections::HashMap<(u32, i64), Vec<usize>>,
     k: usize,
     slot: Slot,
+    slot_of: impl Fn(usize) -> Option<Slot>,
 ) -> u32 {
     let it = items[k];
     let c = problem.columns() as i64;
@@ -287,16 +266,29 @@ fn violations(
             _ => continue,
         };
         for &o in ending.get(&(other, x)).map(Vec::as_slice).unwrap_or(&[]) {
-            let os = slots[o];
-            let bad = if mine_top {
-                slot.y <= os.y
-            } else {
-                slot.y >= os.y
-            };
-            vcv += bad as u32;
+            if let Some(os) = slot_of(o) {
+                let bad = if mine_top {
+                    slot.y <= os.y
+                } else {
+                    slot.y >= os.y
+                };
+                vcv += bad as u32;
+            }
         }
     }
     vcv
+}
+
+/// [`count_violations`] against every piece in its current slot.
+fn violations(
+    problem: &ChannelProblem,
+    items: &[Item],
+    slots: &[Slot],
+    ending: &std::collections::HashMap<(u32, i64), Vec<usize>>,
+    k: usize,
+    slot: Slot,
+) -> u32 {
+    count_violations(problem, items, ending, k, slot, |o| Some(slots[o]))
 }
 
 /// Local search after the sweep: move single pieces to other slots where

@@ -161,7 +161,6 @@ pub struct Item {
 
 /// The trunk pieces of every net that needs a track, nets in id order.
 fn items_of(problem: &ChannelProblem, doglegs: bool) -> Vec<Item> {
-    let c = problem.columns() as i64;
     let mut items = Vec::new();
     for id in problem.net_ids() {
         let net = problem.net(id);
@@ -173,15 +172,7 @@ fn items_of(problem: &ChannelProblem, doglegs: bool) -> Vec<Item> {
             items.push(Item { net: id.0, lo, hi });
             continue;
         }
-        let mut ends: Vec<i64> = Vec::new();
-        if net.left {
-            ends.push(-1);
-        }
-        ends.extend(net.pin_columns().into_iter().map(i64::from));
-        if net.right {
-            ends.push(c);
-        }
-        for w in ends.windows(2) {
+        for w in net.breakpoints(problem.columns()).windows(2) {
             items.push(Item {
                 net: id.0,
                 lo: w[0],
