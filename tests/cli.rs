@@ -390,3 +390,31 @@ fn separation_reports_both_conventions_and_the_deciding_cut() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("cross"), "{}", text(&o.stderr));
 }
+
+#[test]
+fn one_layer_routes_a_planar_channel_and_refuses_a_crossing_one() {
+    let dir = scratch("one-layer");
+    let input = dir.join("stair.txt");
+    std::fs::write(&input, "top: 1 1 2 3 0 0\nbottom: 0 2 3 4 0 4\n").unwrap();
+    let out = dir.join("sol.yaml");
+    let o = run(fabric()
+        .arg("route")
+        .arg(&input)
+        .args(["--layers", "1", "-o"])
+        .arg(&out));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let y = yaml(&out);
+    assert_eq!(y["width"].as_u64(), Some(4)); // separation 3 + 1
+    assert_eq!(y["metrics"]["vias"].as_u64(), Some(0));
+    assert!(
+        run(fabric().arg("verify").arg(&input).arg(&out).arg("--strict"))
+            .status
+            .success()
+    );
+    let o = run(fabric()
+        .arg("route")
+        .arg(bench("burstein"))
+        .args(["--layers", "1"]));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("cross"), "{}", text(&o.stderr));
+}

@@ -75,6 +75,12 @@ fn every_router_on_every_bundled_benchmark_is_legal_or_names_a_cycle() {
                     assert!(!acyclic, "{bench}: acyclic channel refused");
                     assert_real_cycle(&p, &cycle);
                 }
+                // A router for another number of layers (the plane router).
+                Err(RouteError::Layers { .. }) => break,
+                // The plane router refuses channels whose nets cross.
+                Err(RouteError::Unroutable(m)) if name == "plane" => {
+                    assert!(m.contains("cross"), "{m}")
+                }
                 Err(e) => panic!("{bench}: {e}"),
             }
         }

@@ -2,9 +2,13 @@
 //! cut, on random planar channels with multi-terminal nets and empty columns.
 
 use fabric::channel::generate::random_planar_terminals as planar;
+use fabric::channel::problem::ChannelProblem;
+use fabric::channel::router::{router_by_name, RouteOptions};
+use fabric::channel::separation::Terminals;
 use fabric::channel::separation::{
     flow, separation, separation_brute_force, separation_critical_cuts, separation_with_cut,
 };
+use fabric::channel::verify::verify;
 use rand::{Rng, SeedableRng};
 
 #[test]
@@ -39,4 +43,55 @@ fn linear_separation_equals_brute_force_on_random_planar_channels() {
         nontrivial > 1000,
         "only {nontrivial} instances with separation above 1"
     );
+}
+
+/// The channel problem of a set of terminals (columns up to the last used x).
+fn problem_of(t: &Terminals) -> Option<ChannelProblem> {
+    let columns = (*t.x.last()? + 1) as usize;
+    let mut top = vec![0u32; columns];
+    let mut bottom = vec![0u32; columns];
+    for (k, &x) in t.x.iter().enumerate() {
+        top[x as usize] = t.top[k].unwrap_or(0);
+        bottom[x as usize] = t.bottom[k].unwrap_or(0);
+    }
+    ChannelProblem::from_rows("planar", &top, &bottom, &[], &[]).ok()
+}
+
+#[test]
+fn plane_router_width_is_separation_plus_one_and_verified() {
+    let router = router_by_name("plane").unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(61);
+    let mut routed = 0;
+    for k in 0..3_000 {
+        let columns = if k % 2 == 0 {
+            rng.gen_range(1..12)
+        } else {
+            rng.gen_range(12..40)
+        };
+        let t = planar(&mut rng, columns);
+        let Some(p) = problem_of(&t) else { continue };
+        let s = router
+            .route(&p, &RouteOptions::layers(1))
+            .unwrap_or_else(|e| panic!("{e}: {t:?}"));
+        let r = verify(
+            &p,
+            &s,
+            Some(&s.metrics(fabric::channel::analysis::density(&p))),
+        );
+        assert!(
+            r.is_legal_strict(),
+            "{:?} {:?}: {t:?}",
+            r.violations,
+            r.boundary_runs
+        );
+        let single = p.nets().iter().all(|n| n.pin_columns().len() == 1);
+        let expected = if single {
+            0
+        } else {
+            separation(&Terminals::of_problem(&p)).unwrap() + 1
+        };
+        assert_eq!(s.width as i64, expected, "{t:?}");
+        routed += 1;
+    }
+    assert!(routed > 2_000, "only {routed} channels");
 }

@@ -10,6 +10,7 @@ pub mod detailed;
 pub mod generate;
 pub mod layer_model;
 pub mod left_edge;
+pub mod plane;
 pub mod problem;
 pub mod router;
 pub mod separation;

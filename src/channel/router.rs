@@ -95,13 +95,14 @@ pub enum RouteEvent {
 }
 
 /// Names accepted by [`router_by_name`].
-pub const ROUTER_NAMES: &[&str] = &["yacr", "left-edge"];
+pub const ROUTER_NAMES: &[&str] = &["yacr", "left-edge", "plane"];
 
 /// The router with a given command-line name.
 pub fn router_by_name(name: &str) -> Option<Box<dyn ChannelRouter>> {
     match name {
         "left-edge" => Some(Box::new(LeftEdgeRouter)),
         "yacr" => Some(Box::new(super::detailed::DetailedRouter)),
+        "plane" => Some(Box::new(super::plane::PlaneRouter)),
         _ => None,
     }
 }

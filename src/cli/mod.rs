@@ -76,9 +76,9 @@ pub struct RouteArgs {
     /// (2 layers), HVH or VHV (3 layers). Default: HV for 2, HVH for 3.
     #[arg(long, value_parser = ["HV", "VH", "HVH", "VHV"])]
     pub model: Option<String>,
-    /// Router to use.
-    #[arg(long, short, default_value = "yacr", value_parser = clap::builder::PossibleValuesParser::new(ROUTER_NAMES))]
-    pub router: String,
+    /// Router to use. Default: `plane` for 1 layer, `yacr` otherwise.
+    #[arg(long, short, value_parser = clap::builder::PossibleValuesParser::new(ROUTER_NAMES))]
+    pub router: Option<String>,
     /// Write the routed channel as YAML (FORMATS.md section 3).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -161,8 +161,12 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Route(args) => {
             check_output_paths(&[&args.file], &outputs_of(&args.output, &args.svg))?;
             let problem = read_problem(&args.file)?;
-            let router = router_by_name(&args.router)
-                .ok_or_else(|| Error::Usage(format!("unknown router {}", args.router)))?;
+            let name = args
+                .router
+                .clone()
+                .unwrap_or_else(|| if args.layers == 1 { "plane" } else { "yacr" }.to_string());
+            let router = router_by_name(&name)
+                .ok_or_else(|| Error::Usage(format!("unknown router {name}")))?;
             let options = RouteOptions {
                 layers: args.layers,
                 model: args.model.clone(),

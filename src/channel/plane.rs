@@ -1,0 +1,219 @@
+//! The single-layer ("plane") router of MulCh's B groups (thesis section
+//! 6.4; spec note 003 part 2, section 3.1, the exact reference model).
+//!
+//! Between columns `x` and `x + 1` a net present there has one horizontal
+//! run at row `h(n, x)`. In each column the present nets keep the order
+//! they must have in one layer: the bottom pin's net lowest, the nets that
+//! entered from the bottom nearest above it, then those that entered from
+//! the top (the earliest lowest), the top pin's net highest. Consecutive
+//! nets' runs next to the column must be one row apart at least; the runs
+//! then sit at `1 + (longest chain of such constraints below them)`, the
+//! smallest rows possible, and the width is the highest run. For planar
+//! channels this width equals the minimum separation plus one (spec [P]),
+//! which the tests check against [`super::separation`].
+//!
+//! Everything lies on layer 1; there are no vias.
+
+use super::analysis::crossing_pairs;
+use super::problem::{ChannelProblem, Side};
+use super::router::{ChannelRouter, RouteError, RouteOptions};
+use super::solution::{ChannelSolution, LayerGroup, Wire};
+use crate::geom::Point;
+use crate::graph::Digraph;
+
+/// The single-layer router.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlaneRouter;
+
+impl ChannelRouter for PlaneRouter {
+    fn name(&self) -> &'static str {
+        "plane"
+    }
+
+    fn route(
+        &self,
+        problem: &ChannelProblem,
+        options: &RouteOptions,
+    ) -> Result<ChannelSolution, RouteError> {
+        if options.layers != 1 {
+            return Err(RouteError::Layers {
+                router: self.name(),
+                layers: options.layers,
+                supported: "1",
+            });
+        }
+        route_plane(problem)
+    }
+}
+
+/// Route a planar channel in one layer.
+pub fn route_plane(problem: &ChannelProblem) -> Result<ChannelSolution, RouteError> {
+    if !problem.left().is_empty() || !problem.right().is_empty() {
+        return Err(RouteError::Unroutable(
+            "the plane router does not handle side terminals yet".into(),
+        ));
+    }
+    if let Some(&(a, b)) = crossing_pairs(problem).first() {
+        return Err(RouteError::Unroutable(format!(
+            "nets {} and {} cross: no routing in one layer",
+            problem.label(a),
+            problem.label(b)
+        )));
+    }
+    let c = problem.columns() as usize;
+    let nets = problem.nets();
+    // Runs: net n has runs for x in [first, last); run index base[n] + (x - first).
+    let mut base = vec![0usize; nets.len()];
+    let mut runs = 0usize;
+    for (k, n) in nets.iter().enumerate() {
+        base[k] = runs;
+        let (f, l) = (n.first_pin().unwrap_or(0), n.last_pin().unwrap_or(0));
+        runs += (l - f) as usize;
+    }
+    let run_of = |k: usize, x: usize| -> Option<usize> {
+        let n = &nets[k];
+        let (f, l) = (n.first_pin()? as usize, n.last_pin()? as usize);
+        (f <= x && x < l).then(|| base[k] + x - f)
+    };
+    // Present nets per column, by span.
+    let mut starts: Vec<Vec<usize>> = vec![Vec::new(); c + 1];
+    for (k, n) in nets.iter().enumerate() {
+        if let (Some(f), Some(l)) = (n.first_pin(), n.last_pin()) {
+            starts[f as usize].push(k);
+            starts[l as usize + 1].push(usize::MAX - k);
+        }
+    }
+    // Key of a net at x: its most recent bottom pin before x (distance), or
+    // else its earliest top pin before x (offset by BIG).
+    const BIG: u64 = 1 << 40;
+    let mut key: Vec<u64> = vec![u64::MAX; nets.len()];
+    let mut present: Vec<usize> = Vec::new();
+    let mut graph = Digraph::new(runs);
+    let mut earliest_top: Vec<Option<usize>> = vec![None; nets.len()];
+    let mut latest_bottom: Vec<Option<usize>> = vec![None; nets.len()];
+    for (x, changes) in starts.iter().enumerate().take(c) {
+        for &k in changes {
+            if k > nets.len() {
+                let gone = usize::MAX - k;
+                present.retain(|&p| p != gone);
+            } else {
+                present.push(k);
+            }
+        }
+        let top = problem.top()[x].map(|id| id.index());
+        let bottom = problem.bottom()[x].map(|id| id.index());
+        for &k in &present {
+            key[k] = match (latest_bottom[k], earliest_top[k]) {
+                (Some(b), _) => (x - b) as u64,
+                (None, Some(t)) => BIG + t as u64,
+                (None, None) => 0,
+            };
+        }
+        let mut order: Vec<usize> = present
+            .iter()
+            .copied()
+            .filter(|&k| Some(k) != top && Some(k) != bottom)
+            .collect();
+        order.sort_by_key(|&k| (key[k], k));
+        if let Some(b) = bottom {
+            order.insert(0, b);
+        }
+        if let Some(t) = top {
+            if Some(t) != bottom {
+                order.push(t);
+            }
+        }
+        let next_to = |k: usize| -> Vec<usize> {
+            let mut r = Vec::with_capacity(2);
+            if x > 0 {
+                r.extend(run_of(k, x - 1));
+            }
+            r.extend(run_of(k, x));
+            r
+        };
+        for w in order.windows(2) {
+            for a in next_to(w[0]) {
+                for b in next_to(w[1]) {
+                    graph.add_edge(a as u32, b as u32);
+                }
+            }
+        }
+        if let Some(b) = bottom {
+            latest_bottom[b] = Some(x);
+        }
+        if let Some(t) = top {
+            earliest_top[t].get_or_insert(x);
+        }
+    }
+    graph.dedup();
+    let order = graph.topological_order().ok_or_else(|| {
+        RouteError::Unroutable("the one-layer order constraints are cyclic (not planar)".into())
+    })?;
+    let mut h = vec![1i64; runs];
+    for &v in &order {
+        for &w in graph.successors(v) {
+            h[w as usize] = h[w as usize].max(h[v as usize] + 1);
+        }
+    }
+    let width = h.iter().copied().max().unwrap_or(0);
+    let top_row = width + 1;
+    let mut wires = Vec::new();
+    for (k, n) in nets.iter().enumerate() {
+        let label = n.label;
+        let (Some(f), Some(l)) = (n.first_pin(), n.last_pin()) else {
+            continue;
+        };
+        let (f, l) = (f as usize, l as usize);
+        // Horizontal runs, merged along equal rows.
+        let mut x = f;
+        while x < l {
+            let y = h[base[k] + x - f];
+            let start = x;
+            while x < l && h[base[k] + x - f] == y {
+                x += 1;
+            }
+            wires.push(Wire {
+                net: label,
+                layer: 1,
+                from: Point::new(start as i64, y),
+                to: Point::new(x as i64, y),
+            });
+        }
+        // Verticals: pins and the runs next to each column.
+        for x in f..=l {
+            let mut rows: Vec<i64> = Vec::new();
+            for pin in n.pins.iter().filter(|p| p.column as usize == x) {
+                rows.push(if pin.side == Side::Bottom { 0 } else { top_row });
+            }
+            if x > f {
+                rows.push(h[base[k] + x - 1 - f]);
+            }
+            if x < l {
+                rows.push(h[base[k] + x - f]);
+            }
+            let (lo, hi) = (*rows.iter().min().unwrap(), *rows.iter().max().unwrap());
+            if lo < hi {
+                wires.push(Wire {
+                    net: label,
+                    layer: 1,
+                    from: Point::new(x as i64, lo),
+                    to: Point::new(x as i64, hi),
+                });
+            }
+        }
+    }
+    let mut s = ChannelSolution {
+        name: problem.name().to_string(),
+        layers: 1,
+        width: width as u32,
+        columns: problem.columns(),
+        groups: vec![LayerGroup {
+            kind: "B".into(),
+            layers: vec![1],
+        }],
+        wires,
+        vias: Vec::new(),
+    };
+    s.canonicalize();
+    Ok(s)
+}
