@@ -178,6 +178,34 @@ fn separation_benches(c: &mut Criterion) {
         });
     }
     group.finish();
+    // The plane router on a 100,000-column planar channel.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+    let t = random_planar_terminals(&mut rng, 100_000);
+    let columns = (*t.x.last().expect("terminals") + 1) as usize;
+    let mut top = vec![0u32; columns];
+    let mut bottom = vec![0u32; columns];
+    for (k, &x) in t.x.iter().enumerate() {
+        top[x as usize] = t.top[k].unwrap_or(0);
+        bottom[x as usize] = t.bottom[k].unwrap_or(0);
+    }
+    let p = ChannelProblem::from_rows("planar-100000", &top, &bottom, &[], &[]).expect("valid");
+    let plane = router_by_name("plane").expect("router");
+    let s = plane.route(&p, &RouteOptions::layers(1)).expect("planar");
+    let m = s.metrics(density(&p));
+    assert!(verify(&p, &s, Some(&m)).is_legal_strict());
+    eprintln!(
+        "plane router, {} columns: width {} (separation {:?}), net length {}",
+        p.columns(),
+        m.width,
+        separation(&t),
+        m.net_length
+    );
+    let mut group = c.benchmark_group("plane");
+    group.sample_size(10);
+    group.bench_function("route/planar-100000", |b| {
+        b.iter(|| plane.route(black_box(&p), &RouteOptions::layers(1)))
+    });
+    group.finish();
 }
 
 criterion_group! {
