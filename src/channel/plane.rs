@@ -46,6 +46,123 @@ impl ChannelRouter for PlaneRouter {
     }
 }
 
+/// The final optimisation of spec §3.3 at fixed width: net by net, with the
+/// other nets held, choose each run's row inside its window (above every run
+/// that must lie below it, below every run that must lie above it) by dynamic
+/// programming along the net, minimising vertical wire plus two per dogleg;
+/// repeat while anything changes (at most a few passes). Runs of one net
+/// never constrain each other, so every choice stays legal.
+fn smooth(problem: &ChannelProblem, base: &[usize], graph: &Digraph, h: &mut [i64], width: i64) {
+    let nets = problem.nets();
+    // Predecessors of each run (the runs that must lie below it).
+    let mut below: Vec<Vec<u32>> = vec![Vec::new(); h.len()];
+    for (a, b) in graph.edges() {
+        below[b as usize].push(a);
+    }
+    let top_row = width + 1;
+    for _ in 0..2 {
+        let mut changed = false;
+        for (k, n) in nets.iter().enumerate() {
+            let (Some(f), Some(l)) = (n.first_pin(), n.last_pin()) else {
+                continue;
+            };
+            let (f, l) = (f as usize, l as usize);
+            if f == l {
+                continue;
+            }
+            let len = l - f;
+            let window = |r: usize, h: &[i64]| -> (i64, i64) {
+                let lo = below[r]
+                    .iter()
+                    .map(|&p| h[p as usize] + 1)
+                    .max()
+                    .unwrap_or(1);
+                let hi = graph
+                    .successors(r as u32)
+                    .iter()
+                    .map(|&s| h[s as usize] - 1)
+                    .min()
+                    .unwrap_or(width);
+                (lo, hi)
+            };
+            // Pin rows at each column of the net, as (lowest, highest).
+            let mut pins: Vec<Option<(i64, i64)>> = vec![None; len + 1];
+            for p in &n.pins {
+                let y = if p.side == Side::Bottom { 0 } else { top_row };
+                let e = &mut pins[p.column as usize - f];
+                *e = Some(e.map_or((y, y), |(a, b)| (a.min(y), b.max(y))));
+            }
+            // Vertical wire in a column: the span of its pins and rows.
+            let span = |x: usize, a: i64, b: i64| -> i64 {
+                let (mut lo, mut hi) = (a.min(b), a.max(b));
+                if let Some((p, q)) = pins[x - f] {
+                    lo = lo.min(p);
+                    hi = hi.max(q);
+                }
+                hi - lo
+            };
+            // cost[i][y]: best cost of runs f..=f+i with run f+i at row y.
+            let windows: Vec<(i64, i64)> = (0..len).map(|i| window(base[k] + i, h)).collect();
+            let mut cost: Vec<Vec<i64>> = Vec::with_capacity(len);
+            let mut from: Vec<Vec<i64>> = Vec::with_capacity(len);
+            let (lo0, hi0) = windows[0];
+            cost.push((lo0..=hi0).map(|y| span(f, y, y)).collect());
+            from.push(vec![0; (hi0 - lo0 + 1).max(0) as usize]);
+            for i in 1..len {
+                let (lo, hi) = windows[i];
+                let (plo, phi) = windows[i - 1];
+                let mut row_cost = Vec::new();
+                let mut row_from = Vec::new();
+                for y in lo..=hi {
+                    let mut best = (i64::MAX, plo);
+                    for py in plo..=phi {
+                        let prev = cost[i - 1][(py - plo) as usize];
+                        let c = prev + span(f + i, py, y) + 2 * (py != y) as i64;
+                        if c < best.0 {
+                            best = (c, py);
+                        }
+                    }
+                    row_cost.push(best.0);
+                    row_from.push(best.1);
+                }
+                cost.push(row_cost);
+                from.push(row_from);
+            }
+            let (llo, lhi) = windows[len - 1];
+            let mut best = (i64::MAX, llo);
+            for y in llo..=lhi {
+                let c = cost[len - 1][(y - llo) as usize] + span(l, y, y);
+                if c < best.0 {
+                    best = (c, y);
+                }
+            }
+            // Walk back; keep the current rows on ties (the DP is exact, so
+            // only a strictly better total moves anything).
+            let run = |i: usize| h[base[k] + i];
+            let current: i64 = span(f, run(0), run(0))
+                + (1..len)
+                    .map(|i| span(f + i, run(i - 1), run(i)))
+                    .sum::<i64>()
+                + span(l, run(len - 1), run(len - 1))
+                + 2 * (1..len).filter(|&i| run(i - 1) != run(i)).count() as i64;
+            if best.0 >= current {
+                continue;
+            }
+            let mut y = best.1;
+            for i in (0..len).rev() {
+                h[base[k] + i] = y;
+                if i > 0 {
+                    y = from[i][(y - windows[i].0) as usize];
+                }
+            }
+            changed = true;
+        }
+        if !changed {
+            break;
+        }
+    }
+}
+
 /// Route a planar channel in one layer.
 pub fn route_plane(problem: &ChannelProblem) -> Result<ChannelSolution, RouteError> {
     if !problem.left().is_empty() || !problem.right().is_empty() {
@@ -157,6 +274,7 @@ pub fn route_plane(problem: &ChannelProblem) -> Result<ChannelSolution, RouteErr
     }
     let width = h.iter().copied().max().unwrap_or(0);
     let top_row = width + 1;
+    smooth(problem, &base, &graph, &mut h, width);
     let mut wires = Vec::new();
     for (k, n) in nets.iter().enumerate() {
         let label = n.label;
