@@ -6,10 +6,12 @@
 //! [`verify::verify`] → report.
 
 pub mod analysis;
+pub mod density_tree;
 pub mod detailed;
 pub mod generate;
 pub mod layer_model;
 pub mod left_edge;
+pub mod mulch;
 pub mod plane;
 pub mod problem;
 pub mod router;

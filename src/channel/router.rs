@@ -95,11 +95,12 @@ pub enum RouteEvent {
 }
 
 /// Names accepted by [`router_by_name`].
-pub const ROUTER_NAMES: &[&str] = &["yacr", "left-edge", "plane"];
+pub const ROUTER_NAMES: &[&str] = &["mulch", "yacr", "left-edge", "plane"];
 
 /// The router with a given command-line name.
 pub fn router_by_name(name: &str) -> Option<Box<dyn ChannelRouter>> {
     match name {
+        "mulch" => Some(Box::new(super::mulch::MulchRouter::default())),
         "left-edge" => Some(Box::new(LeftEdgeRouter)),
         "yacr" => Some(Box::new(super::detailed::DetailedRouter)),
         "plane" => Some(Box::new(super::plane::PlaneRouter)),

@@ -10,6 +10,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use crate::channel::analysis::{analyze, density, layer_bounds};
+use crate::channel::mulch::{route_mulch, AssignOptions, CostFunction, Excess, SelectOptions};
 use crate::channel::problem::ChannelProblem;
 use crate::channel::router::{router_by_name, RouteEvent, RouteOptions, ROUTER_NAMES};
 use crate::channel::verify::{verify, VerifyReport};
@@ -76,9 +77,25 @@ pub struct RouteArgs {
     /// (2 layers), HVH or VHV (3 layers). Default: HV for 2, HVH for 3.
     #[arg(long, value_parser = ["HV", "VH", "HVH", "VHV"])]
     pub model: Option<String>,
-    /// Router to use. Default: `plane` for 1 layer, `yacr` otherwise.
+    /// Router to use. Default: `mulch` (any number of layers), or `yacr`
+    /// when a --model is given.
     #[arg(long, short, value_parser = clap::builder::PossibleValuesParser::new(ROUTER_NAMES))]
     pub router: Option<String>,
+    /// mulch: no single-layer B groups (Chameleon's partition only).
+    #[arg(long)]
+    pub no_b_layers: bool,
+    /// mulch: also try one or two more B layers than the selection settles on,
+    /// and keep the best routing (width, then net length, then vias).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=2))]
+    pub extra_b_layers: u32,
+    /// mulch: the group cost function (thesis 6.3.2): `basic`, or the
+    /// thesis's `variant` with a penalty on density above the lower bound.
+    #[arg(long, default_value = "basic", value_parser = ["basic", "variant"])]
+    pub cost: String,
+    /// mulch: the B-group crossing penalty counts the `unassigned` nets
+    /// crossing the net, or `all` of them.
+    #[arg(long, default_value = "unassigned", value_parser = ["unassigned", "all"])]
+    pub excess: String,
     /// Write the routed channel as YAML (FORMATS.md section 3).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -161,10 +178,14 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Route(args) => {
             check_output_paths(&[&args.file], &outputs_of(&args.output, &args.svg))?;
             let problem = read_problem(&args.file)?;
-            let name = args
-                .router
-                .clone()
-                .unwrap_or_else(|| if args.layers == 1 { "plane" } else { "yacr" }.to_string());
+            let name = args.router.clone().unwrap_or_else(|| {
+                if args.model.is_some() {
+                    "yacr"
+                } else {
+                    "mulch"
+                }
+                .to_string()
+            });
             let router = router_by_name(&name)
                 .ok_or_else(|| Error::Usage(format!("unknown router {name}")))?;
             let options = RouteOptions {
@@ -184,7 +205,32 @@ pub fn run(cli: Cli) -> Result<i32> {
                     );
                 }
             };
-            let routed = router.route_observed(&problem, &options, &mut observer);
+            let mut mulch = None;
+            let routed = if name == "mulch" && args.model.is_none() {
+                let select = SelectOptions {
+                    assign: AssignOptions {
+                        cost: if args.cost == "variant" {
+                            CostFunction::Variant
+                        } else {
+                            CostFunction::Basic
+                        },
+                        excess: if args.excess == "all" {
+                            Excess::All
+                        } else {
+                            Excess::Unassigned
+                        },
+                    },
+                    no_b_layers: args.no_b_layers,
+                    extra: args.extra_b_layers,
+                };
+                route_mulch(&problem, args.layers, select, &mut observer).map(|r| {
+                    let s = r.solution.clone();
+                    mulch = Some(r);
+                    s
+                })
+            } else {
+                router.route_observed(&problem, &options, &mut observer)
+            };
             if tty {
                 eprint!("\r\x1b[K");
             }
@@ -204,10 +250,11 @@ pub fn run(cli: Cli) -> Result<i32> {
             }
             let mut outputs = Vec::new();
             if let Some(path) = &args.output {
-                outputs.push((
-                    path.clone(),
-                    report::yaml::solution_yaml(&solution, &metrics),
-                ));
+                let mut text = report::yaml::solution_yaml(&solution, &metrics);
+                if let Some(r) = &mulch {
+                    text.push_str(&report::yaml::mulch_yaml(r));
+                }
+                outputs.push((path.clone(), text));
             }
             if let Some(path) = &args.svg {
                 outputs.push((
@@ -232,6 +279,9 @@ pub fn run(cli: Cli) -> Result<i32> {
                     seconds
                 )
             );
+            if let Some(r) = &mulch {
+                print!("{}", report::table::mulch_summary(r));
+            }
             Ok(0)
         }
         Command::Separation(args) => {

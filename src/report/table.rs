@@ -174,6 +174,42 @@ pub fn route_summary(
     o
 }
 
+/// Lines about a MulCh run: the partitions routed and which one answered.
+pub fn mulch_summary(result: &crate::channel::mulch::MulchResult) -> String {
+    let mut o = String::new();
+    let line = |o: &mut String, what: &str, r: &crate::channel::mulch::RoutedPartition| {
+        let widths: Vec<String> = r
+            .groups
+            .iter()
+            .map(|g| format!("{} {}", g.kind.name(), g.width))
+            .collect();
+        let _ = writeln!(
+            o,
+            "  {what}: {} (estimate {}): width {}, net length {}, vias {}  [{}]",
+            r.partition.config.describe(),
+            r.partition.estimate,
+            r.metrics.width,
+            r.metrics.net_length,
+            r.metrics.vias,
+            widths.join(", ")
+        );
+    };
+    line(&mut o, "MulCh partition", &result.chosen);
+    if let Some(c) = &result.chameleon {
+        line(&mut o, "without B layers", c);
+    }
+    for e in &result.extra {
+        line(&mut o, "extra effort", e);
+    }
+    let which = match result.answer {
+        crate::channel::mulch::Answer::Chosen => "the MulCh partition",
+        crate::channel::mulch::Answer::Chameleon => "the partition without B layers",
+        crate::channel::mulch::Answer::Extra(_) => "an extra-effort partition",
+    };
+    let _ = writeln!(o, "  answer: {which}");
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

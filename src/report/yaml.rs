@@ -232,3 +232,71 @@ mod tests {
         assert_eq!(scalar("HV"), "HV");
     }
 }
+
+/// The `mulch:` section appended to a MulCh solution file: the selection
+/// loop, and per routed partition its groups and totals, so that the gain of
+/// B layers over Chameleon's partition shows on every run. Readers of
+/// FORMATS.md section 3 ignore the extra key.
+pub fn mulch_yaml(result: &crate::channel::mulch::MulchResult) -> String {
+    use crate::channel::mulch::RoutedPartition;
+    let mut o = String::from("mulch:\n  attempts:\n");
+    for a in &result.attempts {
+        let estimate = a.estimate.map_or("null".to_string(), |e| e.to_string());
+        let _ = writeln!(
+            o,
+            "    - {{b: {}, groups: {}, horizontal_layers: {}, estimate: {estimate}}}",
+            a.b,
+            scalar(&a.config.describe()),
+            a.config.horizontal_layers()
+        );
+    }
+    let partition = |o: &mut String, key: &str, r: &RoutedPartition| {
+        let p = &r.partition;
+        let _ = writeln!(o, "  {key}:");
+        let _ = writeln!(o, "    b: {}", p.b());
+        let _ = writeln!(o, "    groups_used: {}", scalar(&p.config.describe()));
+        let _ = writeln!(o, "    estimate: {}", p.estimate);
+        let _ = writeln!(
+            o,
+            "    lower_bound: {}",
+            p.config.width_lower_bound(r.metrics.density)
+        );
+        let _ = writeln!(o, "    width: {}", r.metrics.width);
+        let _ = writeln!(o, "    net_length: {}", r.metrics.net_length);
+        let _ = writeln!(o, "    vias: {}", r.metrics.vias);
+        o.push_str("    groups:\n");
+        for g in &r.groups {
+            let _ = writeln!(
+                o,
+                "      - {{type: {}, layers: {}, nets: {}, density: {}, longest_path: {}, estimate: {}, width: {}, net_length: {}, vias: {}}}",
+                g.kind.name(),
+                flow_list(&g.layers),
+                g.nets,
+                g.density,
+                g.longest_path,
+                g.estimate,
+                g.width,
+                g.net_length,
+                g.vias
+            );
+        }
+    };
+    partition(&mut o, "chosen", &result.chosen);
+    if let Some(c) = result.without_b_layers() {
+        if result.chosen.partition.b() != 0 {
+            partition(&mut o, "without_b_layers", c);
+        } else {
+            o.push_str("  without_b_layers: chosen\n");
+        }
+    }
+    for (k, e) in result.extra.iter().enumerate() {
+        partition(&mut o, &format!("extra_{}", k + 1), e);
+    }
+    let answer = match result.answer {
+        crate::channel::mulch::Answer::Chosen => "chosen".to_string(),
+        crate::channel::mulch::Answer::Chameleon => "without_b_layers".to_string(),
+        crate::channel::mulch::Answer::Extra(k) => format!("extra_{}", k + 1),
+    };
+    let _ = writeln!(o, "  answer: {answer}");
+    o
+}

@@ -1,0 +1,321 @@
+//! MulCh: multilayer channel routing with HV, HVH and single-layer B groups
+//! (thesis chapter 6; spec note 003 part 2, sections 2 and 4.4).
+//!
+//! 1. [`partition::select`] chooses the number of B layers and assigns every
+//!    net to one group.
+//! 2. Each group is routed on its own nets: B groups by the plane router,
+//!    HV and HVH groups by the YACR2-style router.
+//! 3. The groups are stacked into one `L`-layer channel: each group takes a
+//!    contiguous block of layers (HVH groups first, then HV, then B), the
+//!    width is the widest group's, and narrower groups get their extra
+//!    tracks just under the top pin row (only the vertical stubs to top pins
+//!    cross them, so nothing else moves).
+//!
+//! Chameleon's partition (no B layers) is always routed too: it is reported
+//! next to MulCh's, and the final answer is the better of the two by width,
+//! then net length, then vias (the thesis advises running both, l.1204).
+
+pub mod partition;
+
+use crate::channel::analysis::density;
+use crate::channel::detailed::{route_model, LayerModel};
+use crate::channel::plane::route_plane;
+use crate::channel::problem::ChannelProblem;
+use crate::channel::router::{ChannelRouter, RouteError, RouteEvent, RouteOptions};
+use crate::channel::solution::{ChannelSolution, LayerGroup, Metrics, Via, Wire};
+use crate::geom::Point;
+
+pub use partition::{
+    AssignOptions, Attempt, Context, CostFunction, Excess, GroupKind, GroupStats, Partition,
+    SelectError, SelectOptions, Selection,
+};
+
+/// The MulCh router with its default options (as a [`ChannelRouter`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MulchRouter {
+    pub options: SelectOptions,
+}
+
+impl ChannelRouter for MulchRouter {
+    fn name(&self) -> &'static str {
+        "mulch"
+    }
+
+    fn route(
+        &self,
+        problem: &ChannelProblem,
+        options: &RouteOptions,
+    ) -> Result<ChannelSolution, RouteError> {
+        self.route_observed(problem, options, &mut |_| {})
+    }
+
+    fn route_observed(
+        &self,
+        problem: &ChannelProblem,
+        options: &RouteOptions,
+        observer: &mut dyn FnMut(RouteEvent),
+    ) -> Result<ChannelSolution, RouteError> {
+        if options.model.is_some() {
+            return Err(RouteError::Unroutable(
+                "the mulch router chooses its own groups; --model applies to the yacr router"
+                    .into(),
+            ));
+        }
+        route_mulch(problem, options.layers, self.options, observer).map(|r| r.solution)
+    }
+}
+
+/// Figures of one routed group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupResult {
+    pub kind: GroupKind,
+    /// Layers of the stacked solution the group uses.
+    pub layers: Vec<u32>,
+    pub nets: usize,
+    pub density: u32,
+    pub longest_path: u32,
+    pub estimate: u32,
+    /// Tracks the group needed on its own.
+    pub width: u32,
+    /// Net length and vias of the group inside the stacked solution.
+    pub net_length: u64,
+    pub vias: u64,
+}
+
+/// One partition, routed and stacked.
+#[derive(Clone, Debug)]
+pub struct RoutedPartition {
+    pub partition: Partition,
+    pub groups: Vec<GroupResult>,
+    pub solution: ChannelSolution,
+    pub metrics: Metrics,
+}
+
+impl RoutedPartition {
+    /// Width, then net length, then vias: the thesis's objectives in order.
+    pub fn quality(&self) -> (u32, u64, u64) {
+        (
+            self.metrics.width,
+            self.metrics.net_length,
+            self.metrics.vias,
+        )
+    }
+}
+
+/// Everything a MulCh run found.
+#[derive(Clone, Debug)]
+pub struct MulchResult {
+    /// The answer: the best routed partition's solution.
+    pub solution: ChannelSolution,
+    pub attempts: Vec<Attempt>,
+    /// MulCh's choice, routed.
+    pub chosen: RoutedPartition,
+    /// Chameleon's partition (no B layers), routed, when MulCh chose B layers.
+    pub chameleon: Option<RoutedPartition>,
+    /// Partitions with more B layers routed for extra effort.
+    pub extra: Vec<RoutedPartition>,
+    /// Which of the routed partitions gave the answer.
+    pub answer: Answer,
+}
+
+/// Which routed partition [`MulchResult::solution`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Chosen,
+    Chameleon,
+    Extra(usize),
+}
+
+impl MulchResult {
+    pub fn answer(&self) -> &RoutedPartition {
+        match self.answer {
+            Answer::Chosen => &self.chosen,
+            Answer::Chameleon => self.chameleon.as_ref().expect("answer names it"),
+            Answer::Extra(k) => &self.extra[k],
+        }
+    }
+
+    /// The best routing without B layers (Chameleon's), for comparison.
+    pub fn without_b_layers(&self) -> Option<&RoutedPartition> {
+        if self.chosen.partition.b() == 0 {
+            Some(&self.chosen)
+        } else {
+            self.chameleon.as_ref()
+        }
+    }
+}
+
+/// Route a channel in `layers` layers with MulCh.
+pub fn route_mulch(
+    problem: &ChannelProblem,
+    layers: u32,
+    options: SelectOptions,
+    observer: &mut dyn FnMut(RouteEvent),
+) -> Result<MulchResult, RouteError> {
+    let ctx = Context::new(problem);
+    let selection = partition::select(&ctx, layers, options).map_err(|e| match e {
+        SelectError::NotPlanar(a, b) => RouteError::Unroutable(format!(
+            "nets {} and {} cross: no routing in one layer",
+            problem.label(a),
+            problem.label(b)
+        )),
+        SelectError::SideTerminalsInOneLayer(a) => RouteError::Unroutable(format!(
+            "net {} has a side terminal, which the single-layer (plane) router does not take yet",
+            problem.label(a)
+        )),
+        SelectError::NoConfiguration => RouteError::Layers {
+            router: "mulch",
+            layers,
+            supported: "2 or more without B layers",
+        },
+    })?;
+    let chosen = route_partition(problem, &selection.chosen, observer)?;
+    let chameleon = selection
+        .chameleon
+        .as_ref()
+        .map(|p| route_partition(problem, p, observer))
+        .transpose()?;
+    let extra = selection
+        .extra
+        .iter()
+        .map(|p| route_partition(problem, p, observer))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut answer = Answer::Chosen;
+    let mut best = chosen.quality();
+    if let Some(c) = &chameleon {
+        if c.quality() < best {
+            best = c.quality();
+            answer = Answer::Chameleon;
+        }
+    }
+    for (k, e) in extra.iter().enumerate() {
+        if e.quality() < best {
+            best = e.quality();
+            answer = Answer::Extra(k);
+        }
+    }
+    let mut result = MulchResult {
+        solution: ChannelSolution {
+            name: String::new(),
+            layers,
+            width: 0,
+            columns: 0,
+            groups: Vec::new(),
+            wires: Vec::new(),
+            vias: Vec::new(),
+        },
+        attempts: selection.attempts,
+        chosen,
+        chameleon,
+        extra,
+        answer,
+    };
+    result.solution = result.answer().solution.clone();
+    Ok(result)
+}
+
+/// Route every group of a partition and stack the results.
+pub fn route_partition(
+    problem: &ChannelProblem,
+    part: &Partition,
+    observer: &mut dyn FnMut(RouteEvent),
+) -> Result<RoutedPartition, RouteError> {
+    let mut routed: Vec<Option<ChannelSolution>> = Vec::new();
+    // B groups first, as in the thesis (their free space is not used by the
+    // other groups yet, so the order does not change the result).
+    for g in &part.groups {
+        if g.nets.is_empty() {
+            routed.push(None);
+            continue;
+        }
+        let sub = problem
+            .restricted(&g.nets)
+            .expect("a subset of a valid channel's nets is valid");
+        let s = match g.kind {
+            GroupKind::B => route_plane(&sub)?,
+            GroupKind::Hv => route_model(&sub, LayerModel::Hv, observer)?,
+            GroupKind::Hvh => route_model(&sub, LayerModel::Hvh, observer)?,
+        };
+        routed.push(Some(s));
+    }
+    let width = routed.iter().flatten().map(|s| s.width).max().unwrap_or(0);
+    let mut solution = ChannelSolution {
+        name: problem.name().to_string(),
+        layers: part.config.layers,
+        width,
+        columns: problem.columns(),
+        groups: Vec::new(),
+        wires: Vec::new(),
+        vias: Vec::new(),
+    };
+    let mut groups = Vec::new();
+    let mut offset = 0u32;
+    for (g, s) in part.groups.iter().zip(&routed) {
+        let layers: Vec<u32> = (offset + 1..=offset + g.kind.layers()).collect();
+        solution.groups.push(LayerGroup {
+            kind: g.kind.name().to_string(),
+            layers: layers.clone(),
+        });
+        let mut piece = ChannelSolution {
+            name: String::new(),
+            layers: part.config.layers,
+            width,
+            columns: problem.columns(),
+            groups: Vec::new(),
+            wires: Vec::new(),
+            vias: Vec::new(),
+        };
+        if let Some(s) = s {
+            let lift = (width - s.width) as i64;
+            let map = |p: Point| -> Point {
+                if p.y > s.width as i64 {
+                    Point::new(p.x, p.y + lift)
+                } else {
+                    p
+                }
+            };
+            piece.wires = s
+                .wires
+                .iter()
+                .map(|w| Wire {
+                    net: w.net,
+                    layer: w.layer + offset,
+                    from: map(w.from),
+                    to: map(w.to),
+                })
+                .collect();
+            piece.vias = s
+                .vias
+                .iter()
+                .map(|v| Via {
+                    net: v.net,
+                    at: map(v.at),
+                    from: v.from + offset,
+                    to: v.to + offset,
+                })
+                .collect();
+        }
+        groups.push(GroupResult {
+            kind: g.kind,
+            layers,
+            nets: g.nets.len(),
+            density: g.density,
+            longest_path: g.longest_path,
+            estimate: g.estimate,
+            width: s.as_ref().map_or(0, |s| s.width),
+            net_length: piece.net_length(),
+            vias: piece.via_count(),
+        });
+        solution.wires.append(&mut piece.wires);
+        solution.vias.append(&mut piece.vias);
+        offset += g.kind.layers();
+    }
+    solution.canonicalize();
+    let metrics = solution.metrics(density(problem));
+    Ok(RoutedPartition {
+        partition: part.clone(),
+        groups,
+        solution,
+        metrics,
+    })
+}
