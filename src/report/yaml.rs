@@ -209,30 +209,6 @@ pub fn separation_yaml(
     o
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quoting_escapes() {
-        assert_eq!(quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
-        for s in [
-            "x: [y] # z \u{1}",
-            "a\u{85}b\u{9f}",
-            "true",
-            "12",
-            "",
-            "HVH+B",
-            "dde",
-        ] {
-            let parsed: String = serde_yaml::from_str(&scalar(s)).unwrap();
-            assert_eq!(parsed, s);
-        }
-        assert_eq!(scalar("dde_zhou"), "dde_zhou");
-        assert_eq!(scalar("HV"), "HV");
-    }
-}
-
 /// The `mulch:` section appended to a MulCh solution file: the selection
 /// loop, and per routed partition its groups and totals, so that the gain of
 /// B layers over Chameleon's partition shows on every run. Readers of
@@ -299,4 +275,28 @@ pub fn mulch_yaml(result: &crate::channel::mulch::MulchResult) -> String {
     };
     let _ = writeln!(o, "  answer: {answer}");
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_escapes() {
+        assert_eq!(quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
+        for s in [
+            "x: [y] # z \u{1}",
+            "a\u{85}b\u{9f}",
+            "true",
+            "12",
+            "",
+            "HVH+B",
+            "dde",
+        ] {
+            let parsed: String = serde_yaml::from_str(&scalar(s)).unwrap();
+            assert_eq!(parsed, s);
+        }
+        assert_eq!(scalar("dde_zhou"), "dde_zhou");
+        assert_eq!(scalar("HV"), "HV");
+    }
 }
