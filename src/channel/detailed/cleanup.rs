@@ -13,7 +13,7 @@ pub fn tidy(problem: &ChannelProblem, g: &mut Grid) {
     reassign_stubs(g);
     for id in problem.net_ids() {
         let net = id.0;
-        let pieces = g.label_components(net).len();
+        let pieces = g.count_components(net);
         // Redundant vias: dropping one leaves the net in as many pieces.
         let vias: Vec<Cell> = g
             .cells_of(net)
@@ -22,7 +22,7 @@ pub fn tidy(problem: &ChannelProblem, g: &mut Grid) {
             .collect();
         for c in vias {
             g.clear_flag(c, VIA);
-            if g.label_components(net).len() > pieces {
+            if g.count_components(net) > pieces {
                 g.set_flag(c, VIA);
             }
         }
@@ -100,14 +100,14 @@ pub fn reassign_stubs(g: &mut Grid) {
                     if !target_free {
                         continue;
                     }
-                    let pieces = g.label_components(net).len();
+                    let pieces = g.count_components(net);
                     let m = g.mark();
                     for &c in &run {
                         g.release(c);
                     }
                     let from = Cell::new(x, pin_y, other);
                     let to = Cell::new(x, end.y, other);
-                    let ok = g.run(from, to, net) && g.label_components(net).len() <= pieces;
+                    let ok = g.run(from, to, net) && g.count_components(net) <= pieces;
                     if ok {
                         g.commit_trial(m);
                     } else {

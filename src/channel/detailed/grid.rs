@@ -14,7 +14,7 @@ pub const UP: u8 = 2;
 pub const VIA: u8 = 4;
 
 /// A grid point on a layer (layer is 1-based).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
     pub x: i64,
     pub y: i64,
@@ -147,6 +147,17 @@ impl Grid {
     /// layers of a pin point (a contact through all layers). Afterwards
     /// [`Grid::component_of`] tells the component of any of these cells.
     pub fn label_components(&mut self, net: u32) -> Vec<Vec<Cell>> {
+        self.flood(net, true).1
+    }
+
+    /// The number of connected components of a net's cells (as
+    /// [`Grid::label_components`], without listing them).
+    pub fn count_components(&mut self, net: u32) -> usize {
+        self.flood(net, false).0
+    }
+
+    fn flood(&mut self, net: u32, collect: bool) -> (usize, Vec<Vec<Cell>>) {
+        let mut count = 0usize;
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
@@ -161,14 +172,17 @@ impl Grid {
             if self.owner[s0] != net + 1 || self.stamp[s0] == epoch {
                 continue;
             }
-            let k = out.len() as u32;
+            let k = count as u32;
+            count += 1;
             self.stamp[s0] = epoch;
             self.tag[s0] = k;
             let mut comp = Vec::new();
             let mut stack = vec![start];
             while let Some(i) = stack.pop() {
                 let c = self.cell_at(i as usize);
-                comp.push(c);
+                if collect {
+                    comp.push(c);
+                }
                 let f = self.edges[i as usize];
                 let mut next: [Option<Cell>; 6] = [None; 6];
                 let mut n = 0;
@@ -196,14 +210,15 @@ impl Grid {
                 if c.layer > 1 && self.flags(Cell::new(c.x, c.y, c.layer - 1)) & VIA != 0 {
                     add(Cell::new(c.x, c.y, c.layer - 1));
                 }
-                let mut pins: Vec<Cell> = Vec::new();
-                if c.y == 0 || c.y == top {
-                    pins.extend(
-                        (1..=self.layers)
-                            .filter(|&l| l != c.layer)
-                            .map(|l| Cell::new(c.x, c.y, l)),
-                    );
-                }
+                // A pin point is one contact through all layers.
+                let pin_layers = if c.y == 0 || c.y == top {
+                    1..=self.layers
+                } else {
+                    1..=0
+                };
+                let pins = pin_layers
+                    .filter(|&l| l != c.layer)
+                    .map(|l| Cell::new(c.x, c.y, l));
                 for nb in next.iter().flatten().copied().chain(pins) {
                     let j = self.index(nb);
                     if self.owner[j] == net + 1 && self.stamp[j] != epoch {
@@ -213,10 +228,12 @@ impl Grid {
                     }
                 }
             }
-            out.push(comp);
+            if collect {
+                out.push(comp);
+            }
         }
         self.cells_of[net as usize] = mine;
-        out
+        (count, out)
     }
 
     /// The cells a net has claimed (some may since have been released).

@@ -38,7 +38,7 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
     }
     let keys: Vec<u32> = before.keys().copied().collect();
     for n in keys {
-        let k = g.label_components(n).len();
+        let k = g.count_components(n);
         before.insert(n, k);
     }
     let mut nets: Vec<u32> = extra.to_vec();
@@ -127,9 +127,7 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
             }
             // Every net is in no more pieces than before (the pieces that do
             // not reach the window are other repairs' business).
-            let ok = nets
-                .iter()
-                .all(|&n| g.label_components(n).len() <= before[&n]);
+            let ok = nets.iter().all(|&n| g.count_components(n) <= before[&n]);
             if ok {
                 g.commit_trial(mark);
                 return true;
@@ -182,6 +180,7 @@ fn route_net(
     // cells inside (pins) and the free cells next to its cells outside.
     let size = users.len();
     let mut group = vec![usize::MAX; size];
+    let mut entries: Vec<Vec<usize>> = vec![Vec::new(); comps.len()];
     for (k, comp) in comps.iter().enumerate() {
         for &c in comp {
             if inside(c) {
@@ -196,24 +195,39 @@ fn route_net(
             }
         }
     }
+    // A cell next to two pieces belongs to the last one marked; list the
+    // cells each piece finally owns.
+    for (i, &k) in group.iter().enumerate() {
+        if k != usize::MAX {
+            entries[k].push(i);
+        }
+    }
     // Pieces that cannot enter the window are left alone.
-    let mut joined: Vec<bool> = (0..comps.len()).map(|k| !group.contains(&k)).collect();
+    let mut joined: Vec<bool> = entries.iter().map(Vec::is_empty).collect();
     let Some(start) = (0..comps.len()).find(|&k| !joined[k]) else {
         return Some(Vec::new());
     };
     joined[start] = true;
-    let mut tree: Vec<usize> = (0..size).filter(|&i| group[i] == start).collect();
+    let mut tree: Vec<usize> = entries[start].clone();
     let mut paths = Vec::new();
     let top = g.width + 1;
+    let mut dist = vec![u32::MAX; size];
+    let mut parent = vec![usize::MAX; size];
+    let mut touched: Vec<usize> = Vec::new();
+    let mut heap = BinaryHeap::new();
     loop {
         if joined.iter().all(|&j| j) {
             return Some(paths);
         }
-        let mut dist = vec![u32::MAX; size];
-        let mut parent = vec![usize::MAX; size];
-        let mut heap = BinaryHeap::new();
+        for &i in &touched {
+            dist[i] = u32::MAX;
+            parent[i] = usize::MAX;
+        }
+        touched.clear();
+        heap.clear();
         for &i in &tree {
             dist[i] = 0;
+            touched.push(i);
             heap.push(Reverse((0u32, i)));
         }
         let mut reached = None;
@@ -228,7 +242,7 @@ fn route_net(
             let c = unlocal(i);
             let pref = preferred[(c.layer - 1) as usize];
             let on_pin_row = c.y == 0 || c.y == top;
-            let mut next: Vec<(Cell, u32)> = Vec::with_capacity(6);
+            let mut next = Steps::default();
             if !on_pin_row {
                 let h = 1 + if pref == Preferred::Vertical { 4 } else { 0 };
                 next.push((Cell::new(c.x - 1, c.y, c.layer), h));
@@ -247,7 +261,7 @@ fn route_net(
                     next.push((Cell::new(c.x, y, c.layer), v));
                 }
             }
-            for (n, step) in next {
+            for &(n, step) in next.as_slice() {
                 if !inside(n) {
                     continue;
                 }
@@ -261,6 +275,9 @@ fn route_net(
                 let j = local(n);
                 let nd = d + step + history[j] + users[j] as u32 * pres;
                 if nd < dist[j] {
+                    if dist[j] == u32::MAX {
+                        touched.push(j);
+                    }
                     dist[j] = nd;
                     parent[j] = i;
                     heap.push(Reverse((nd, j)));
@@ -277,8 +294,26 @@ fn route_net(
         }
         path.reverse();
         joined[k] = true;
-        tree.extend((0..size).filter(|&i| group[i] == k));
+        tree.extend(entries[k].iter().copied());
         tree.extend(path.iter().copied());
         paths.push(path);
+    }
+}
+
+/// At most six grid steps out of a cell, without allocating.
+#[derive(Default)]
+struct Steps {
+    items: [(Cell, u32); 6],
+    len: usize,
+}
+
+impl Steps {
+    fn push(&mut self, step: (Cell, u32)) {
+        self.items[self.len] = step;
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[(Cell, u32)] {
+        &self.items[..self.len]
     }
 }

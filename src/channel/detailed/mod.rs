@@ -420,7 +420,7 @@ fn complete(problem: &ChannelProblem, g: &mut Grid) -> bool {
         };
         (!net.left || on_side(-1))
             && (!net.right || on_side(g.columns))
-            && g.label_components(id.0).len() == 1
+            && g.count_components(id.0) == 1
     })
 }
 

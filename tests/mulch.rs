@@ -1,0 +1,317 @@
+//! MulCh: every bundled benchmark in every layer count from 1 to 8, random
+//! channels (cyclic and planar), each routing verified with the strict
+//! boundary rule, never wider than the routing without B layers, and with
+//! per-group figures that add up to the totals recomputed from the geometry.
+
+use fabric::channel::analysis::{crossing_pairs, density};
+use fabric::channel::generate::{random_channel, random_planar_terminals, ChannelShape};
+use fabric::channel::layer_model::Configuration;
+use fabric::channel::mulch::{
+    partition::{assign_nets, group_kinds},
+    route_mulch, AssignOptions, Context, CostFunction, Excess, GroupKind, MulchResult,
+    RoutedPartition, SelectOptions,
+};
+use fabric::channel::problem::ChannelProblem;
+use fabric::channel::verify::verify;
+use rand::{Rng, SeedableRng};
+
+const BUNDLED: [&str; 9] = [
+    "burstein",
+    "dde",
+    "dde_zhou",
+    "joobbani_6_16",
+    "nycu_lab4_case1",
+    "nycu_lab4_case2",
+    "ptrdist_input1",
+    "ptrdist_input2",
+    "yk_textbook12",
+];
+
+fn bundled(name: &str) -> ChannelProblem {
+    let path = format!(
+        "{}/benchmarks/channels/{name}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    fabric::io::parse_channel(&text, &path).unwrap()
+}
+
+/// Every check a routed partition must pass.
+fn check_partition(p: &ChannelProblem, r: &RoutedPartition, what: &str) {
+    let s = &r.solution;
+    let report = verify(p, s, Some(&r.metrics));
+    assert!(
+        report.is_legal_strict(),
+        "{what}: {:?} {:?}",
+        &report.violations[..report.violations.len().min(5)],
+        &report.boundary_runs[..report.boundary_runs.len().min(5)]
+    );
+    // The stacked width is the widest group's; no group beats its bound.
+    let widest = r.groups.iter().map(|g| g.width).max().unwrap_or(0);
+    assert_eq!(s.width, widest, "{what}");
+    let d = density(p);
+    assert!(
+        s.width >= r.partition.config.width_lower_bound(d),
+        "{what}: width {} under the bound",
+        s.width
+    );
+    // Per-group figures add up to the recomputed totals.
+    let length: u64 = r.groups.iter().map(|g| g.net_length).sum();
+    let vias: u64 = r.groups.iter().map(|g| g.vias).sum();
+    assert_eq!(length, report.metrics.net_length, "{what}");
+    assert_eq!(vias, report.metrics.vias, "{what}");
+    // Groups tile the layers in order, each net in exactly one group, B
+    // groups planar and via-free.
+    let mut next = 1;
+    let mut seen = vec![0; p.nets().len()];
+    for (g, stats) in r.groups.iter().zip(&r.partition.groups) {
+        assert_eq!(g.layers[0], next, "{what}");
+        next += g.kind.layers();
+        for id in &stats.nets {
+            seen[id.index()] += 1;
+        }
+        if g.kind == GroupKind::B {
+            assert_eq!(g.vias, 0, "{what}");
+            if !stats.nets.is_empty() {
+                assert!(crossing_pairs(&p.restricted(&stats.nets).unwrap()).is_empty());
+                // The B estimate is the true plane width.
+                assert_eq!(g.width, g.estimate, "{what}: B group");
+            }
+        }
+    }
+    assert_eq!(next, s.layers + 1, "{what}: layers not all used");
+    assert!(
+        seen.iter().all(|&k| k == 1),
+        "{what}: a net not in one group"
+    );
+    // Every wire of a net lies on its group's layers.
+    for w in &s.wires {
+        let id = p.by_label(w.net).unwrap();
+        let g = &r.groups[r.partition.group_of[id.index()]];
+        assert!(
+            g.layers.contains(&w.layer),
+            "{what}: net {} off its group",
+            w.net
+        );
+    }
+}
+
+fn check_result(p: &ChannelProblem, layers: u32, res: &MulchResult) {
+    let what = format!("{} L={layers}", p.name());
+    check_partition(p, &res.chosen, &format!("{what} chosen"));
+    if let Some(c) = &res.chameleon {
+        check_partition(p, c, &format!("{what} chameleon"));
+        assert_eq!(c.partition.b(), 0);
+    }
+    for e in &res.extra {
+        check_partition(p, e, &format!("{what} extra"));
+    }
+    assert_eq!(res.solution, res.answer().solution);
+    assert_eq!(res.solution.layers, layers);
+    if let Some(no_b) = res.without_b_layers() {
+        assert!(
+            res.solution.width <= no_b.metrics.width,
+            "{what}: wider than without B layers"
+        );
+    }
+    // The selection loop: b = 0 first; every configuration with fewer B
+    // layers than the chosen one estimated at least as much (ties go to more
+    // B layers).
+    if layers >= 2 {
+        assert_eq!(res.attempts[0].b, 0, "{what}");
+    }
+    let chosen = &res.chosen.partition;
+    for a in res.attempts.iter().filter(|a| a.b < chosen.b()) {
+        let e = a.estimate.expect("assigned before the chosen one");
+        assert!(e >= chosen.estimate, "{what}: b={} estimated {e}", a.b);
+    }
+}
+
+#[test]
+fn bundled_benchmarks_in_one_to_eight_layers() {
+    for name in BUNDLED {
+        let p = bundled(name);
+        let planar = crossing_pairs(&p).is_empty();
+        for layers in 1..=8 {
+            let res = route_mulch(&p, layers, SelectOptions::default(), &mut |_| {});
+            if layers == 1 && !planar {
+                let e = res.expect_err("a crossing channel has no one-layer routing");
+                assert!(e.to_string().contains("cross"), "{e}");
+                continue;
+            }
+            let res = res.unwrap_or_else(|e| panic!("{name} L={layers}: {e}"));
+            check_result(&p, layers, &res);
+            // Never wider than routing without B layers at all.
+            if layers >= 2 {
+                let no_b = route_mulch(
+                    &p,
+                    layers,
+                    SelectOptions {
+                        no_b_layers: true,
+                        ..Default::default()
+                    },
+                    &mut |_| {},
+                )
+                .unwrap();
+                check_result(&p, layers, &no_b);
+                assert_eq!(no_b.chosen.partition.b(), 0);
+                assert!(
+                    res.solution.width <= no_b.solution.width,
+                    "{name} L={layers}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn dde_targets() {
+    for name in ["dde", "dde_zhou"] {
+        let p = bundled(name);
+        let w = |layers| {
+            route_mulch(&p, layers, SelectOptions::default(), &mut |_| {})
+                .unwrap()
+                .solution
+                .width
+        };
+        assert_eq!(w(3), 10, "{name} in 3 layers");
+        assert!(w(4) <= 10, "{name} in 4 layers");
+    }
+}
+
+#[test]
+fn chameleon_packing_without_b_layers() {
+    let p = bundled("dde");
+    let ctx = Context::new(&p);
+    for layers in 2..=8 {
+        let s = fabric::channel::mulch::partition::select(
+            &ctx,
+            layers,
+            SelectOptions {
+                no_b_layers: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(s.attempts.len(), 1);
+        let c = Configuration::new(layers, 0).unwrap();
+        let kinds: Vec<GroupKind> = s.chosen.groups.iter().map(|g| g.kind).collect();
+        assert_eq!(kinds, group_kinds(&c));
+        assert!(kinds.iter().all(|&k| k != GroupKind::B));
+    }
+}
+
+#[test]
+fn every_cost_option_gives_a_valid_partition() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(505);
+    for _ in 0..40 {
+        let columns = rng.gen_range(4..60);
+        let p = random_channel(&mut rng, &ChannelShape::new(columns));
+        let ctx = Context::new(&p);
+        for layers in 2..=8 {
+            for cost in [CostFunction::Basic, CostFunction::Variant] {
+                for excess in [Excess::Unassigned, Excess::All] {
+                    for &b in &fabric::channel::layer_model::candidate_b_values(layers) {
+                        let config = Configuration::new(layers, b).unwrap();
+                        let Some(part) = assign_nets(&ctx, config, AssignOptions { cost, excess })
+                        else {
+                            assert!(b > 0, "b = 0 always assigns");
+                            continue;
+                        };
+                        assert!(part.estimate >= config.width_lower_bound(ctx.density()));
+                        for (g, stats) in part.groups.iter().enumerate() {
+                            for id in &stats.nets {
+                                assert_eq!(part.group_of[id.index()], g);
+                            }
+                            if stats.kind == GroupKind::B && !stats.nets.is_empty() {
+                                let sub = p.restricted(&stats.nets).unwrap();
+                                assert!(crossing_pairs(&sub).is_empty());
+                            }
+                        }
+                        assert_eq!(
+                            part.groups.iter().map(|g| g.nets.len()).sum::<usize>(),
+                            p.nets().len()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn random_channels_in_two_to_eight_layers() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(404);
+    for k in 0..150 {
+        let columns = rng.gen_range(3..70);
+        let mut shape = ChannelShape::new(columns);
+        shape.side_probability = if k % 3 == 0 { 0.3 } else { 0.0 };
+        shape.acyclic = k % 2 == 0;
+        let p = random_channel(&mut rng, &shape);
+        let layers = 2 + (k % 7) as u32;
+        let options = SelectOptions {
+            extra: (k % 3) as u32,
+            assign: AssignOptions {
+                cost: if k % 4 == 1 {
+                    CostFunction::Variant
+                } else {
+                    CostFunction::Basic
+                },
+                excess: Excess::Unassigned,
+            },
+            no_b_layers: false,
+        };
+        let res = route_mulch(&p, layers, options, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{} L={layers}: {e}", p.name()));
+        check_result(&p, layers, &res);
+    }
+}
+
+#[test]
+fn planar_channels_use_b_layers() {
+    // A planar channel in L layers: all-B needs no vias; the router must
+    // find a routing at least as narrow as Chameleon's.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(303);
+    let mut with_b = 0;
+    for k in 0..120 {
+        let columns = rng.gen_range(4..40);
+        let t = random_planar_terminals(&mut rng, columns);
+        let Some(columns) = t.x.last().map(|&x| x as usize + 1) else {
+            continue;
+        };
+        let mut top = vec![0u32; columns];
+        let mut bottom = vec![0u32; columns];
+        for (i, &x) in t.x.iter().enumerate() {
+            top[x as usize] = t.top[i].unwrap_or(0);
+            bottom[x as usize] = t.bottom[i].unwrap_or(0);
+        }
+        let Ok(p) = ChannelProblem::from_rows("planar", &top, &bottom, &[], &[]) else {
+            continue;
+        };
+        let layers = 1 + (k % 8) as u32;
+        let res = route_mulch(&p, layers, SelectOptions::default(), &mut |_| {}).unwrap();
+        check_result(&p, layers, &res);
+        if res.answer().partition.b() > 0 {
+            with_b += 1;
+        }
+        if layers == 1 {
+            assert_eq!(res.solution.vias.len(), 0);
+        }
+    }
+    assert!(
+        with_b > 40,
+        "only {with_b} planar channels answered with B layers"
+    );
+}
+
+#[test]
+fn same_input_same_output() {
+    let p = bundled("nycu_lab4_case2");
+    let a = route_mulch(&p, 5, SelectOptions::default(), &mut |_| {}).unwrap();
+    let b = route_mulch(&p, 5, SelectOptions::default(), &mut |_| {}).unwrap();
+    assert_eq!(a.solution, b.solution);
+    assert_eq!(
+        fabric::report::yaml::mulch_yaml(&a),
+        fabric::report::yaml::mulch_yaml(&b)
+    );
+}
