@@ -212,9 +212,9 @@ impl Grid {
                 }
                 // A pin point is one contact through all layers.
                 let pin_layers = if c.y == 0 || c.y == top {
-                    1..=self.layers
+                    1..self.layers + 1
                 } else {
-                    1..=0
+                    0..0
                 };
                 let pins = pin_layers
                     .filter(|&l| l != c.layer)
