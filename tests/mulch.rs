@@ -315,3 +315,114 @@ fn same_input_same_output() {
         fabric::report::yaml::mulch_yaml(&b)
     );
 }
+
+/// The integer program's optimum equals a brute force over every
+/// assignment of the nets to the groups, on small random channels.
+#[test]
+fn exact_partition_equals_brute_force() {
+    use fabric::channel::mulch::exact::solve_configuration;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(808);
+    let mut checked = 0;
+    let mut below_heuristic = 0;
+    while checked < 60 {
+        let columns = rng.gen_range(3..9);
+        let mut shape = ChannelShape::new(columns);
+        shape.side_probability = if checked % 3 == 0 { 0.4 } else { 0.0 };
+        let p = random_channel(&mut rng, &shape);
+        let n = p.nets().len();
+        if !(2..=7).contains(&n) {
+            continue;
+        }
+        let ctx = Context::new(&p);
+        let layers = rng.gen_range(2..=5);
+        for b in 0..=layers {
+            let Some(config) = Configuration::new(layers, b) else {
+                continue;
+            };
+            let kinds = group_kinds(&config);
+            let g = kinds.len();
+            // Brute force: every assignment, the best max ceil(d_g / H_g).
+            let mut best: Option<u32> = None;
+            let mut assignment = vec![0usize; n];
+            'all: loop {
+                let feasible = (0..n).all(|a| {
+                    let k = kinds[assignment[a]];
+                    k != GroupKind::B
+                        || (ctx.plane_span(a).is_some()
+                            && ctx
+                                .crossings(a)
+                                .iter()
+                                .all(|&m| assignment[m as usize] != assignment[a]))
+                });
+                if feasible {
+                    let value = (0..g)
+                        .map(|q| {
+                            let spans: Vec<(usize, usize)> = (0..n)
+                                .filter(|&a| assignment[a] == q)
+                                .filter_map(|a| ctx.track_span(a))
+                                .collect();
+                            let d = (0..columns as usize + 2)
+                                .map(|x| spans.iter().filter(|s| s.0 <= x && x <= s.1).count())
+                                .max()
+                                .unwrap_or(0) as u32;
+                            d.div_ceil(kinds[q].h_layers())
+                        })
+                        .max()
+                        .unwrap_or(0);
+                    best = Some(best.map_or(value, |b: u32| b.min(value)));
+                }
+                for slot in assignment.iter_mut() {
+                    *slot += 1;
+                    if *slot < g {
+                        continue 'all;
+                    }
+                    *slot = 0;
+                }
+                break;
+            }
+            let e = solve_configuration(&ctx, config, 30.0);
+            assert!(e.proven || e.width.is_none(), "{p:?}: not proven");
+            assert_eq!(e.width, best, "{:?} L={layers} b={b}", p.top_labels());
+            if let (Some(w), Some(h)) = (e.width, e.heuristic_estimate) {
+                assert!(w <= h);
+                assert!(e.estimate.unwrap() >= w);
+                if w < h {
+                    below_heuristic += 1;
+                }
+            }
+        }
+        checked += 1;
+    }
+    assert!(
+        below_heuristic > 0,
+        "the exact partition never beat the heuristic"
+    );
+}
+
+#[test]
+fn exact_answer_is_never_worse() {
+    let p = bundled("yk_textbook12");
+    for layers in 2..=5 {
+        let mut res = route_mulch(&p, layers, SelectOptions::default(), &mut |_| {}).unwrap();
+        let before = res.answer().quality();
+        res.add_exact(&p, 20.0, &mut |_| {}).unwrap();
+        let (report, routed) = res.exact.as_ref().unwrap();
+        let routed = routed
+            .as_ref()
+            .expect("small instance: a partition is found");
+        check_partition(&p, routed, &format!("yk exact L={layers}"));
+        assert!(res.answer().quality() <= before);
+        assert_eq!(res.solution, res.answer().solution);
+        // Every configuration settles on this small channel, and no routing
+        // beats the proven bound.
+        let bound = report.bound.expect("settled");
+        assert!(res.solution.width >= bound);
+    }
+    // In three layers the heuristic keeps HVH (3 tracks); the integer
+    // program finds a three-B partition with 2 tracks and no vias.
+    let mut res = route_mulch(&p, 3, SelectOptions::default(), &mut |_| {}).unwrap();
+    assert_eq!(res.solution.width, 3);
+    res.add_exact(&p, 20.0, &mut |_| {}).unwrap();
+    assert_eq!(res.solution.width, 2);
+    assert_eq!(res.solution.vias.len(), 0);
+}

@@ -96,6 +96,15 @@ pub struct RouteArgs {
     /// crossing the net, or `all` of them.
     #[arg(long, default_value = "unassigned", value_parser = ["unassigned", "all"])]
     pub excess: String,
+    /// mulch: also solve the partition exactly (integer program, every
+    /// configuration), report the smallest width any partition allows next
+    /// to the heuristic's, and route the solver's best partition.
+    #[arg(long)]
+    pub exact: bool,
+    /// mulch --exact: time limit of the integer programs, in seconds, shared
+    /// by the configurations.
+    #[arg(long, default_value_t = 10.0, requires = "exact")]
+    pub time_limit: f64,
     /// Write the routed channel as YAML (FORMATS.md section 3).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -231,6 +240,20 @@ pub fn run(cli: Cli) -> Result<i32> {
             } else {
                 router.route_observed(&problem, &options, &mut observer)
             };
+            if let (true, Some(r)) = (args.exact, mulch.as_mut()) {
+                if tty {
+                    eprint!(
+                        "\r{}: integer programs ({} s at most)   ",
+                        problem.name(),
+                        args.time_limit
+                    );
+                }
+                r.add_exact(&problem, args.time_limit, &mut observer)?;
+            }
+            let routed = match (&mulch, routed) {
+                (Some(r), Ok(_)) => Ok(r.solution.clone()),
+                (_, routed) => routed,
+            };
             if tty {
                 eprint!("\r\x1b[K");
             }
@@ -253,6 +276,13 @@ pub fn run(cli: Cli) -> Result<i32> {
                 let mut text = report::yaml::solution_yaml(&solution, &metrics);
                 if let Some(r) = &mulch {
                     text.push_str(&report::yaml::mulch_yaml(r));
+                }
+                if let Some((e, routed)) = mulch.as_ref().and_then(|r| r.exact.as_ref()) {
+                    text.push_str(&report::yaml::exact_yaml(
+                        e,
+                        routed.as_ref(),
+                        args.time_limit,
+                    ));
                 }
                 outputs.push((path.clone(), text));
             }
@@ -281,6 +311,9 @@ pub fn run(cli: Cli) -> Result<i32> {
             );
             if let Some(r) = &mulch {
                 print!("{}", report::table::mulch_summary(r));
+            }
+            if let Some((e, routed)) = mulch.as_ref().and_then(|r| r.exact.as_ref()) {
+                print!("{}", report::table::exact_summary(e, routed.as_ref()));
             }
             Ok(0)
         }

@@ -205,8 +205,63 @@ pub fn mulch_summary(result: &crate::channel::mulch::MulchResult) -> String {
         crate::channel::mulch::Answer::Chosen => "the MulCh partition",
         crate::channel::mulch::Answer::Chameleon => "the partition without B layers",
         crate::channel::mulch::Answer::Extra(_) => "an extra-effort partition",
+        crate::channel::mulch::Answer::Exact => "the exact (integer program) partition",
     };
     let _ = writeln!(o, "  answer: {which}");
+    o
+}
+
+/// Lines about `--exact`: the integer programs per configuration.
+pub fn exact_summary(
+    report: &crate::channel::mulch::exact::ExactReport,
+    routed: Option<&crate::channel::mulch::RoutedPartition>,
+) -> String {
+    let mut o = String::new();
+    let opt = |v: Option<u32>| v.map_or("-".to_string(), |v| v.to_string());
+    for e in &report.configurations {
+        let _ = writeln!(
+            o,
+            "  exact {}: width {} ({}), its estimate {}, heuristic estimate {}{}",
+            e.config.describe(),
+            opt(e.width),
+            if e.proven { "proven" } else { "not proven" },
+            opt(e.estimate),
+            opt(e.heuristic_estimate),
+            e.note
+                .as_deref()
+                .map(|n| format!(" [{n}]"))
+                .unwrap_or_default()
+        );
+    }
+    match report.bound {
+        Some(b) => {
+            let _ = writeln!(
+                o,
+                "  exact: no partition allows fewer than {b} tracks{}",
+                if report.attained {
+                    " (attained by a partition's estimate)"
+                } else {
+                    ""
+                }
+            );
+        }
+        None => {
+            let _ = writeln!(
+                o,
+                "  exact: not every configuration was settled within the time limit"
+            );
+        }
+    }
+    if let Some(r) = routed {
+        let _ = writeln!(
+            o,
+            "  exact partition {} routed: width {}, net length {}, vias {}",
+            r.partition.config.describe(),
+            r.metrics.width,
+            r.metrics.net_length,
+            r.metrics.vias
+        );
+    }
     o
 }
 

@@ -272,8 +272,50 @@ pub fn mulch_yaml(result: &crate::channel::mulch::MulchResult) -> String {
         crate::channel::mulch::Answer::Chosen => "chosen".to_string(),
         crate::channel::mulch::Answer::Chameleon => "without_b_layers".to_string(),
         crate::channel::mulch::Answer::Extra(k) => format!("extra_{}", k + 1),
+        crate::channel::mulch::Answer::Exact => "exact".to_string(),
     };
     let _ = writeln!(o, "  answer: {answer}");
+    o
+}
+
+/// The `exact:` part of the `mulch:` section (`fabric route --exact`).
+pub fn exact_yaml(
+    report: &crate::channel::mulch::exact::ExactReport,
+    routed: Option<&crate::channel::mulch::RoutedPartition>,
+    seconds: f64,
+) -> String {
+    let mut o = String::from("  exact:\n");
+    let _ = writeln!(o, "    time_limit_seconds: {seconds}");
+    let opt = |v: Option<u32>| v.map_or("null".to_string(), |v| v.to_string());
+    let _ = writeln!(o, "    bound: {}", opt(report.bound));
+    let _ = writeln!(o, "    attained: {}", report.attained);
+    o.push_str("    configurations:\n");
+    for e in &report.configurations {
+        let _ = write!(
+            o,
+            "      - {{b: {}, groups: {}, width: {}, proven: {}, estimate: {}, heuristic_estimate: {}",
+            e.b,
+            scalar(&e.config.describe()),
+            opt(e.width),
+            e.proven,
+            opt(e.estimate),
+            opt(e.heuristic_estimate)
+        );
+        if let Some(note) = &e.note {
+            let _ = write!(o, ", note: {}", quote(note));
+        }
+        o.push_str("}\n");
+    }
+    if let Some(r) = routed {
+        let _ = writeln!(
+            o,
+            "    routed: {{groups: {}, width: {}, net_length: {}, vias: {}}}",
+            scalar(&r.partition.config.describe()),
+            r.metrics.width,
+            r.metrics.net_length,
+            r.metrics.vias
+        );
+    }
     o
 }
 

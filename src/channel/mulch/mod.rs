@@ -15,6 +15,7 @@
 //! next to MulCh's, and the final answer is the better of the two by width,
 //! then net length, then vias (the thesis advises running both, l.1204).
 
+pub mod exact;
 pub mod partition;
 
 use crate::channel::analysis::density;
@@ -116,6 +117,9 @@ pub struct MulchResult {
     pub extra: Vec<RoutedPartition>,
     /// Which of the routed partitions gave the answer.
     pub answer: Answer,
+    /// With `--exact`: the integer programs, and the solver's best
+    /// partition routed.
+    pub exact: Option<(exact::ExactReport, Option<RoutedPartition>)>,
 }
 
 /// Which routed partition [`MulchResult::solution`] is.
@@ -124,6 +128,7 @@ pub enum Answer {
     Chosen,
     Chameleon,
     Extra(usize),
+    Exact,
 }
 
 impl MulchResult {
@@ -132,7 +137,33 @@ impl MulchResult {
             Answer::Chosen => &self.chosen,
             Answer::Chameleon => self.chameleon.as_ref().expect("answer names it"),
             Answer::Extra(k) => &self.extra[k],
+            Answer::Exact => self
+                .exact
+                .as_ref()
+                .and_then(|e| e.1.as_ref())
+                .expect("answer names it"),
         }
+    }
+
+    /// Also solve the partition exactly within `seconds`, route the solver's
+    /// best partition, and take it as the answer if it routes better.
+    pub fn add_exact(
+        &mut self,
+        problem: &ChannelProblem,
+        seconds: f64,
+        observer: &mut dyn FnMut(RouteEvent),
+    ) -> Result<(), RouteError> {
+        let (report, routed) =
+            exact::exact_and_route(problem, self.solution.layers, seconds, observer)?;
+        let better = routed
+            .as_ref()
+            .is_some_and(|r| r.quality() < self.answer().quality());
+        self.exact = Some((report, routed));
+        if better {
+            self.answer = Answer::Exact;
+            self.solution = self.answer().solution.clone();
+        }
+        Ok(())
     }
 
     /// The best routing without B layers (Chameleon's), for comparison.
@@ -209,6 +240,7 @@ pub fn route_mulch(
         chameleon,
         extra,
         answer,
+        exact: None,
     };
     result.solution = result.answer().solution.clone();
     Ok(result)

@@ -227,6 +227,127 @@ impl<'a> Context<'a> {
     pub fn order(&self) -> &[NetId] {
         &self.order
     }
+
+    /// Span of net `n` counted by HV/HVH densities (columns shifted by one,
+    /// so a left side exit is column 0); `None` if it needs no track.
+    pub fn track_span(&self, n: usize) -> Option<(usize, usize)> {
+        self.track_span[n]
+    }
+
+    /// Span of net `n` counted by B densities; `None` if the net may not go
+    /// to a B group (side terminals).
+    pub fn plane_span(&self, n: usize) -> Option<(usize, usize)> {
+        self.plane_span[n]
+    }
+
+    /// Nets crossing net `n` (by id).
+    pub fn crossings(&self, n: usize) -> &[u32] {
+        &self.crossings[n]
+    }
+
+    /// The partition with a given group for every net, its figures
+    /// recomputed from scratch (densities by sweeping, longest paths by
+    /// dynamic programming over each group's constraint graph).
+    ///
+    /// # Panics
+    /// If a B group holds crossing nets or nets with side terminals.
+    pub fn partition_of(&self, config: Configuration, group_of: &[usize]) -> Partition {
+        let kinds = group_kinds(&config);
+        let groups: Vec<GroupStats> = kinds
+            .iter()
+            .enumerate()
+            .map(|(g, &kind)| {
+                let nets: Vec<NetId> = (0..group_of.len())
+                    .filter(|&n| group_of[n] == g)
+                    .map(|n| NetId(n as u32))
+                    .collect();
+                let spans: Vec<(usize, usize)> = nets
+                    .iter()
+                    .filter_map(|id| match kind {
+                        GroupKind::B => Some(
+                            self.plane_span[id.index()]
+                                .expect("B group nets have no side terminals"),
+                        ),
+                        _ => self.track_span[id.index()],
+                    })
+                    .collect();
+                let density = sweep_density(&spans);
+                let (longest_path, cyclic) = if kind == GroupKind::B {
+                    (0, false)
+                } else {
+                    self.longest_path_of(&nets)
+                };
+                let estimate = match kind {
+                    GroupKind::Hv => density,
+                    GroupKind::Hvh => density.div_ceil(2),
+                    GroupKind::B => plane_estimate(self.problem, &nets),
+                };
+                GroupStats {
+                    kind,
+                    nets,
+                    density,
+                    longest_path,
+                    cyclic,
+                    estimate,
+                }
+            })
+            .collect();
+        let estimate = groups.iter().map(|g| g.estimate).max().unwrap_or(0);
+        Partition {
+            config,
+            groups,
+            group_of: group_of.to_vec(),
+            estimate,
+        }
+    }
+
+    /// The area estimate of an assignment to the groups `kinds`.
+    pub fn estimate_of(&self, kinds: &[GroupKind], group_of: &[usize]) -> u32 {
+        let config = Configuration {
+            layers: kinds.iter().map(|k| k.layers()).sum(),
+            b: kinds.iter().filter(|&&k| k == GroupKind::B).count() as u32,
+            hvh: kinds.iter().filter(|&&k| k == GroupKind::Hvh).count() as u32,
+            hv: kinds.iter().filter(|&&k| k == GroupKind::Hv).count() as u32,
+        };
+        self.partition_of(config, group_of).estimate
+    }
+
+    /// Longest path in nets of the constraint graph among `nets`, and whether
+    /// it is cyclic (then the path is `|nets| + 1`).
+    fn longest_path_of(&self, nets: &[NetId]) -> (u32, bool) {
+        let mut index = vec![usize::MAX; self.succ.len()];
+        for (k, id) in nets.iter().enumerate() {
+            index[id.index()] = k;
+        }
+        let mut g = crate::graph::Digraph::new(nets.len());
+        for (k, id) in nets.iter().enumerate() {
+            for &s in &self.succ[id.index()] {
+                if index[s as usize] != usize::MAX {
+                    g.add_edge(k as u32, index[s as usize] as u32);
+                }
+            }
+        }
+        match g.longest_path_nodes() {
+            Some(lp) => (lp, false),
+            None => (nets.len() as u32 + 1, true),
+        }
+    }
+}
+
+/// Largest number of inclusive spans over one column.
+fn sweep_density(spans: &[(usize, usize)]) -> u32 {
+    let mut events: Vec<(usize, i32)> = Vec::with_capacity(2 * spans.len());
+    for &(a, b) in spans {
+        events.push((a, 1));
+        events.push((b + 1, -1));
+    }
+    events.sort_unstable_by_key(|&(x, d)| (x, d));
+    let (mut run, mut best) = (0i32, 0i32);
+    for (_, d) in events {
+        run += d;
+        best = best.max(run);
+    }
+    best as u32
 }
 
 /// One group while nets are being assigned.
@@ -430,7 +551,8 @@ pub fn assign_nets(
     }
     let stats: Vec<GroupStats> = groups
         .into_iter()
-        .map(|g| {
+        .map(|mut g| {
+            g.nets.sort_unstable();
             let density = g.tree.density();
             let estimate = match g.kind {
                 GroupKind::Hv => density,
@@ -695,5 +817,37 @@ mod tests {
                 assert!(part.estimate >= config.width_lower_bound(ctx.density()));
             }
         }
+    }
+
+    #[test]
+    fn incremental_figures_equal_recomputation() {
+        use crate::channel::generate::{random_channel, ChannelShape};
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
+        let mut cyclic_groups = 0;
+        for k in 0..300 {
+            let columns = rng.gen_range(3..50);
+            let mut shape = ChannelShape::new(columns);
+            shape.side_probability = if k % 4 == 0 { 0.3 } else { 0.0 };
+            let p = random_channel(&mut rng, &shape);
+            let ctx = Context::new(&p);
+            let layers = rng.gen_range(2..=8);
+            for &b in &candidate_b_values(layers) {
+                let config = Configuration::new(layers, b).unwrap();
+                for cost in [CostFunction::Basic, CostFunction::Variant] {
+                    let options = AssignOptions {
+                        cost,
+                        excess: Excess::Unassigned,
+                    };
+                    let Some(part) = assign_nets(&ctx, config, options) else {
+                        continue;
+                    };
+                    let again = ctx.partition_of(config, &part.group_of);
+                    assert_eq!(part, again, "{k}: {config:?}");
+                    cyclic_groups += part.groups.iter().filter(|g| g.cyclic).count();
+                }
+            }
+        }
+        assert!(cyclic_groups > 10, "only {cyclic_groups} cyclic groups");
     }
 }
