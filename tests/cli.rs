@@ -418,3 +418,85 @@ fn one_layer_routes_a_planar_channel_and_refuses_a_crossing_one() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("cross"), "{}", text(&o.stderr));
 }
+
+#[test]
+fn mulch_report_shows_the_partition_and_the_result_without_b_layers() {
+    let dir = scratch("mulch-report");
+    let out = dir.join("dde4.yaml");
+    let o = run(fabric()
+        .args(["route", "--layers", "4", "--output"])
+        .arg(&out)
+        .arg(bench("dde")));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    assert!(stdout.contains("without B layers"), "{stdout}");
+    let y = yaml(&out);
+    let m = &y["mulch"];
+    assert_eq!(m["attempts"][0]["b"].as_u64(), Some(0));
+    let chosen = m["chosen"]["width"].as_u64().unwrap();
+    let without = m["without_b_layers"]["width"].as_u64().unwrap();
+    assert!(chosen <= 10 && chosen <= without, "{chosen} {without}");
+    assert_eq!(y["width"].as_u64(), Some(chosen.min(without)));
+    // Group figures add up to the totals.
+    let groups = m["chosen"]["groups"].as_sequence().unwrap();
+    let vias: u64 = groups.iter().map(|g| g["vias"].as_u64().unwrap()).sum();
+    assert_eq!(Some(vias), m["chosen"]["vias"].as_u64());
+    // The file stays a FORMATS.md solution: verify reads it.
+    let v = run(fabric()
+        .arg("verify")
+        .arg("--strict")
+        .arg(bench("dde"))
+        .arg(&out));
+    assert!(v.status.success(), "{}", text(&v.stdout));
+
+    // --no-b-layers: Chameleon's packing only.
+    let o = run(fabric()
+        .args(["route", "--layers", "4", "--no-b-layers", "--output"])
+        .arg(&out)
+        .arg(bench("dde")));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let y = yaml(&out);
+    let types: Vec<&str> = y["groups"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|g| g["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(types, ["HV", "HV"]);
+    assert_eq!(y["width"].as_u64(), Some(without));
+}
+
+#[test]
+fn mulch_exact_reports_the_integer_program() {
+    let dir = scratch("mulch-exact");
+    let out = dir.join("yk3.yaml");
+    let o = run(fabric()
+        .args([
+            "route",
+            "--layers",
+            "3",
+            "--exact",
+            "--time-limit",
+            "20",
+            "--output",
+        ])
+        .arg(&out)
+        .arg(bench("yk_textbook12")));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let y = yaml(&out);
+    let e = &y["mulch"]["exact"];
+    assert_eq!(e["bound"].as_u64(), Some(2));
+    assert_eq!(e["attained"].as_bool(), Some(true));
+    assert_eq!(y["width"].as_u64(), Some(2));
+    assert_eq!(y["mulch"]["answer"].as_str(), Some("exact"));
+    // Options that make no sense together are usage errors (exit 2).
+    let o = run(fabric()
+        .args(["route", "--time-limit", "3"])
+        .arg(bench("yk_textbook12")));
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(fabric()
+        .args(["route", "--router", "mulch", "--model", "HV"])
+        .arg(bench("yk_textbook12")));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("--model"));
+}

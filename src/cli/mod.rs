@@ -195,6 +195,11 @@ pub fn run(cli: Cli) -> Result<i32> {
                 }
                 .to_string()
             });
+            if name == "mulch" && args.model.is_some() {
+                return Err(Error::Usage(
+                    "--model applies to the yacr router; mulch chooses its own groups".into(),
+                ));
+            }
             let router = router_by_name(&name)
                 .ok_or_else(|| Error::Usage(format!("unknown router {name}")))?;
             let options = RouteOptions {
