@@ -1,6 +1,7 @@
 //! CHANNEL-SEPARATION (linear time) against the brute-force check of every
 //! cut, on random planar channels with multi-terminal nets and empty columns.
 
+use fabric::channel::analysis;
 use fabric::channel::generate::random_planar_terminals as planar;
 use fabric::channel::problem::ChannelProblem;
 use fabric::channel::router::{router_by_name, RouteOptions};
@@ -94,4 +95,102 @@ fn plane_router_width_is_separation_plus_one_and_verified() {
         routed += 1;
     }
     assert!(routed > 2_000, "only {routed} channels");
+}
+
+/// A planar channel with floating side terminals: the leftmost and
+/// rightmost bottom pins of a random planar channel become left and right
+/// side terminals (in order, so the cyclic order around the boundary and
+/// hence planarity are kept).
+fn with_sides(t: &Terminals, rng: &mut impl Rng) -> Option<ChannelProblem> {
+    let p = problem_of(t)?;
+    let mut top = p.top_labels();
+    let mut bottom = p.bottom_labels();
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    let kl = rng.gen_range(0..4);
+    let kr = rng.gen_range(0..4);
+    let cols: Vec<usize> = (0..bottom.len()).filter(|&x| bottom[x] != 0).collect();
+    for &x in cols.iter().take(kl) {
+        if left.contains(&bottom[x]) {
+            break;
+        }
+        left.push(bottom[x]);
+        bottom[x] = 0;
+    }
+    for &x in cols.iter().rev().take(kr) {
+        if bottom[x] == 0 || right.contains(&bottom[x]) {
+            break;
+        }
+        right.push(bottom[x]);
+        bottom[x] = 0;
+    }
+    // Drop emptied end columns only if a pin remains somewhere.
+    if top.iter().chain(&bottom).all(|&v| v == 0) {
+        top[0] = 0;
+    }
+    ChannelProblem::from_rows("sides", &top, &bottom, &left, &right).ok()
+}
+
+#[test]
+fn plane_router_takes_floating_side_terminals() {
+    use fabric::channel::switchbox::extend_floating_sides;
+    let router = router_by_name("plane").unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(64);
+    let (mut routed, mut with_sides_count, mut feed_through) = (0, 0, 0);
+    for _ in 0..3_000 {
+        let columns = rng.gen_range(2..30);
+        let t = planar(&mut rng, columns);
+        let Some(p) = with_sides(&t, &mut rng) else {
+            continue;
+        };
+        assert!(
+            analysis::crossing_pairs(&p).is_empty(),
+            "the side order broke planarity: {:?} {:?} L{:?} R{:?}",
+            p.top_labels(),
+            p.bottom_labels(),
+            p.left(),
+            p.right()
+        );
+        let s = router
+            .route(&p, &RouteOptions::layers(1))
+            .unwrap_or_else(|e| panic!("{e}: {:?} {:?}", p.top_labels(), p.bottom_labels()));
+        let r = verify(&p, &s, None);
+        assert!(
+            r.is_legal_strict(),
+            "{:?} {:?} left {:?} right {:?}: {:?} {:?}",
+            p.top_labels(),
+            p.bottom_labels(),
+            p.left(),
+            p.right(),
+            r.violations,
+            r.boundary_runs
+        );
+        let ext = extend_floating_sides(&p).unwrap();
+        let w = fabric::channel::separation::single_layer_width(&ext.problem).unwrap();
+        assert_eq!(s.width, w, "{:?} {:?}", p.top_labels(), p.bottom_labels());
+        // A wider gap between the moved side terminals and the channel
+        // changes nothing: the reduction does not constrain the routing.
+        let wide =
+            fabric::channel::switchbox::extend_floating_sides_with_gap(&p, Some(12)).unwrap();
+        assert_eq!(
+            fabric::channel::separation::single_layer_width(&wide.problem).unwrap(),
+            w,
+            "{:?} {:?} L{:?} R{:?}",
+            p.top_labels(),
+            p.bottom_labels(),
+            p.left(),
+            p.right()
+        );
+        routed += 1;
+        if !p.left().is_empty() || !p.right().is_empty() {
+            with_sides_count += 1;
+        }
+        if p.nets().iter().any(|n| n.left && n.right) {
+            feed_through += 1;
+        }
+    }
+    assert!(
+        routed > 2_000 && with_sides_count > 1_500,
+        "{routed} {with_sides_count}"
+    );
+    assert!(feed_through > 10, "{feed_through}");
 }

@@ -17,6 +17,7 @@ pub mod problem;
 pub mod router;
 pub mod separation;
 pub mod solution;
+pub mod switchbox;
 pub mod verify;
 
 pub use problem::{ChannelProblem, NetId, RawChannel};

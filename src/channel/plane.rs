@@ -164,12 +164,29 @@ fn smooth(problem: &ChannelProblem, base: &[usize], graph: &Digraph, h: &mut [i6
 }
 
 /// Route a planar channel in one layer.
+///
+/// Floating side terminals are handled by the switchbox reduction
+/// ([`super::switchbox`]): the channel is extended with the side terminals
+/// on the bottom row beyond its ends, routed, and cut back.
 pub fn route_plane(problem: &ChannelProblem) -> Result<ChannelSolution, RouteError> {
-    if !problem.left().is_empty() || !problem.right().is_empty() {
-        return Err(RouteError::Unroutable(
-            "the plane router does not handle side terminals yet".into(),
-        ));
+    if let Some(&(a, b)) = crossing_pairs(problem).first() {
+        return Err(RouteError::Unroutable(format!(
+            "nets {} and {} cross: no routing in one layer",
+            problem.label(a),
+            problem.label(b)
+        )));
     }
+    if !problem.left().is_empty() || !problem.right().is_empty() {
+        let ext = super::switchbox::extend_floating_sides(problem)
+            .map_err(|e| RouteError::Unroutable(e.message))?;
+        let routed = route_plane(&ext.problem)?;
+        return Ok(ext.truncate(&routed));
+    }
+    route_pins_only(problem)
+}
+
+/// The plane router proper, for a planar channel without side terminals.
+fn route_pins_only(problem: &ChannelProblem) -> Result<ChannelSolution, RouteError> {
     if let Some(&(a, b)) = crossing_pairs(problem).first() {
         return Err(RouteError::Unroutable(format!(
             "nets {} and {} cross: no routing in one layer",

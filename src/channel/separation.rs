@@ -294,7 +294,14 @@ fn separation_core(t: &Terminals) -> Option<(i64, usize)> {
 
 /// Chapter 6 width of a planar single-layer channel: `separation + 1`, or 0
 /// when every net lies in a single column.
+///
+/// Floating side terminals are taken through the switchbox reduction
+/// ([`super::switchbox::extend_floating_sides`]).
 pub fn single_layer_width(p: &ChannelProblem) -> Option<u32> {
+    if !p.left().is_empty() || !p.right().is_empty() {
+        let ext = super::switchbox::extend_floating_sides(p).ok()?;
+        return single_layer_width(&ext.problem);
+    }
     let single_columns = p
         .nets()
         .iter()

@@ -325,12 +325,6 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Separation(args) => {
             check_output_paths(&[&args.file], &outputs_of(&args.output, &None))?;
             let problem = read_problem(&args.file)?;
-            if !problem.left().is_empty() || !problem.right().is_empty() {
-                return Err(Error::Usage(format!(
-                    "{}: side terminals are not supported by the separation yet (switchbox reduction to come)",
-                    args.file.display()
-                )));
-            }
             let pairs = crate::channel::analysis::crossing_pairs(&problem);
             if let Some(&(a, b)) = pairs.first() {
                 return Err(Error::Failed(format!(
@@ -341,11 +335,21 @@ pub fn run(cli: Cli) -> Result<i32> {
                     pairs.len()
                 )));
             }
-            let t = crate::channel::separation::Terminals::of_problem(&problem);
+            // Floating side terminals: the switchbox reduction to a channel
+            // (columns of the cut below are then the extended channel's).
+            let ext = crate::channel::switchbox::extend_floating_sides(&problem)
+                .map_err(|e| Error::Failed(format!("{}: {}", problem.name(), e.message)))?;
+            let sides = ext.shift != 0 || ext.problem.columns() != problem.columns();
+            let t = crate::channel::separation::Terminals::of_problem(&ext.problem);
             let (sep, cut) = crate::channel::separation::separation_with_cut(&t)
                 .expect("a validated channel has terminals");
             let width = crate::channel::separation::single_layer_width(&problem)
                 .expect("a validated channel has terminals");
+            let cut = crate::channel::separation::CriticalCut {
+                bottom_x: cut.bottom_x - ext.shift,
+                top_x: cut.top_x - ext.shift,
+                ..cut
+            };
             let text = report::yaml::separation_yaml(problem.name(), sep, width, &cut);
             if let Some(path) = &args.output {
                 write_all_or_nothing(&[(path.clone(), text)])?;
@@ -354,6 +358,13 @@ pub fn run(cli: Cli) -> Result<i32> {
                 "{}: minimum separation {sep} (chapter 7: terminal rows {sep} apart), width {width} (chapter 6: tracks between the pin rows)",
                 problem.name()
             );
+            if sides {
+                println!(
+                    "  side terminals are floating: moved onto the bottom row beyond the ends \
+                     (columns below 0 or from {} on are moved side terminals)",
+                    problem.columns()
+                );
+            }
             println!(
                 "  deciding cut: bottom column {} to top column {}, flow {}, dx {}",
                 cut.bottom_x,

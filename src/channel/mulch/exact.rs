@@ -5,8 +5,7 @@
 //! For a configuration with groups `g` (each with `H_g` horizontal layers),
 //! binary `x[n][g]` puts net `n` in group `g`, and the integer `W` is
 //! minimised subject to
-//! - every net in exactly one group (nets with side terminals in no B group,
-//!   as in the heuristic);
+//! - every net in exactly one group;
 //! - for every group and every column where a span starts, the group's nets
 //!   that need a track and cover that column number at most `H_g · W`;
 //! - no two crossing nets in one B group.
@@ -15,9 +14,8 @@
 //! model, and a B group at least the density of its nets that need a track
 //! (two such nets over one column need two rows there, in one layer too; a
 //! single-column net's column holds no other net of a planar group), so the
-//! optimum `W*` is a lower
-//! bound on the width of any routing that follows any partition of that
-//! configuration. When the optimal partition's true estimate (with B groups
+//! optimum `W*` is a lower bound on the width of any reserved-layer routing
+//! that follows any partition of that configuration. When the optimal partition's true estimate (with B groups
 //! at their real plane width) equals `W*`, the bound is also attained: `W*`
 //! is then the best estimate of any partition, certified. The heuristic's
 //! partition is given to the solver as a warm start.
@@ -246,8 +244,8 @@ pub fn members(group_of: &[usize], g: usize) -> Vec<NetId> {
         .collect()
 }
 
-/// The exact report, and the best solver partition routed (the proven
-/// configuration with the smallest width, else the smallest found).
+/// The exact report, and the best solver partition routed: the one with
+/// the smallest true estimate, then the smallest `W*`, proven first.
 pub fn exact_and_route(
     problem: &crate::channel::problem::ChannelProblem,
     layers: u32,
@@ -260,7 +258,7 @@ pub fn exact_and_route(
         .configurations
         .iter()
         .filter(|e| e.width.is_some())
-        .min_by_key(|e| (e.width, !e.proven, e.estimate));
+        .min_by_key(|e| (e.estimate, e.width, !e.proven));
     let routed = match best {
         Some(e) => {
             let part = ctx.partition_of(e.config, &e.group_of);

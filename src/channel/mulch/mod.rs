@@ -190,10 +190,6 @@ pub fn route_mulch(
             problem.label(a),
             problem.label(b)
         )),
-        SelectError::SideTerminalsInOneLayer(a) => RouteError::Unroutable(format!(
-            "net {} has a side terminal, which the single-layer (plane) router does not take yet",
-            problem.label(a)
-        )),
         SelectError::NoConfiguration => RouteError::Layers {
             router: "mulch",
             layers,
@@ -253,8 +249,9 @@ pub fn route_partition(
     observer: &mut dyn FnMut(RouteEvent),
 ) -> Result<RoutedPartition, RouteError> {
     let mut routed: Vec<Option<ChannelSolution>> = Vec::new();
-    // B groups first, as in the thesis (their free space is not used by the
-    // other groups yet, so the order does not change the result).
+    // Groups are routed independently (B-layer free space is not offered
+    // to other groups yet), so their order does not change the result; the
+    // thesis routes B groups first.
     for g in &part.groups {
         if g.nets.is_empty() {
             routed.push(None);

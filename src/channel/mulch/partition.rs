@@ -147,8 +147,9 @@ pub struct Context<'a> {
     /// Span for HV/HVH densities, shifted by one so a left side exit is
     /// column 0; `None` for nets that need no track.
     track_span: Vec<Option<(usize, usize)>>,
-    /// Span over pin columns for B densities; `None` for nets with side
-    /// terminals, which the plane router does not take.
+    /// Span for B densities (shifted as `track_span`), single-column nets
+    /// included; `None` for a net no B group may take (none at present:
+    /// side terminals go through the switchbox reduction).
     plane_span: Vec<Option<(usize, usize)>>,
 }
 
@@ -192,11 +193,8 @@ impl<'a> Context<'a> {
             .nets()
             .iter()
             .map(|net| {
-                if net.left || net.right {
-                    None
-                } else {
-                    Some((net.first_pin()? as usize, net.last_pin()? as usize))
-                }
+                let (a, b) = net.span(c);
+                Some(((a + 1) as usize, (b + 1) as usize))
             })
             .collect();
         let mut order: Vec<NetId> = problem.net_ids().collect();
@@ -235,7 +233,7 @@ impl<'a> Context<'a> {
     }
 
     /// Span of net `n` counted by B densities; `None` if the net may not go
-    /// to a B group (side terminals).
+    /// to a B group.
     pub fn plane_span(&self, n: usize) -> Option<(usize, usize)> {
         self.plane_span[n]
     }
@@ -250,7 +248,7 @@ impl<'a> Context<'a> {
     /// dynamic programming over each group's constraint graph).
     ///
     /// # Panics
-    /// If a B group holds crossing nets or nets with side terminals.
+    /// If a B group holds a net that no B group may take.
     pub fn partition_of(&self, config: Configuration, group_of: &[usize]) -> Partition {
         let kinds = group_kinds(&config);
         let groups: Vec<GroupStats> = kinds
@@ -264,10 +262,9 @@ impl<'a> Context<'a> {
                 let spans: Vec<(usize, usize)> = nets
                     .iter()
                     .filter_map(|id| match kind {
-                        GroupKind::B => Some(
-                            self.plane_span[id.index()]
-                                .expect("B group nets have no side terminals"),
-                        ),
+                        GroupKind::B => {
+                            Some(self.plane_span[id.index()].expect("a net a B group may take"))
+                        }
                         _ => self.track_span[id.index()],
                     })
                     .collect();
@@ -452,7 +449,31 @@ impl Group {
                 t.lp = self.lp.max(t.up + t.down - 1);
             }
         }
+        #[cfg(test)]
+        self.check_trial(ctx, n, &t);
         t
+    }
+
+    /// Test builds: the trial's figures equal a recomputation from scratch
+    /// (density by sweeping, longest path by dynamic programming), for
+    /// every trial, won or lost.
+    #[cfg(test)]
+    fn check_trial(&self, ctx: &Context, n: usize, t: &Trial) {
+        if !t.feasible {
+            return;
+        }
+        let mut nets = self.nets.clone();
+        nets.push(NetId(n as u32));
+        let spans: Vec<(usize, usize)> = nets
+            .iter()
+            .filter_map(|id| self.span(ctx, id.index()))
+            .collect();
+        assert_eq!(t.density, sweep_density(&spans), "trial density");
+        if self.kind != GroupKind::B {
+            let (lp, cyclic) = ctx.longest_path_of(&nets);
+            assert_eq!(t.lp, lp, "trial longest path");
+            assert_eq!(self.cyclic || t.makes_cycle, cyclic, "trial cycle");
+        }
     }
 
     /// Whether adding `n` closes a cycle among the members: some member
@@ -523,7 +544,7 @@ type Key = (u64, u32, u32, usize, usize);
 
 /// Assign every net of the channel to one group of `config`; `None` when
 /// some net fits no group (every group is B and the net crosses a net in
-/// each, or has side terminals).
+/// each).
 pub fn assign_nets(
     ctx: &Context,
     config: Configuration,
@@ -594,6 +615,9 @@ fn plane_estimate(problem: &ChannelProblem, nets: &[NetId]) -> u32 {
 /// (cost, then density, then longest path, then fewer nets, then the lower
 /// group index; density is normalised by the group's horizontal layers).
 fn choose(groups: &[Group], trials: &[Trial], cost: CostFunction, lower: u32) -> Option<usize> {
+    // B groups enter the longest-path tie-break with 0 (their constraint
+    // graph does not bound their width), so they win ties on cost and
+    // density against HV/HVH groups, whose path is at least 1.
     let key = |g: usize, c: u64| -> Key {
         let t = &trials[g];
         let lp = if groups[g].kind == GroupKind::B {
@@ -683,8 +707,6 @@ pub struct Selection {
 pub enum SelectError {
     /// One layer and crossing nets (the two given by id).
     NotPlanar(NetId, NetId),
-    /// One layer and a net with side terminals.
-    SideTerminalsInOneLayer(NetId),
     /// No configuration: one layer and B layers switched off.
     NoConfiguration,
 }
@@ -700,13 +722,6 @@ pub fn select(
     if layers == 1 {
         if options.no_b_layers {
             return Err(SelectError::NoConfiguration);
-        }
-        if let Some(id) = ctx
-            .problem
-            .net_ids()
-            .find(|id| ctx.plane_span[id.index()].is_none())
-        {
-            return Err(SelectError::SideTerminalsInOneLayer(id));
         }
         if let Some((a, &b)) = ctx
             .crossings
@@ -747,6 +762,13 @@ pub fn select(
     let mut extra = Vec::new();
     for b in (1..=options.extra.min(2)).map(|k| chosen.b() + k) {
         if let Some(config) = Configuration::new(layers, b) {
+            // A configuration the loop already assigned is not assigned again.
+            if let Some(a) = attempts.iter().find(|a| a.b == b).cloned() {
+                if a.estimate.is_some() {
+                    extra.extend(assign_nets(ctx, config, options.assign));
+                }
+                continue;
+            }
             let p = assign_nets(ctx, config, options.assign);
             attempts.push(Attempt {
                 b,
