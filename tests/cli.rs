@@ -500,3 +500,41 @@ fn mulch_exact_reports_the_integer_program() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("--model"));
 }
+
+#[test]
+fn switchbox_reports_routability_and_the_unsafe_cut() {
+    let dir = scratch("switchbox");
+    let sb = |name: &str| {
+        root()
+            .join("benchmarks/switchboxes")
+            .join(format!("{name}.txt"))
+    };
+    let out = dir.join("small.yaml");
+    let o = run(fabric()
+        .arg("switchbox")
+        .arg(sb("small"))
+        .arg("-o")
+        .arg(&out));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(yaml(&out)["routable"].as_bool(), Some(true));
+    let out = dir.join("tight.yaml");
+    let o = run(fabric()
+        .arg("switchbox")
+        .arg(sb("tight"))
+        .arg("-o")
+        .arg(&out));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    let y = yaml(&out);
+    assert_eq!(y["routable"].as_bool(), Some(false));
+    assert_eq!(y["unsafe_cut"]["flow"].as_u64(), Some(3));
+    assert_eq!(y["unsafe_cut"]["capacity"].as_u64(), Some(2));
+    // A bad file: exit 2, file:line:column, no output written.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "height: 2\ntop: 1 0\nbottom: 0 z\nleft: 1\n").unwrap();
+    let out = dir.join("bad.yaml");
+    let o = run(fabric().arg("switchbox").arg(&bad).arg("-o").arg(&out));
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(err.contains("bad.txt:3:11"), "{err}");
+    assert!(!out.exists());
+}

@@ -44,6 +44,11 @@ pub enum Command {
         fabric separation benchmarks/channels/yk_textbook12.txt || true\n  \
         (a channel whose nets cross cannot be routed in one layer: exit 1, naming two nets)")]
     Separation(SeparationArgs),
+    /// Can a switchbox with fixed side terminals be routed in one layer? (thesis 7.1.2)
+    #[command(after_help = "Example:\n  \
+        fabric switchbox benchmarks/switchboxes/small.txt\n  \
+        (exit 0 routable; exit 1 not, naming a crossing pair or an unsafe cut)")]
+    Switchbox(SwitchboxArgs),
     /// Check a routed channel against its problem (the four legality rules and its metrics).
     #[command(after_help = "Example:\n  \
         fabric route benchmarks/channels/dde.txt --output dde.yaml && \
@@ -116,6 +121,15 @@ pub struct RouteArgs {
 #[derive(Debug, clap::Args)]
 pub struct SeparationArgs {
     /// Channel file: classic text, YACR2 `column bottom top`, or YAML.
+    pub file: PathBuf,
+    /// Write the result as YAML.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SwitchboxArgs {
+    /// Switchbox file (docs/formats.md section 2).
     pub file: PathBuf,
     /// Write the result as YAML.
     #[arg(long, short)]
@@ -373,6 +387,36 @@ pub fn run(cli: Cli) -> Result<i32> {
                 (cut.top_x - cut.bottom_x).abs()
             );
             Ok(0)
+        }
+        Command::Switchbox(args) => {
+            check_output_paths(&[&args.file], &outputs_of(&args.output, &None))?;
+            let text = read_text(&args.file)?;
+            let sb = crate::io::parse_switchbox(&text, &args.file.display().to_string())?;
+            let check = crate::channel::switchbox::check(&sb);
+            if let Some(path) = &args.output {
+                write_all_or_nothing(&[(path.clone(), report::yaml::switchbox_yaml(&sb, &check))])?;
+            }
+            let opt = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
+            println!(
+                "{}: {} x {} switchbox; separations: top-bottom {} (height {}), left-right {} (width {})",
+                sb.name,
+                sb.width,
+                sb.height,
+                opt(check.top_bottom_separation),
+                sb.height,
+                opt(check.left_right_separation),
+                sb.width
+            );
+            match &check.result {
+                Ok(()) => {
+                    println!("  routable in one layer: every critical cut is safe");
+                    Ok(0)
+                }
+                Err(why) => {
+                    println!("  not routable in one layer: {why}");
+                    Ok(1)
+                }
+            }
         }
         Command::Verify(args) => {
             let problem = read_problem(&args.problem)?;

@@ -84,7 +84,7 @@ fn end_of(text: &str) -> SourceLoc {
     }
 }
 
-fn strip_comment(line: &str) -> &str {
+pub(crate) fn strip_comment(line: &str) -> &str {
     match line.find('#') {
         Some(i) => &line[..i],
         None => line,
@@ -102,7 +102,7 @@ fn error(file: &str, form: ChannelForm, loc: SourceLoc, message: String) -> Pars
 }
 
 /// Whitespace-separated tokens of a line with their 1-based char columns.
-fn tokens(line: &str) -> Vec<(usize, &str)> {
+pub(crate) fn tokens(line: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
     let mut char_col = 0usize;
@@ -125,7 +125,7 @@ fn tokens(line: &str) -> Vec<(usize, &str)> {
 }
 
 /// A net id: a non-negative integer that fits in 32 bits.
-fn net_id(token: &str) -> Result<u32, String> {
+pub(crate) fn net_id(token: &str) -> Result<u32, String> {
     let t = token;
     if let Some(rest) = t.strip_prefix('-') {
         if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {

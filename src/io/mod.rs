@@ -3,6 +3,8 @@
 
 pub mod channel;
 pub mod solution;
+pub mod switchbox;
 
 pub use channel::{parse_channel, ChannelForm};
 pub use solution::{parse_solution, SolutionFile};
+pub use switchbox::parse_switchbox;

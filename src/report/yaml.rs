@@ -319,6 +319,44 @@ pub fn exact_yaml(
     o
 }
 
+/// The report of `fabric switchbox` (docs/formats.md section 2).
+pub fn switchbox_yaml(
+    sb: &crate::channel::switchbox::Switchbox,
+    check: &crate::channel::switchbox::SwitchboxCheck,
+) -> String {
+    use crate::channel::switchbox::Unroutable;
+    let mut o = String::new();
+    let opt = |v: Option<i64>| v.map_or("null".to_string(), |v| v.to_string());
+    let _ = writeln!(o, "name: {}", scalar(&sb.name));
+    let _ = writeln!(o, "width: {}", sb.width);
+    let _ = writeln!(o, "height: {}", sb.height);
+    let _ = writeln!(o, "routable: {}", check.result.is_ok());
+    let _ = writeln!(
+        o,
+        "top_bottom_separation: {}   # the height must be at least this",
+        opt(check.top_bottom_separation)
+    );
+    let _ = writeln!(
+        o,
+        "left_right_separation: {}   # the width must be at least this",
+        opt(check.left_right_separation)
+    );
+    match &check.result {
+        Ok(()) => {}
+        Err(Unroutable::Crossing(a, b)) => {
+            let _ = writeln!(o, "crossing_nets: [{a}, {b}]");
+        }
+        Err(Unroutable::Cut(c)) => {
+            let _ = writeln!(
+                o,
+                "unsafe_cut: {{from: [{}, {}], to: [{}, {}], flow: {}, capacity: {}}}",
+                c.from.0, c.from.1, c.to.0, c.to.1, c.flow, c.capacity
+            );
+        }
+    }
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,177 @@
+//! Reader of switchbox files with fixed side terminals (docs/formats.md
+//! section 2).
+//!
+//! ```text
+//! # terminals on the boundary of [0, width] x [0, height]
+//! height: 3
+//! top:    0 2 0 3     # x = 0 .. width
+//! bottom: 1 0 2 0
+//! left:   1 0         # y = 1 .. height-1, bottom to top
+//! right:  0 3
+//! ```
+
+use super::channel::{name_from_path, net_id, strip_comment, tokens};
+use crate::channel::switchbox::Switchbox;
+use crate::error::ParseError;
+
+const FORM: &str = "a switchbox file";
+
+fn error(file: &str, line: usize, column: usize, message: String) -> ParseError {
+    ParseError {
+        file: file.to_string(),
+        line,
+        column,
+        form: Some(FORM),
+        message,
+    }
+}
+
+/// Parse and validate a switchbox.
+pub fn parse_switchbox(text: &str, file: &str) -> Result<Switchbox, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Per key: the values and the line/column of the key.
+    let mut rows: [Option<(Vec<u32>, usize, usize)>; 5] = Default::default();
+    const KEYS: [&str; 5] = ["top", "bottom", "left", "right", "height"];
+    for (n, line) in text.lines().enumerate() {
+        let body = strip_comment(line);
+        if body.trim().is_empty() {
+            continue;
+        }
+        let lineno = n + 1;
+        let indent = body.chars().count() - body.trim_start().chars().count();
+        let trimmed = body.trim_start();
+        let expected =
+            "expected `height:`, `top:`, `bottom:`, `left:` or `right:` followed by integers";
+        let Some(colon) = trimmed.find(':') else {
+            return Err(error(file, lineno, indent + 1, expected.into()));
+        };
+        let key = trimmed[..colon].trim();
+        let Some(slot) = KEYS.iter().position(|&k| k == key) else {
+            return Err(error(
+                file,
+                lineno,
+                indent + 1,
+                format!("unknown key `{key}`: {expected}"),
+            ));
+        };
+        if rows[slot].is_some() {
+            return Err(error(
+                file,
+                lineno,
+                indent + 1,
+                format!("`{key}` is given twice"),
+            ));
+        }
+        let offset = indent + trimmed[..=colon].chars().count();
+        let mut values = Vec::new();
+        for (col, tok) in tokens(&trimmed[colon + 1..]) {
+            values.push(net_id(tok).map_err(|m| error(file, lineno, offset + col, m))?);
+        }
+        rows[slot] = Some((values, lineno, indent + 1));
+    }
+    let end = text.lines().count() + 1;
+    let take = |slot: usize| -> Result<(Vec<u32>, usize, usize), ParseError> {
+        rows[slot].clone().ok_or_else(|| {
+            error(
+                file,
+                end,
+                1,
+                format!("no `{}:` line before the end of the file", KEYS[slot]),
+            )
+        })
+    };
+    let (height, hl, hc) = take(4)?;
+    if height.len() != 1 || height[0] == 0 {
+        return Err(error(
+            file,
+            hl,
+            hc,
+            "`height:` takes one positive integer".into(),
+        ));
+    }
+    let height = height[0] as i64;
+    let (top, tl, tc) = take(0)?;
+    let (bottom, bl, bc) = take(1)?;
+    if top.len() < 2 {
+        return Err(error(
+            file,
+            tl,
+            tc,
+            format!(
+                "`top:` has {} entries; a switchbox is at least 1 wide (2 entries, x = 0 and 1)",
+                top.len()
+            ),
+        ));
+    }
+    if bottom.len() != top.len() {
+        return Err(error(
+            file,
+            bl,
+            bc,
+            format!(
+                "`bottom:` has {} entries but `top:` has {}",
+                bottom.len(),
+                top.len()
+            ),
+        ));
+    }
+    let mut sides = Vec::new();
+    for slot in [2, 3] {
+        let (values, line, col) = match &rows[slot] {
+            Some(r) => r.clone(),
+            None => (vec![0; height as usize - 1], 0, 0),
+        };
+        if values.len() != height as usize - 1 {
+            return Err(error(file, line, col, format!(
+                "`{}:` has {} entries; a switchbox {height} high has {} side positions (y = 1 .. {})",
+                KEYS[slot],
+                values.len(),
+                height - 1,
+                height - 1
+            )));
+        }
+        sides.push(values);
+    }
+    let right = sides.pop().expect("two sides");
+    let left = sides.pop().expect("two sides");
+    let sb = Switchbox {
+        name: name_from_path(file),
+        width: top.len() as i64 - 1,
+        height,
+        top,
+        bottom,
+        left,
+        right,
+    };
+    sb.validate().map_err(|m| error(file, 0, 0, m))?;
+    Ok(sb)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_documented_example() {
+        let text =
+            "# example\nheight: 3\ntop:    0 2 0 3\nbottom: 1 0 2 0\nleft:   1 0\nright:  0 3\n";
+        let sb = parse_switchbox(text, "ex.txt").unwrap();
+        assert_eq!((sb.width, sb.height), (3, 3));
+        assert_eq!(sb.left, vec![1, 0]);
+        assert!(crate::channel::switchbox::routable(&sb).is_ok());
+    }
+
+    #[test]
+    fn errors_name_the_line_and_column() {
+        let e = parse_switchbox("height: 3\ntop: 1 0\nbottom: 1 x\n", "b.txt").unwrap_err();
+        assert_eq!((e.line, e.column), (3, 11), "{e}");
+        let e =
+            parse_switchbox("height: 3\ntop: 1 0\nbottom: 1 0\nleft: 1\n", "b.txt").unwrap_err();
+        assert_eq!(e.line, 4, "{e}");
+        assert!(e.message.contains("side positions"), "{e}");
+        let e = parse_switchbox("top: 1 1\nbottom: 0 0\n", "b.txt").unwrap_err();
+        assert!(e.message.contains("height"), "{e}");
+        let e = parse_switchbox("height: 2\ntop: 1 2\nbottom: 0 0\n", "b.txt").unwrap_err();
+        assert!(e.message.contains("single terminal"), "{e}");
+    }
+}
