@@ -194,3 +194,39 @@ fn plane_router_takes_floating_side_terminals() {
     );
     assert!(feed_through > 10, "{feed_through}");
 }
+
+/// Spec §8: the flowdiff-based critical-cut check equals brute force on
+/// every instance, crossing ones included (where the linear sweep may
+/// under-report, as the spec says, but never over-report).
+#[test]
+fn critical_cuts_equal_brute_force_on_crossing_channels_too() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(66);
+    let mut crossing = 0;
+    for _ in 0..5_000 {
+        let c = rng.gen_range(2..14);
+        let k = rng.gen_range(1..6);
+        let mut row = || -> Vec<u32> {
+            (0..c)
+                .map(|_| {
+                    if rng.gen_bool(0.3) {
+                        0
+                    } else {
+                        rng.gen_range(1..=k)
+                    }
+                })
+                .collect()
+        };
+        let (top, bottom) = (row(), row());
+        let Ok(p) = ChannelProblem::from_rows("any", &top, &bottom, &[], &[]) else {
+            continue;
+        };
+        let t = Terminals::of_problem(&p);
+        let brute = separation_brute_force(&t);
+        assert_eq!(separation_critical_cuts(&t), brute, "{top:?} {bottom:?}");
+        assert!(separation(&t) <= brute, "{top:?} {bottom:?}");
+        if !analysis::crossing_pairs(&p).is_empty() {
+            crossing += 1;
+        }
+    }
+    assert!(crossing > 1_000, "{crossing}");
+}

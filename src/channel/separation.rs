@@ -247,9 +247,15 @@ fn separation_core(t: &Terminals) -> Option<(i64, usize)> {
     let mut offset = 0i64;
     let (mut apex, mut left, mut right) = (0usize, 0usize, 0usize);
     let mut max_flow = flow_to[0];
-    // Tallies of the flows in the window [left, right], by value.
-    let mut tally: std::collections::BTreeMap<i64, u32> = std::collections::BTreeMap::new();
-    *tally.entry(flow_to[0]).or_insert(0) += 1;
+    // Tallies of the flows in the window [left, right], by value. Adjacent
+    // cuts' flows differ by a flowdiff in {-1, 0, 1}, so the window's values
+    // are contiguous: when the largest value's tally empties, the largest is
+    // one less (thesis 7.1.1). Every stored value lies within `bound` of 0.
+    let bound = flow_to[0] + last as i64 + 1;
+    let mut tally = vec![0u32; (2 * bound + 1) as usize];
+    let slot = |f: i64| (f + bound) as usize;
+    let mut window = 1usize;
+    tally[slot(flow_to[0])] += 1;
     let mut sep = -1i64;
     let mut sep_apex = 0usize;
     while apex < last {
@@ -261,8 +267,9 @@ fn separation_core(t: &Terminals) -> Option<(i64, usize)> {
                 break; // the next cut is sparse and points right
             }
             right += 1;
-            *tally.entry(f).or_insert(0) += 1;
-            max_flow = max_flow.max(f);
+            tally[slot(f)] += 1;
+            window += 1;
+            max_flow = if window == 1 { f } else { max_flow.max(f) };
         }
         loop {
             let dx = x[apex] - x[left];
@@ -270,13 +277,12 @@ fn separation_core(t: &Terminals) -> Option<(i64, usize)> {
                 break; // the cut to `left` is dense (or points right)
             }
             let f = flow_to[left];
-            let n = tally.get_mut(&f).expect("the window's flows are tallied");
-            *n -= 1;
-            if *n == 0 {
-                tally.remove(&f);
-                if max_flow == f {
-                    max_flow = tally.keys().next_back().copied().unwrap_or(i64::MIN / 4);
-                }
+            tally[slot(f)] -= 1;
+            window -= 1;
+            if window == 0 {
+                max_flow = i64::MIN / 4;
+            } else if f == max_flow && tally[slot(f)] == 0 {
+                max_flow -= 1;
             }
             left += 1;
         }
