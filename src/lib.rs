@@ -28,6 +28,7 @@ pub mod error;
 pub mod geom;
 pub mod graph;
 pub mod io;
+pub mod layout;
 pub mod report;
 
 pub use error::{Error, ParseError, Result};

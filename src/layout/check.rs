@@ -1,0 +1,544 @@
+//! The independent legality checker of grid embeddings (FORMATS.md
+//! section 4; spec note 003 part 1, section 1).
+//!
+//! Rules:
+//! 1. node and edge ids are unique, edges name existing nodes, boxes have
+//!    `min <= max`, 2-D embeddings keep `z = 0`;
+//! 2. node boxes are pairwise disjoint;
+//! 3. a path has a point at least; consecutive corner points differ in
+//!    exactly one coordinate; the first point lies in the `from` box, the
+//!    last in the `to` box;
+//! 4. no unit grid edge is used by two paths (or twice by one);
+//! 5. a path enters no node box other than its own two;
+//! 6. outside the boxes a grid point is used by two paths at most, and
+//!    where two paths share one both pass straight through along different
+//!    axes (a crossing; a point where a path turns is a knock-knee and is
+//!    refused when shared).
+//!
+//! Everything is drawn on a dense raster of the bounding box, so the check
+//! runs in time and memory linear in the area (volume) plus the total wire
+//! length. Boxes of more than [`MAX_POINTS`] points in all are refused.
+
+use std::collections::HashSet;
+
+use super::{Embedding, P3};
+
+/// Largest bounding box (in grid points) the checker rasterises.
+pub const MAX_POINTS: u64 = 1 << 31;
+
+/// One broken rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Violation {
+    DuplicateNode(u32),
+    DuplicateEdge(u32),
+    UnknownNode { edge: u32, node: u32 },
+    BadBox(u32),
+    NotPlanarZ { what: String },
+    Overlap { a: u32, b: u32, at: P3 },
+    EmptyPath(u32),
+    Diagonal { edge: u32, from: P3, to: P3 },
+    RepeatedCorner { edge: u32, at: P3 },
+    StartOutside { edge: u32, at: P3 },
+    EndOutside { edge: u32, at: P3 },
+    SharedGridEdge { a: u32, b: u32, at: P3 },
+    ThroughForeignNode { edge: u32, node: u32, at: P3 },
+    SharedTurn { a: u32, b: u32, at: P3 },
+    ParallelOverlap { a: u32, b: u32, at: P3 },
+    ThreePaths { at: P3 },
+    TooLarge { points: u64 },
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let p = |p: &P3| format!("({}, {}, {})", p.x, p.y, p.z);
+        match self {
+            Violation::DuplicateNode(id) => write!(f, "node id {id} is used twice"),
+            Violation::DuplicateEdge(id) => write!(f, "edge id {id} is used twice"),
+            Violation::UnknownNode { edge, node } => {
+                write!(f, "edge {edge} names node {node}, which does not exist")
+            }
+            Violation::BadBox(id) => write!(f, "node {id} has a box with min > max"),
+            Violation::NotPlanarZ { what } => {
+                write!(f, "{what} leaves the plane z = 0 of a 2-D embedding")
+            }
+            Violation::Overlap { a, b, at } => {
+                write!(f, "the boxes of nodes {a} and {b} overlap at {}", p(at))
+            }
+            Violation::EmptyPath(id) => write!(f, "edge {id} has an empty path"),
+            Violation::Diagonal { edge, from, to } => write!(
+                f,
+                "edge {edge} goes from {} to {}, not along one axis",
+                p(from),
+                p(to)
+            ),
+            Violation::RepeatedCorner { edge, at } => {
+                write!(f, "edge {edge} repeats the corner point {}", p(at))
+            }
+            Violation::StartOutside { edge, at } => {
+                write!(f, "edge {edge} starts at {}, outside its from-node", p(at))
+            }
+            Violation::EndOutside { edge, at } => {
+                write!(f, "edge {edge} ends at {}, outside its to-node", p(at))
+            }
+            Violation::SharedGridEdge { a, b, at } => write!(
+                f,
+                "edges {a} and {b} use the same unit grid edge at {}",
+                p(at)
+            ),
+            Violation::ThroughForeignNode { edge, node, at } => {
+                write!(f, "edge {edge} passes through node {node} at {}", p(at))
+            }
+            Violation::SharedTurn { a, b, at } => write!(
+                f,
+                "edges {a} and {b} meet at {} where one of them turns (a knock-knee)",
+                p(at)
+            ),
+            Violation::ParallelOverlap { a, b, at } => {
+                write!(f, "edges {a} and {b} meet at {} along the same axis", p(at))
+            }
+            Violation::ThreePaths { at } => {
+                write!(f, "three or more edges share the grid point {}", p(at))
+            }
+            Violation::TooLarge { points } => write!(
+                f,
+                "the bounding box has {points} grid points, more than the checker's {MAX_POINTS}"
+            ),
+        }
+    }
+}
+
+/// The checker's findings.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LayoutCheck {
+    /// The first violations found (at most [`LIMIT`]).
+    pub violations: Vec<Violation>,
+    /// How many there are in all.
+    pub total: usize,
+    /// Points where two paths cross (allowed: two layers).
+    pub crossings: u64,
+}
+
+/// Violations listed in full; the rest are only counted.
+pub const LIMIT: usize = 50;
+
+impl LayoutCheck {
+    pub fn is_legal(&self) -> bool {
+        self.total == 0
+    }
+
+    fn push(&mut self, v: Violation) {
+        if self.violations.len() < LIMIT {
+            self.violations.push(v);
+        }
+        self.total += 1;
+    }
+}
+
+/// The bounding box of all node boxes and path points.
+pub fn bounding_box(e: &Embedding) -> Option<(P3, P3)> {
+    let mut pts = e
+        .nodes
+        .iter()
+        .flat_map(|n| [n.min, n.max])
+        .chain(e.edges.iter().flat_map(|x| x.path.iter().copied()));
+    let first = pts.next()?;
+    let (mut lo, mut hi) = (first, first);
+    for p in pts {
+        lo = P3::new(lo.x.min(p.x), lo.y.min(p.y), lo.z.min(p.z));
+        hi = P3::new(hi.x.max(p.x), hi.y.max(p.y), hi.z.max(p.z));
+    }
+    Some((lo, hi))
+}
+
+/// Check an embedding against the rules of the module comment.
+pub fn check(e: &Embedding) -> LayoutCheck {
+    let mut out = LayoutCheck::default();
+    // Rule 1.
+    let mut index = std::collections::HashMap::new();
+    for (k, n) in e.nodes.iter().enumerate() {
+        if index.insert(n.id, k).is_some() {
+            out.push(Violation::DuplicateNode(n.id));
+        }
+        if n.min.x > n.max.x || n.min.y > n.max.y || n.min.z > n.max.z {
+            out.push(Violation::BadBox(n.id));
+        }
+        if e.dimensions == 2 && (n.min.z != 0 || n.max.z != 0) {
+            out.push(Violation::NotPlanarZ {
+                what: format!("node {}", n.id),
+            });
+        }
+    }
+    let mut edge_ids = HashSet::new();
+    for x in &e.edges {
+        if !edge_ids.insert(x.id) {
+            out.push(Violation::DuplicateEdge(x.id));
+        }
+        for node in [x.from, x.to] {
+            if !index.contains_key(&node) {
+                out.push(Violation::UnknownNode { edge: x.id, node });
+            }
+        }
+        if e.dimensions == 2 && x.path.iter().any(|p| p.z != 0) {
+            out.push(Violation::NotPlanarZ {
+                what: format!("edge {}", x.id),
+            });
+        }
+    }
+    if !out.is_legal() {
+        return out;
+    }
+    let Some((lo, hi)) = bounding_box(e) else {
+        return out;
+    };
+    let (w, h, d) = (
+        (hi.x - lo.x + 1) as u64,
+        (hi.y - lo.y + 1) as u64,
+        (hi.z - lo.z + 1) as u64,
+    );
+    let points = w.saturating_mul(h).saturating_mul(d);
+    if points > MAX_POINTS {
+        out.push(Violation::TooLarge { points });
+        return out;
+    }
+    let at = |p: P3| -> usize {
+        (((p.z - lo.z) as u64 * h + (p.y - lo.y) as u64) * w + (p.x - lo.x) as u64) as usize
+    };
+    // Rule 2: owner of every box point (node index + 1).
+    const FREE: u32 = 0;
+    let mut owner = vec![FREE; points as usize];
+    for (k, n) in e.nodes.iter().enumerate() {
+        for z in n.min.z..=n.max.z {
+            for y in n.min.y..=n.max.y {
+                for x in n.min.x..=n.max.x {
+                    let i = at(P3::new(x, y, z));
+                    if owner[i] != FREE {
+                        let other = e.nodes[owner[i] as usize - 1].id;
+                        out.push(Violation::Overlap {
+                            a: other,
+                            b: n.id,
+                            at: P3::new(x, y, z),
+                        });
+                    } else {
+                        owner[i] = k as u32 + 1;
+                    }
+                }
+            }
+        }
+    }
+    // Rules 3 to 6. Per raster point outside the boxes: the first and
+    // second path through it and how each passes (axis 0/1/2 straight, 3
+    // for a turn or an end); per unit edge (point, axis) the path using it.
+    const NONE: u32 = u32::MAX;
+    let mut first = vec![NONE; points as usize];
+    let mut first_how = vec![0u8; points as usize];
+    let mut second = vec![NONE; points as usize];
+    let mut grid_edge = vec![[NONE; 3]; points as usize];
+    for x in &e.edges {
+        let Some(&start) = x.path.first() else {
+            out.push(Violation::EmptyPath(x.id));
+            continue;
+        };
+        let from = &e.nodes[index[&x.from]];
+        let to = &e.nodes[index[&x.to]];
+        if !from.contains(start) {
+            out.push(Violation::StartOutside {
+                edge: x.id,
+                at: start,
+            });
+        }
+        let end = *x.path.last().expect("non-empty");
+        if !to.contains(end) {
+            out.push(Violation::EndOutside {
+                edge: x.id,
+                at: end,
+            });
+        }
+        let mut ok = true;
+        for c in x.path.windows(2) {
+            let moved =
+                (c[0].x != c[1].x) as u8 + (c[0].y != c[1].y) as u8 + (c[0].z != c[1].z) as u8;
+            if moved == 0 {
+                out.push(Violation::RepeatedCorner {
+                    edge: x.id,
+                    at: c[0],
+                });
+                ok = false;
+            } else if moved > 1 {
+                out.push(Violation::Diagonal {
+                    edge: x.id,
+                    from: c[0],
+                    to: c[1],
+                });
+                ok = false;
+            }
+        }
+        if !ok {
+            continue;
+        }
+        // Walk the unit steps.
+        let mut pts: Vec<P3> = vec![start];
+        for c in x.path.windows(2) {
+            let (a, b) = (c[0], c[1]);
+            let step = P3::new(
+                (b.x - a.x).signum(),
+                (b.y - a.y).signum(),
+                (b.z - a.z).signum(),
+            );
+            let mut p = a;
+            while p != b {
+                p = P3::new(p.x + step.x, p.y + step.y, p.z + step.z);
+                pts.push(p);
+            }
+        }
+        let axis = |a: P3, b: P3| -> usize {
+            if a.x != b.x {
+                0
+            } else if a.y != b.y {
+                1
+            } else {
+                2
+            }
+        };
+        for (k, &p) in pts.iter().enumerate() {
+            // Unit edge from p to the next point.
+            if k + 1 < pts.len() {
+                let q = pts[k + 1];
+                let ax = axis(p, q);
+                let base =
+                    if (ax == 0 && q.x < p.x) || (ax == 1 && q.y < p.y) || (ax == 2 && q.z < p.z) {
+                        q
+                    } else {
+                        p
+                    };
+                let slot = &mut grid_edge[at(base)][ax];
+                if *slot != NONE {
+                    out.push(Violation::SharedGridEdge {
+                        a: *slot,
+                        b: x.id,
+                        at: base,
+                    });
+                } else {
+                    *slot = x.id;
+                }
+            }
+            let o = owner[at(p)];
+            if o != FREE {
+                let node = e.nodes[o as usize - 1].id;
+                if node != x.from && node != x.to {
+                    out.push(Violation::ThroughForeignNode {
+                        edge: x.id,
+                        node,
+                        at: p,
+                    });
+                }
+                continue;
+            }
+            // How the path passes p.
+            let how = if k == 0 || k + 1 == pts.len() {
+                3
+            } else {
+                let (a, b) = (axis(pts[k - 1], p), axis(p, pts[k + 1]));
+                if a == b {
+                    a as u8
+                } else {
+                    3
+                }
+            };
+            let i = at(p);
+            if first[i] == NONE {
+                first[i] = x.id;
+                first_how[i] = how;
+            } else if first[i] == x.id {
+                out.push(Violation::SharedGridEdge {
+                    a: x.id,
+                    b: x.id,
+                    at: p,
+                });
+            } else if second[i] == NONE {
+                second[i] = x.id;
+                let other = first_how[i];
+                if how == 3 || other == 3 {
+                    out.push(Violation::SharedTurn {
+                        a: first[i],
+                        b: x.id,
+                        at: p,
+                    });
+                } else if how == other {
+                    out.push(Violation::ParallelOverlap {
+                        a: first[i],
+                        b: x.id,
+                        at: p,
+                    });
+                } else {
+                    out.crossings += 1;
+                }
+            } else {
+                out.push(Violation::ThreePaths { at: p });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Edge, Node};
+    use super::*;
+
+    fn node(id: u32, min: (i64, i64), max: (i64, i64)) -> Node {
+        Node {
+            id,
+            kind: "switch".into(),
+            level: 0,
+            min: P3::xy(min.0, min.1),
+            max: P3::xy(max.0, max.1),
+        }
+    }
+
+    fn edge(id: u32, from: u32, to: u32, path: &[(i64, i64)]) -> Edge {
+        Edge {
+            id,
+            from,
+            to,
+            path: path.iter().map(|&(x, y)| P3::xy(x, y)).collect(),
+        }
+    }
+
+    /// Four point nodes around a cross: 0 left, 1 right, 2 bottom, 3 top.
+    fn cross() -> Embedding {
+        Embedding {
+            network: "test".into(),
+            dimensions: 2,
+            nodes: vec![
+                node(0, (0, 2), (0, 2)),
+                node(1, (4, 2), (4, 2)),
+                node(2, (2, 0), (2, 0)),
+                node(3, (2, 4), (2, 4)),
+            ],
+            edges: vec![
+                edge(0, 0, 1, &[(0, 2), (4, 2)]),
+                edge(1, 2, 3, &[(2, 0), (2, 4)]),
+            ],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_crossing_is_legal() {
+        let c = check(&cross());
+        assert!(c.is_legal(), "{:?}", c.violations);
+        assert_eq!(c.crossings, 1);
+    }
+
+    fn fails(e: &Embedding, want: impl Fn(&Violation) -> bool) {
+        let c = check(e);
+        assert!(!c.is_legal());
+        assert!(c.violations.iter().any(want), "{:?}", c.violations);
+    }
+
+    #[test]
+    fn each_fault_is_caught() {
+        // Overlapping boxes.
+        let mut e = cross();
+        e.nodes[1] = node(1, (-1, 2), (0, 3));
+        fails(&e, |v| matches!(v, Violation::Overlap { .. }));
+        // A diagonal step.
+        let mut e = cross();
+        e.edges[0].path = vec![P3::xy(0, 2), P3::xy(4, 3)];
+        fails(&e, |v| matches!(v, Violation::Diagonal { .. }));
+        // Ends outside their nodes.
+        let mut e = cross();
+        e.edges[0].path = vec![P3::xy(0, 1), P3::xy(4, 1)];
+        fails(&e, |v| matches!(v, Violation::StartOutside { .. }));
+        fails(&e, |v| matches!(v, Violation::EndOutside { .. }));
+        // Two edges on one unit grid edge.
+        let mut e = cross();
+        e.edges
+            .push(edge(2, 0, 1, &[(0, 2), (1, 2), (1, 3), (4, 3), (4, 2)]));
+        fails(&e, |v| matches!(v, Violation::SharedGridEdge { .. }));
+        // Through a foreign node.
+        let mut e = cross();
+        e.nodes.push(node(9, (3, 2), (3, 2)));
+        fails(&e, |v| {
+            matches!(v, Violation::ThroughForeignNode { node: 9, .. })
+        });
+        // A knock-knee: both paths turn at (2, 2).
+        let mut e = cross();
+        e.edges[0].path = vec![P3::xy(0, 2), P3::xy(2, 2), P3::xy(2, 0)];
+        e.edges[0].to = 2;
+        e.edges[1].path = vec![P3::xy(4, 2), P3::xy(2, 2), P3::xy(2, 4)];
+        e.edges[1].from = 1;
+        fails(&e, |v| matches!(v, Violation::SharedTurn { .. }));
+        // Three paths through one point.
+        let mut e = cross();
+        e.dimensions = 3;
+        e.nodes.push(Node {
+            id: 4,
+            kind: "switch".into(),
+            level: 0,
+            min: P3::new(2, 2, -2),
+            max: P3::new(2, 2, -2),
+        });
+        e.nodes.push(Node {
+            id: 5,
+            kind: "switch".into(),
+            level: 0,
+            min: P3::new(2, 2, 2),
+            max: P3::new(2, 2, 2),
+        });
+        e.edges.push(Edge {
+            id: 2,
+            from: 4,
+            to: 5,
+            path: vec![P3::new(2, 2, -2), P3::new(2, 2, 2)],
+        });
+        fails(&e, |v| matches!(v, Violation::ThreePaths { .. }));
+        // Ids and references.
+        let mut e = cross();
+        e.edges[1].id = 0;
+        fails(&e, |v| matches!(v, Violation::DuplicateEdge(0)));
+        let mut e = cross();
+        e.edges[1].to = 7;
+        fails(&e, |v| matches!(v, Violation::UnknownNode { node: 7, .. }));
+        let mut e = cross();
+        e.nodes[3].id = 0;
+        fails(&e, |v| matches!(v, Violation::DuplicateNode(0)));
+        // A 2-D embedding off the plane.
+        let mut e = cross();
+        e.edges[0].path[1].z = 1;
+        fails(&e, |v| matches!(v, Violation::NotPlanarZ { .. }));
+        // Empty path and a repeated corner.
+        let mut e = cross();
+        e.edges[0].path.clear();
+        fails(&e, |v| matches!(v, Violation::EmptyPath(0)));
+        let mut e = cross();
+        e.edges[0].path.insert(1, P3::xy(0, 2));
+        fails(&e, |v| matches!(v, Violation::RepeatedCorner { .. }));
+    }
+
+    #[test]
+    fn parallel_paths_touching_at_a_point_are_refused() {
+        // Two paths along the same line meeting end to end at (2, 2) would
+        // share the point; here edge 1 runs along edge 0's line.
+        let mut e = cross();
+        e.nodes.push(node(4, (2, 3), (2, 3)));
+        e.edges[1] = edge(1, 2, 4, &[(2, 0), (2, 3)]);
+        e.edges.push(edge(2, 4, 3, &[(2, 3), (2, 4)]));
+        let c = check(&e);
+        assert!(c.is_legal(), "{:?}", c.violations);
+        // Now a path running alongside through the same point on the same axis.
+        let mut e = cross();
+        e.nodes.push(node(5, (1, 0), (1, 0)));
+        e.nodes.push(node(6, (3, 4), (3, 4)));
+        e.edges
+            .push(edge(2, 5, 6, &[(1, 0), (1, 2), (3, 2), (3, 4)]));
+        fails(&e, |v| {
+            matches!(
+                v,
+                Violation::SharedGridEdge { .. }
+                    | Violation::SharedTurn { .. }
+                    | Violation::ParallelOverlap { .. }
+            )
+        });
+    }
+}

@@ -1,0 +1,483 @@
+//! Fat-trees in H-tree style (thesis chapter 4, equation 4.1; spec note 003
+//! part 1, section 2.1), the H-tree being the fat-tree of capacity 1.
+//!
+//! For `n = 4^k` processors and a channel capacity `c(p)` (the channel
+//! above a subtree of `p` leaves; `t(p) = ω c(p)` wires, `ω` = 1 or 2), the
+//! layout `F_j` of a subtree of `4^j` leaves is a square of side
+//! `S_j = 2 S_{j-1} + t(4^j)`, `S_0 = s1 = max(ceil(sqrt α), t(1))`:
+//!
+//! - four copies of `F_{j-1}` in the corners, the northern two mirrored so
+//!   that every copy's up-bundle points at the central band;
+//! - the root box `R = [s, s+t) x [s, s+t)` (with `s = S_{j-1}`,
+//!   `t = t(4^j)`) in the centre: the binary node above `4^j` leaves;
+//! - two half-node boxes `W_b`, columns `[b(s+t) + G, +t_q)`, rows
+//!   `[s, s+t)`, where `G` is the column offset of a copy's up-bundle
+//!   (`S_{j-2}`, or 0 for a leaf) and `t_q = t(4^{j-1})`: the binary nodes
+//!   above `2·4^{j-1}` leaves;
+//! - straight wires: `t_q` vertical ones from each copy's root box to its
+//!   `W_b`, and `t_h = t(2·4^{j-1})` horizontal ones on rows
+//!   `s .. s+t_h-1` from each `W_b` to `R`.
+//!
+//! Every channel is a bundle of real wires, one network edge each. The
+//! root's own up-bundle (to the outside world) is not drawn, so the
+//! bounding box is exactly `S_k x S_k`. Levels count from the processors
+//! (0): `W_b` of `F_j` is level `2j - 1`, `R` level `2j`.
+
+use std::collections::BTreeMap;
+
+use super::{Edge, Embedding, Node, P3};
+
+/// The channel capacity function `c(p)` for a subtree of `p` leaves.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Capacity {
+    /// `c = 1` everywhere: the H-tree.
+    One,
+    /// `ceil(sqrt(p) / lg A)` with `A = n α` and `lg` of `A / α`
+    /// (Lemma 10; with `α = 1`, `ceil(sqrt(p) / lg n)`).
+    SqrtOverLg,
+    /// `ceil(sqrt(p))` (the modular choice).
+    Sqrt,
+    /// `2^floor(lg p / 2)`: capacity doubles every other binary level
+    /// (every 4-ary level), as in Theorem 8.
+    Doubling,
+    /// Given values for `p = 1, 2, 4, ...` (one per binary level).
+    Table(Vec<u64>),
+}
+
+impl Capacity {
+    /// Parse `one`, `sqrt-over-lg`, `sqrt`, `doubling` or `table:c1,c2,...`.
+    pub fn parse(s: &str) -> Result<Capacity, String> {
+        match s {
+            "one" | "1" => Ok(Capacity::One),
+            "sqrt-over-lg" => Ok(Capacity::SqrtOverLg),
+            "sqrt" => Ok(Capacity::Sqrt),
+            "doubling" => Ok(Capacity::Doubling),
+            _ => {
+                let list = s.strip_prefix("table:").ok_or_else(|| {
+                    format!(
+                        "unknown capacity `{s}`: use one, sqrt-over-lg, sqrt, doubling or table:c1,c2,..."
+                    )
+                })?;
+                let values = list
+                    .split(',')
+                    .map(|v| {
+                        v.trim().parse::<u64>().map_err(|_| {
+                            format!("capacity table entry `{v}` is not a positive integer")
+                        })
+                    })
+                    .collect::<Result<Vec<u64>, String>>()?;
+                Ok(Capacity::Table(values))
+            }
+        }
+    }
+
+    /// The name written in reports.
+    pub fn describe(&self) -> String {
+        match self {
+            Capacity::One => "1".into(),
+            Capacity::SqrtOverLg => "ceil(sqrt(p)/lg(A/alpha))".into(),
+            Capacity::Sqrt => "ceil(sqrt(p))".into(),
+            Capacity::Doubling => "2^floor(lg(p)/2)".into(),
+            Capacity::Table(v) => format!(
+                "table [{}]",
+                v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+            ),
+        }
+    }
+
+    /// `c(2^i)` for a tree of `n` leaves with processors of area `alpha`.
+    pub fn at_level(&self, i: u32, n: u64, alpha: u64) -> Result<u64, String> {
+        let p = 1u64 << i;
+        Ok(match self {
+            Capacity::One => 1,
+            Capacity::SqrtOverLg => {
+                let lg = (n.max(2) as f64).log2();
+                ((p as f64 * alpha as f64).sqrt() / lg).ceil().max(1.0) as u64
+            }
+            Capacity::Sqrt => (p as f64).sqrt().ceil() as u64,
+            Capacity::Doubling => 1 << (i / 2),
+            Capacity::Table(v) => *v.get(i as usize).ok_or_else(|| {
+                format!(
+                    "the capacity table has {} entries; {} leaves need {} (p = 1, 2, 4, ..., {n})",
+                    v.len(),
+                    n,
+                    n.trailing_zeros() + 1
+                )
+            })?,
+        })
+    }
+}
+
+/// Parameters of a fat-tree layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FatTreeSpec {
+    /// Number of processors, a power of 4.
+    pub processors: u64,
+    pub capacity: Capacity,
+    /// Wires per unit of capacity: 1 (a channel is `c` wires, as in (4.1))
+    /// or 2 (separate up and down wires).
+    pub omega: u64,
+    /// Processor area `α` (its box side is `ceil(sqrt α)` at least).
+    pub alpha: u64,
+}
+
+/// The side lengths `S_0 .. S_k` by the recurrence (4.1), and the wire
+/// counts `t(2^i)` per binary level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recurrence {
+    pub sides: Vec<u64>,
+    pub tracks: Vec<u64>,
+    pub leaf_side: u64,
+}
+
+impl FatTreeSpec {
+    /// `k` with `processors = 4^k`.
+    pub fn k(&self) -> Result<u32, String> {
+        let n = self.processors;
+        if n == 0 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
+            return Err(format!(
+                "{n} processors: the H-tree-style layout needs a power of 4 (1, 4, 16, 64, ...)"
+            ));
+        }
+        Ok(n.trailing_zeros() / 2)
+    }
+
+    /// Check the parameters and evaluate the recurrence.
+    pub fn recurrence(&self) -> Result<Recurrence, String> {
+        let k = self.k()?;
+        if !(1..=2).contains(&self.omega) {
+            return Err(format!("omega must be 1 or 2, not {}", self.omega));
+        }
+        if self.alpha == 0 {
+            return Err("the processor area must be at least 1".into());
+        }
+        let tracks: Vec<u64> = (0..=2 * k)
+            .map(|i| {
+                self.capacity
+                    .at_level(i, self.processors, self.alpha)
+                    .map(|c| c * self.omega)
+            })
+            .collect::<Result<_, _>>()?;
+        if let Some(i) = tracks.iter().position(|&t| t == 0) {
+            return Err(format!("capacity 0 at p = {}", 1u64 << i));
+        }
+        if let Some(i) = tracks.windows(2).position(|w| w[1] < w[0]) {
+            return Err(format!(
+                "the capacity must not decrease towards the root (p = {} has {}, p = {} has {})",
+                1u64 << i,
+                tracks[i] / self.omega,
+                1u64 << (i + 1),
+                tracks[i + 1] / self.omega
+            ));
+        }
+        let leaf_side = ((self.alpha as f64).sqrt().ceil() as u64).max(tracks[0]);
+        let mut sides = vec![leaf_side];
+        for j in 1..=k as usize {
+            let s = sides[j - 1];
+            sides.push(2 * s + tracks[2 * j]);
+        }
+        Ok(Recurrence {
+            sides,
+            tracks,
+            leaf_side,
+        })
+    }
+}
+
+/// The closed form of (4.1): `S(n) = sqrt(n) s1 + sum_{i<k} 2^i t(n / 4^i)`.
+pub fn closed_form_side(r: &Recurrence) -> u64 {
+    let k = r.sides.len() - 1;
+    let mut s = (1u64 << k) * r.leaf_side;
+    for i in 0..k {
+        s += (1u64 << i) * r.tracks[2 * (k - i)];
+    }
+    s
+}
+
+/// Local-to-global map: `(x, y) -> (ox + x, oy + sy * y)`.
+#[derive(Clone, Copy)]
+struct Map {
+    ox: i64,
+    oy: i64,
+    sy: i64,
+}
+
+impl Map {
+    fn at(&self, x: i64, y: i64) -> P3 {
+        P3::xy(self.ox + x, self.oy + self.sy * y)
+    }
+
+    /// The map of a sub-layout of side `side` placed at local `(bx, by)`,
+    /// mirrored vertically when `flip`.
+    fn child(&self, bx: i64, by: i64, side: i64, flip: bool) -> Map {
+        if flip {
+            Map {
+                ox: self.ox + bx,
+                oy: self.oy + self.sy * (by + side - 1),
+                sy: -self.sy,
+            }
+        } else {
+            Map {
+                ox: self.ox + bx,
+                oy: self.oy + self.sy * by,
+                sy: self.sy,
+            }
+        }
+    }
+
+    /// A box given by local half-open ranges, as inclusive global corners.
+    fn rect(&self, x0: i64, x1: i64, y0: i64, y1: i64) -> (P3, P3) {
+        let (a, b) = (self.at(x0, y0), self.at(x1 - 1, y1 - 1));
+        (
+            P3::xy(a.x.min(b.x), a.y.min(b.y)),
+            P3::xy(a.x.max(b.x), a.y.max(b.y)),
+        )
+    }
+}
+
+struct Builder<'a> {
+    r: &'a Recurrence,
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+    next_processor: u32,
+    next_switch: u32,
+}
+
+impl Builder<'_> {
+    fn node(&mut self, kind: &str, level: u32, (min, max): (P3, P3)) -> u32 {
+        let id = if kind == "processor" {
+            self.next_processor += 1;
+            self.next_processor - 1
+        } else {
+            self.next_switch += 1;
+            self.next_switch - 1
+        };
+        self.nodes.push(Node {
+            id,
+            kind: kind.to_string(),
+            level,
+            min,
+            max,
+        });
+        id
+    }
+
+    fn wire(&mut self, from: u32, to: u32, a: P3, b: P3) {
+        let id = self.edges.len() as u32;
+        self.edges.push(Edge {
+            id,
+            from,
+            to,
+            path: if a == b { vec![a] } else { vec![a, b] },
+        });
+    }
+
+    /// Lay out `F_j` under `map`; returns its root node id. The root's
+    /// up-bundle leaves its box's top row (local) in columns
+    /// `G_j .. G_j + t(4^j)`.
+    fn build(&mut self, j: usize, map: Map) -> u32 {
+        if j == 0 {
+            let s1 = self.r.leaf_side as i64;
+            return self.node("processor", 0, map.rect(0, s1, 0, s1));
+        }
+        let s = self.r.sides[j - 1] as i64;
+        let t = self.r.tracks[2 * j] as i64;
+        let t_h = self.r.tracks[2 * j - 1] as i64;
+        let t_q = self.r.tracks[2 * j - 2] as i64;
+        let g = if j >= 2 {
+            self.r.sides[j - 2] as i64
+        } else {
+            0
+        };
+        // The child's root box top row, in the child's local coordinates.
+        let child_top = if j >= 2 {
+            let s2 = self.r.sides[j - 2] as i64;
+            s2 + t_q - 1
+        } else {
+            self.r.leaf_side as i64 - 1
+        };
+        let level = 2 * j as u32;
+        let root = self.node("switch", level, map.rect(s, s + t, s, s + t));
+        let mut halves = [0u32; 2];
+        for b in 0..2i64 {
+            let x0 = b * (s + t) + g;
+            halves[b as usize] = self.node("switch", level - 1, map.rect(x0, x0 + t_q, s, s + t));
+        }
+        for b in 0..2i64 {
+            for b2 in 0..2i64 {
+                let flip = b2 == 1;
+                let cmap = map.child(b * (s + t), b2 * (s + t), s, flip);
+                let child = self.build(j - 1, cmap);
+                // Up-bundle: from the child's root box top row to W_b.
+                let w_row = if flip { s + t - 1 } else { s };
+                for i in 0..t_q {
+                    let from = cmap.at(g + i, child_top);
+                    let to = map.at(b * (s + t) + g + i, w_row);
+                    self.wire(child, halves[b as usize], from, to);
+                }
+            }
+        }
+        for (b, &w) in halves.iter().enumerate() {
+            for i in 0..t_h {
+                let (wx, rx) = if b == 0 {
+                    (g + t_q - 1, s)
+                } else {
+                    (s + t + g, s + t - 1)
+                };
+                self.wire(w, root, map.at(wx, s + i), map.at(rx, s + i));
+            }
+        }
+        root
+    }
+}
+
+/// Lay out a fat-tree (or, with [`Capacity::One`], the H-tree).
+pub fn fat_tree(spec: &FatTreeSpec) -> Result<(Embedding, Recurrence), String> {
+    let r = spec.recurrence()?;
+    let k = r.sides.len() - 1;
+    let processors = spec.processors as u32;
+    let mut b = Builder {
+        r: &r,
+        nodes: Vec::new(),
+        edges: Vec::new(),
+        next_processor: 0,
+        next_switch: processors,
+    };
+    b.build(
+        k,
+        Map {
+            ox: 0,
+            oy: 0,
+            sy: 1,
+        },
+    );
+    let mut nodes = b.nodes;
+    nodes.sort_by_key(|n| n.id);
+    let mut parameters = BTreeMap::new();
+    parameters.insert("processors".to_string(), spec.processors.to_string());
+    parameters.insert("capacity".to_string(), spec.capacity.describe());
+    parameters.insert("omega".to_string(), spec.omega.to_string());
+    parameters.insert("alpha".to_string(), spec.alpha.to_string());
+    let network = if spec.capacity == Capacity::One && spec.omega == 1 && spec.alpha == 1 {
+        "htree"
+    } else {
+        "fat-tree"
+    };
+    Ok((
+        Embedding {
+            network: network.to_string(),
+            parameters,
+            dimensions: 2,
+            nodes,
+            edges: b.edges,
+        },
+        r,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::check::check;
+    use super::super::metrics::measure;
+    use super::*;
+
+    fn spec(n: u64, capacity: Capacity) -> FatTreeSpec {
+        FatTreeSpec {
+            processors: n,
+            capacity,
+            omega: 1,
+            alpha: 1,
+        }
+    }
+
+    #[test]
+    fn htree_side_area_and_wire_length() {
+        for (k, area, total) in [(1u32, 9u64, 6u64), (2, 49, 36), (3, 225, 168)] {
+            let n = 4u64.pow(k);
+            let (e, r) = fat_tree(&spec(n, Capacity::One)).unwrap();
+            let c = check(&e);
+            assert!(c.is_legal(), "{:?}", c.violations);
+            let m = measure(&e);
+            assert_eq!(m.width, 2 * (1 << k) - 1);
+            assert_eq!(m.area, area);
+            assert_eq!(m.total_wire_length, total);
+            assert_eq!(r.sides[k as usize], m.width);
+            assert_eq!(e.nodes.len() as u64, 2 * n - 1);
+        }
+    }
+
+    #[test]
+    fn spec_table_of_sides() {
+        // Spec note §2.2: c = ceil(sqrt p / lg A) gives 3, 7, 16, 32, 68, 140.
+        let sides: Vec<u64> = (1..=6)
+            .map(|k| {
+                *fat_tree(&spec(4u64.pow(k), Capacity::SqrtOverLg))
+                    .unwrap()
+                    .1
+                    .sides
+                    .last()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(sides, vec![3, 7, 16, 32, 68, 140]);
+        // ceil(sqrt p): 4, 12, 32, 80.
+        let sides: Vec<u64> = (1..=4)
+            .map(|k| {
+                *fat_tree(&spec(4u64.pow(k), Capacity::Sqrt))
+                    .unwrap()
+                    .1
+                    .sides
+                    .last()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(sides, vec![4, 12, 32, 80]);
+        // omega = 2: 6, 14, 32, 64 and 8, 24, 64, 160.
+        for (cap, want) in [
+            (Capacity::SqrtOverLg, [6, 14, 32, 64]),
+            (Capacity::Sqrt, [8, 24, 64, 160]),
+        ] {
+            let sides: Vec<u64> = (1..=4)
+                .map(|k| {
+                    let mut s = spec(4u64.pow(k), cap.clone());
+                    s.omega = 2;
+                    *fat_tree(&s).unwrap().1.sides.last().unwrap()
+                })
+                .collect();
+            assert_eq!(sides, want);
+        }
+        // Processors of area 16 in a tree of 64: S = 4, 10, 23, 52.
+        let mut s = spec(64, Capacity::SqrtOverLg);
+        s.alpha = 16;
+        assert_eq!(fat_tree(&s).unwrap().1.sides, vec![4, 10, 23, 52]);
+    }
+
+    #[test]
+    fn wires_have_the_lengths_of_the_spec() {
+        // Every bundle wire at level j has length S_{j-2} + 1 (S_{-1} = 0).
+        let (e, r) = fat_tree(&spec(256, Capacity::Sqrt)).unwrap();
+        let m = measure(&e);
+        for (level, w) in &m.per_level {
+            let j = (level + 1) / 2;
+            let want = if j >= 2 {
+                r.sides[j as usize - 2] + 1
+            } else {
+                1
+            };
+            assert_eq!(w.max, want, "level {level}");
+            assert_eq!(w.total, w.edges * want, "level {level}");
+        }
+    }
+
+    #[test]
+    fn bad_parameters_are_refused() {
+        assert!(fat_tree(&spec(8, Capacity::One)).is_err());
+        assert!(fat_tree(&spec(16, Capacity::Table(vec![1, 2, 1, 2, 3]))).is_err());
+        assert!(fat_tree(&spec(16, Capacity::Table(vec![1, 1, 2]))).is_err());
+        assert!(Capacity::parse("table:1,x").is_err());
+        assert_eq!(
+            Capacity::parse("table:1,2").unwrap(),
+            Capacity::Table(vec![1, 2])
+        );
+    }
+}

@@ -1,0 +1,88 @@
+//! Grid embeddings of networks (Thompson's model; FORMATS.md section 4):
+//! nodes are boxes of grid points, network edges are rectilinear paths.
+//!
+//! - [`Embedding`]: the model, 2-D (`z = 0` everywhere) or 3-D.
+//! - [`check`]: the independent legality checker.
+//! - [`metrics`]: bounding box, area or volume, wire lengths (total,
+//!   maximum, per level), and wire delay for a delay function.
+//! - [`fattree`]: fat-trees in H-tree style for a channel capacity function,
+//!   the H-tree being the case of capacity 1.
+
+pub mod check;
+pub mod fattree;
+pub mod metrics;
+
+use std::collections::BTreeMap;
+
+/// A grid point; 2-D embeddings keep `z = 0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct P3 {
+    pub x: i64,
+    pub y: i64,
+    pub z: i64,
+}
+
+impl P3 {
+    pub const fn new(x: i64, y: i64, z: i64) -> P3 {
+        P3 { x, y, z }
+    }
+
+    pub const fn xy(x: i64, y: i64) -> P3 {
+        P3 { x, y, z: 0 }
+    }
+}
+
+/// A network node: a box of grid points, bounds inclusive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub id: u32,
+    /// `processor`, `switch`, ... (free-form, as in FORMATS.md).
+    pub kind: String,
+    /// Level counted from the processors (level 0) upwards.
+    pub level: u32,
+    pub min: P3,
+    pub max: P3,
+}
+
+impl Node {
+    pub fn contains(&self, p: P3) -> bool {
+        self.min.x <= p.x
+            && p.x <= self.max.x
+            && self.min.y <= p.y
+            && p.y <= self.max.y
+            && self.min.z <= p.z
+            && p.z <= self.max.z
+    }
+}
+
+/// A network edge realised as a rectilinear path through its corner points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edge {
+    pub id: u32,
+    pub from: u32,
+    pub to: u32,
+    pub path: Vec<P3>,
+}
+
+impl Edge {
+    /// Unit grid edges along the path.
+    pub fn length(&self) -> u64 {
+        self.path
+            .windows(2)
+            .map(|w| (w[0].x.abs_diff(w[1].x) + w[0].y.abs_diff(w[1].y) + w[0].z.abs_diff(w[1].z)))
+            .sum()
+    }
+}
+
+/// A laid-out network.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Embedding {
+    /// What was laid out (`htree`, `fat-tree`, ...).
+    pub network: String,
+    /// Its parameters, as written in the file.
+    pub parameters: BTreeMap<String, String>,
+    /// 2 or 3.
+    pub dimensions: u32,
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+}

@@ -1,0 +1,66 @@
+//! Layouts: every construction passes the legality checker, and its
+//! measured side equals the recurrence (4.1) and its closed form exactly,
+//! for n = 4 .. 4^8.
+
+use fabric::layout::check::check;
+use fabric::layout::fattree::{closed_form_side, fat_tree, Capacity, FatTreeSpec};
+use fabric::layout::metrics::measure;
+
+#[test]
+fn fat_trees_match_the_recurrence_exactly_and_are_legal() {
+    for capacity in [
+        Capacity::One,
+        Capacity::SqrtOverLg,
+        Capacity::Sqrt,
+        Capacity::Doubling,
+    ] {
+        for omega in [1, 2] {
+            for k in 1..=8u32 {
+                let spec = FatTreeSpec {
+                    processors: 4u64.pow(k),
+                    capacity: capacity.clone(),
+                    omega,
+                    alpha: 1,
+                };
+                let (e, r) = fat_tree(&spec).unwrap();
+                let m = measure(&e);
+                let s = *r.sides.last().unwrap();
+                assert_eq!(
+                    (m.width, m.height),
+                    (s, s),
+                    "{capacity:?} omega {omega} k {k}"
+                );
+                assert_eq!(closed_form_side(&r), s, "{capacity:?} omega {omega} k {k}");
+                // The recurrence itself, step by step.
+                for j in 1..r.sides.len() {
+                    assert_eq!(r.sides[j], 2 * r.sides[j - 1] + r.tracks[2 * j]);
+                }
+                let c = check(&e);
+                assert!(c.is_legal(), "{capacity:?} k {k}: {:?}", c.violations);
+                // Bundles: one edge per wire of every channel.
+                let wires: u64 = (1..=k as usize)
+                    .map(|j| {
+                        4u64.pow(k - j as u32) * (4 * r.tracks[2 * j - 2] + 2 * r.tracks[2 * j - 1])
+                    })
+                    .sum();
+                assert_eq!(e.edges.len() as u64, wires);
+                assert_eq!(e.nodes.len() as u64, 2 * spec.processors - 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn processors_of_area_alpha() {
+    // Spec note §2.2: A = 1024, alpha = 16: S = 4, 10, 23, 52.
+    let spec = FatTreeSpec {
+        processors: 64,
+        capacity: Capacity::SqrtOverLg,
+        omega: 1,
+        alpha: 16,
+    };
+    let (e, r) = fat_tree(&spec).unwrap();
+    assert_eq!(r.sides, vec![4, 10, 23, 52]);
+    assert!(check(&e).is_legal());
+    assert_eq!(measure(&e).area, 52 * 52);
+}
