@@ -458,7 +458,7 @@ mod tests {
         let (e, r) = fat_tree(&spec(256, Capacity::Sqrt)).unwrap();
         let m = measure(&e);
         for (level, w) in &m.per_level {
-            let j = (level + 1) / 2;
+            let j = level.div_ceil(2);
             let want = if j >= 2 {
                 r.sides[j as usize - 2] + 1
             } else {

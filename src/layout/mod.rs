@@ -69,7 +69,7 @@ impl Edge {
     pub fn length(&self) -> u64 {
         self.path
             .windows(2)
-            .map(|w| (w[0].x.abs_diff(w[1].x) + w[0].y.abs_diff(w[1].y) + w[0].z.abs_diff(w[1].z)))
+            .map(|w| w[0].x.abs_diff(w[1].x) + w[0].y.abs_diff(w[1].y) + w[0].z.abs_diff(w[1].z))
             .sum()
     }
 }
