@@ -538,3 +538,68 @@ fn switchbox_reports_routability_and_the_unsafe_cut() {
     assert!(err.contains("bad.txt:3:11"), "{err}");
     assert!(!out.exists());
 }
+
+#[test]
+fn layout_writes_a_file_that_verify_layout_accepts() {
+    let dir = scratch("layout");
+    let out = dir.join("ft.yaml");
+    let svg = dir.join("ft.svg");
+    let o = run(fabric()
+        .args([
+            "layout",
+            "fat-tree",
+            "--size",
+            "64",
+            "--capacity",
+            "sqrt",
+            "-o",
+        ])
+        .arg(&out)
+        .arg("--svg")
+        .arg(&svg));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let y = yaml(&out);
+    assert_eq!(y["metrics"]["width"].as_u64(), Some(32));
+    assert_eq!(y["recurrence"]["side"].as_u64(), Some(32));
+    assert_eq!(y["nodes"].as_sequence().unwrap().len(), 127);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let v = run(fabric().arg("verify-layout").arg(&out));
+    assert!(v.status.success(), "{}", text(&v.stdout));
+    // A tampered file: two wires moved onto one line, a wrong area.
+    let textual = std::fs::read_to_string(&out).unwrap();
+    let bad = dir.join("bad.yaml");
+    std::fs::write(&bad, textual.replace("area: 1024", "area: 1000")).unwrap();
+    let v = run(fabric().arg("verify-layout").arg(&bad));
+    assert_eq!(v.status.code(), Some(1));
+    assert!(
+        text(&v.stdout).contains("area is 1000"),
+        "{}",
+        text(&v.stdout)
+    );
+    let moved = textual.replacen(
+        "path: [[0, 0], [0, 1]]",
+        "path: [[0, 0], [1, 0], [1, 1], [0, 1]]",
+        1,
+    );
+    assert_ne!(moved, textual);
+    std::fs::write(&bad, moved).unwrap();
+    let v = run(fabric().arg("verify-layout").arg(&bad));
+    assert_eq!(v.status.code(), Some(1), "{}", text(&v.stdout));
+    // Not YAML: exit 2 with file and line.
+    std::fs::write(
+        &bad,
+        "dimensions: 2\nnodes: [{id: 0, min: [0, 0], max: [0]}]\n",
+    )
+    .unwrap();
+    let v = run(fabric().arg("verify-layout").arg(&bad));
+    assert_eq!(v.status.code(), Some(2));
+    assert!(text(&v.stderr).contains("bad.yaml"), "{}", text(&v.stderr));
+    // Bad parameters: exit 2, nothing written.
+    let none = dir.join("none.yaml");
+    let o = run(fabric()
+        .args(["layout", "htree", "--size", "8", "-o"])
+        .arg(&none));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("power of 4"));
+    assert!(!none.exists());
+}

@@ -64,3 +64,19 @@ fn processors_of_area_alpha() {
     assert!(check(&e).is_legal());
     assert_eq!(measure(&e).area, 52 * 52);
 }
+
+#[test]
+fn yaml_round_trip_keeps_the_embedding() {
+    let spec = FatTreeSpec {
+        processors: 16,
+        capacity: Capacity::Doubling,
+        omega: 2,
+        alpha: 4,
+    };
+    let (e, _) = fat_tree(&spec).unwrap();
+    let m = measure(&e);
+    let text = fabric::report::yaml::layout_yaml(&e, &m, None);
+    let back = fabric::io::parse_layout(&text, "rt.yaml").unwrap();
+    assert_eq!(back.embedding, e);
+    assert_eq!(back.claimed.unwrap().area, m.area);
+}

@@ -49,6 +49,16 @@ pub enum Command {
         fabric switchbox benchmarks/switchboxes/small.txt\n  \
         (exit 0 routable; exit 1 not, naming a crossing pair or an unsafe cut)")]
     Switchbox(SwitchboxArgs),
+    /// Lay out a network on the grid (Thompson's model), verify and measure it.
+    #[command(after_help = "Examples:\n  \
+        fabric layout htree --size 64 --svg htree.svg\n  \
+        fabric layout fat-tree --size 256 --capacity sqrt-over-lg -o ft.yaml\n  \
+        fabric layout fat-tree --size 64 --capacity table:1,1,2,2,3,4,6")]
+    Layout(LayoutArgs),
+    /// Check a layout file: the legality rules of FORMATS.md section 4 and its metrics.
+    #[command(after_help = "Example:\n  \
+        fabric layout htree --size 16 -o h.yaml && fabric verify-layout h.yaml")]
+    VerifyLayout(VerifyLayoutArgs),
     /// Check a routed channel against its problem (the four legality rules and its metrics).
     #[command(after_help = "Example:\n  \
         fabric route benchmarks/channels/dde.txt --output dde.yaml && \
@@ -125,6 +135,44 @@ pub struct SeparationArgs {
     /// Write the result as YAML.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LayoutArgs {
+    /// What to lay out: `htree` (complete binary tree) or `fat-tree`.
+    #[arg(value_parser = ["htree", "fat-tree"])]
+    pub kind: String,
+    /// Number of processors (leaves), a power of 4.
+    #[arg(long, short = 'n')]
+    pub size: u64,
+    /// fat-tree channel capacity c(p) above p leaves: sqrt-over-lg
+    /// (ceil(sqrt(p)/lg(A/alpha)), the default), sqrt, doubling, one, or
+    /// table:c1,c2,... (values for p = 1, 2, 4, ...).
+    #[arg(long, default_value = "sqrt-over-lg")]
+    pub capacity: String,
+    /// Wires per unit of capacity: 1 (as in equation 4.1) or 2 (separate
+    /// up and down wires).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=2))]
+    pub omega: u64,
+    /// Processor area alpha (box side ceil(sqrt(alpha)) at least).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub alpha: u64,
+    /// Wire delay function for the delay figures: unit, linear, log, sqrt,
+    /// or points `d:w,d:w,...`.
+    #[arg(long, default_value = "unit")]
+    pub delay: String,
+    /// Write the layout as YAML (FORMATS.md section 4).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Draw the layout as SVG.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyLayoutArgs {
+    /// The layout (YAML).
+    pub file: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -387,6 +435,163 @@ pub fn run(cli: Cli) -> Result<i32> {
                 (cut.top_x - cut.bottom_x).abs()
             );
             Ok(0)
+        }
+        Command::Layout(args) => {
+            use crate::layout::{check, fattree, metrics};
+            check_output_paths(&[], &outputs_of(&args.output, &args.svg))?;
+            let capacity = if args.kind == "htree" {
+                if args.capacity != "sqrt-over-lg" && args.capacity != "one" {
+                    return Err(Error::Usage(
+                        "an htree has capacity 1; use `fat-tree` for --capacity".into(),
+                    ));
+                }
+                fattree::Capacity::One
+            } else {
+                fattree::Capacity::parse(&args.capacity).map_err(Error::Usage)?
+            };
+            let delay = metrics::Delay::parse(&args.delay).map_err(Error::Usage)?;
+            let spec = fattree::FatTreeSpec {
+                processors: args.size,
+                capacity,
+                omega: args.omega,
+                alpha: args.alpha,
+            };
+            let start = Instant::now();
+            let (embedding, rec) = fattree::fat_tree(&spec).map_err(Error::Usage)?;
+            let verdict = check::check(&embedding);
+            if !verdict.is_legal() {
+                return Err(Error::Failed(format!(
+                    "the {} construction produced an illegal layout ({} violations); nothing was written:\n  {}",
+                    args.kind,
+                    verdict.total,
+                    verdict
+                        .violations
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("\n  ")
+                )));
+            }
+            let m = metrics::measure(&embedding);
+            let side = *rec.sides.last().expect("k + 1 sides");
+            let closed = fattree::closed_form_side(&rec);
+            if m.width != side || m.height != side || closed != side {
+                return Err(Error::Failed(format!(
+                    "the layout is {} x {}, but the recurrence gives {side} and its closed form {closed}",
+                    m.width, m.height
+                )));
+            }
+            let seconds = start.elapsed().as_secs_f64();
+            let mut outputs = Vec::new();
+            if let Some(path) = &args.output {
+                outputs.push((
+                    path.clone(),
+                    report::yaml::layout_yaml(&embedding, &m, Some((side, closed))),
+                ));
+            }
+            if let Some(path) = &args.svg {
+                let svg = report::svg::layout_svg(&embedding, &m).ok_or_else(|| {
+                    Error::Usage(format!(
+                        "{} nodes and edges are too many to draw (at most {}); drop --svg or lay out fewer processors",
+                        embedding.nodes.len() + embedding.edges.len(),
+                        report::svg::LAYOUT_SVG_LIMIT
+                    ))
+                })?;
+                outputs.push((path.clone(), svg));
+            }
+            write_all_or_nothing(&outputs)?;
+            println!(
+                "{} of {} processors (capacity {}, omega {}, alpha {}): {} x {}, area {}",
+                embedding.network,
+                args.size,
+                spec.capacity.describe(),
+                args.omega,
+                args.alpha,
+                m.width,
+                m.height,
+                m.area
+            );
+            println!(
+                "  side {side} = recurrence S(n) = 2 S(n/4) + t(n) = closed form {closed}; verified legal ({} crossings); {:.3} ms",
+                verdict.crossings,
+                seconds * 1e3
+            );
+            println!(
+                "  {} nodes, {} wires; wire length {} in all, {} at most",
+                embedding.nodes.len(),
+                embedding.edges.len(),
+                m.total_wire_length,
+                m.max_wire_length
+            );
+            for (level, w) in &m.per_level {
+                println!(
+                    "  level {level:>2}: {:>8} wires, length {} each at most, delay {:.3} at most ({})",
+                    w.edges,
+                    w.max,
+                    delay.of(w.max),
+                    args.delay
+                );
+            }
+            Ok(0)
+        }
+        Command::VerifyLayout(args) => {
+            use crate::layout::{check, metrics};
+            let text = read_text(&args.file)?;
+            let file = crate::io::parse_layout(&text, &args.file.display().to_string())?;
+            let verdict = check::check(&file.embedding);
+            let m = metrics::measure(&file.embedding);
+            let mut problems: Vec<String> =
+                verdict.violations.iter().map(ToString::to_string).collect();
+            if verdict.total > verdict.violations.len() {
+                problems.push(format!(
+                    "... and {} more",
+                    verdict.total - verdict.violations.len()
+                ));
+            }
+            if let Some(c) = &file.claimed {
+                for (name, claimed, real) in [
+                    ("width", c.width, m.width),
+                    ("height", c.height, m.height),
+                    ("area", c.area, m.area),
+                    (
+                        "total_wire_length",
+                        c.total_wire_length,
+                        m.total_wire_length,
+                    ),
+                    ("max_wire_length", c.max_wire_length, m.max_wire_length),
+                ] {
+                    if claimed != real {
+                        problems.push(format!(
+                            "metrics: {name} is {claimed}, but the layout has {real}"
+                        ));
+                    }
+                }
+            }
+            if problems.is_empty() {
+                println!(
+                    "legal: {} with {} nodes and {} edges, {} x {}, area {}, wire length {} ({} at most), {} crossings",
+                    file.embedding.network,
+                    file.embedding.nodes.len(),
+                    file.embedding.edges.len(),
+                    m.width,
+                    m.height,
+                    m.area,
+                    m.total_wire_length,
+                    m.max_wire_length,
+                    verdict.crossings
+                );
+                Ok(0)
+            } else {
+                println!(
+                    "illegal: {} problem(s) in {}",
+                    problems.len(),
+                    args.file.display()
+                );
+                for p in problems {
+                    println!("  {p}");
+                }
+                Ok(1)
+            }
         }
         Command::Switchbox(args) => {
             check_output_paths(&[&args.file], &outputs_of(&args.output, &None))?;

@@ -150,13 +150,88 @@ pub fn bounding_box(e: &Embedding) -> Option<(P3, P3)> {
     Some((lo, hi))
 }
 
+/// Node id to index: a table when the ids are small (as every construction
+/// here numbers them), a hash map otherwise.
+pub struct NodeIndex {
+    table: Vec<u32>,
+    map: std::collections::HashMap<u32, u32>,
+    dense: bool,
+}
+
+impl NodeIndex {
+    const NONE: u32 = u32::MAX;
+
+    pub fn new(e: &Embedding) -> NodeIndex {
+        let mut idx = NodeIndex::sized(e.nodes.len(), e.nodes.iter().map(|n| n.id).max());
+        for (k, n) in e.nodes.iter().enumerate() {
+            idx.insert(n.id, k);
+        }
+        idx
+    }
+
+    fn sized(count: usize, max_id: Option<u32>) -> NodeIndex {
+        let dense = max_id.is_none_or(|m| (m as usize) < 2 * count + 1);
+        NodeIndex {
+            table: if dense {
+                vec![Self::NONE; max_id.map_or(0, |m| m as usize + 1)]
+            } else {
+                Vec::new()
+            },
+            map: std::collections::HashMap::new(),
+            dense,
+        }
+    }
+
+    fn empty_like(other: &NodeIndex) -> NodeIndex {
+        NodeIndex {
+            table: vec![Self::NONE; other.table.len()],
+            map: std::collections::HashMap::new(),
+            dense: other.dense,
+        }
+    }
+
+    /// Record `id -> k`; false when `id` was already there (kept as it was).
+    fn insert(&mut self, id: u32, k: usize) -> bool {
+        if self.dense {
+            let slot = &mut self.table[id as usize];
+            if *slot != Self::NONE {
+                return false;
+            }
+            *slot = k as u32;
+            true
+        } else {
+            match self.map.entry(id) {
+                std::collections::hash_map::Entry::Occupied(_) => false,
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(k as u32);
+                    true
+                }
+            }
+        }
+    }
+
+    /// The index of node `id`.
+    pub fn get(&self, id: u32) -> Option<usize> {
+        if self.dense {
+            self.table
+                .get(id as usize)
+                .copied()
+                .filter(|&k| k != Self::NONE)
+                .map(|k| k as usize)
+        } else {
+            self.map.get(&id).map(|&k| k as usize)
+        }
+    }
+}
+
 /// Check an embedding against the rules of the module comment.
 pub fn check(e: &Embedding) -> LayoutCheck {
     let mut out = LayoutCheck::default();
     // Rule 1.
-    let mut index = std::collections::HashMap::new();
+    let index = NodeIndex::new(e);
+    let mut seen_node = NodeIndex::empty_like(&index);
     for (k, n) in e.nodes.iter().enumerate() {
-        if index.insert(n.id, k).is_some() {
+        if !seen_node.insert(n.id, k) {
             out.push(Violation::DuplicateNode(n.id));
         }
         if n.min.x > n.max.x || n.min.y > n.max.y || n.min.z > n.max.z {
@@ -168,13 +243,30 @@ pub fn check(e: &Embedding) -> LayoutCheck {
             });
         }
     }
+    let dense_edges = e
+        .edges
+        .iter()
+        .all(|x| (x.id as usize) < 2 * e.edges.len() + 1);
+    let mut edge_seen = vec![
+        false;
+        if dense_edges {
+            2 * e.edges.len() + 1
+        } else {
+            0
+        }
+    ];
     let mut edge_ids = HashSet::new();
     for x in &e.edges {
-        if !edge_ids.insert(x.id) {
+        let fresh = if dense_edges {
+            !std::mem::replace(&mut edge_seen[x.id as usize], true)
+        } else {
+            edge_ids.insert(x.id)
+        };
+        if !fresh {
             out.push(Violation::DuplicateEdge(x.id));
         }
         for node in [x.from, x.to] {
-            if !index.contains_key(&node) {
+            if index.get(node).is_none() {
                 out.push(Violation::UnknownNode { edge: x.id, node });
             }
         }
@@ -233,13 +325,14 @@ pub fn check(e: &Embedding) -> LayoutCheck {
     let mut first_how = vec![0u8; points as usize];
     let mut second = vec![NONE; points as usize];
     let mut grid_edge = vec![[NONE; 3]; points as usize];
+    let mut pts: Vec<P3> = Vec::new();
     for x in &e.edges {
         let Some(&start) = x.path.first() else {
             out.push(Violation::EmptyPath(x.id));
             continue;
         };
-        let from = &e.nodes[index[&x.from]];
-        let to = &e.nodes[index[&x.to]];
+        let from = &e.nodes[index.get(x.from).expect("checked above")];
+        let to = &e.nodes[index.get(x.to).expect("checked above")];
         if !from.contains(start) {
             out.push(Violation::StartOutside {
                 edge: x.id,
@@ -276,7 +369,8 @@ pub fn check(e: &Embedding) -> LayoutCheck {
             continue;
         }
         // Walk the unit steps.
-        let mut pts: Vec<P3> = vec![start];
+        pts.clear();
+        pts.push(start);
         for c in x.path.windows(2) {
             let (a, b) = (c[0], c[1]);
             let step = P3::new(

@@ -352,7 +352,7 @@ pub fn fat_tree(spec: &FatTreeSpec) -> Result<(Embedding, Recurrence), String> {
         },
     );
     let mut nodes = b.nodes;
-    nodes.sort_by_key(|n| n.id);
+    nodes.sort_unstable_by_key(|n| n.id);
     let mut parameters = BTreeMap::new();
     parameters.insert("processors".to_string(), spec.processors.to_string());
     parameters.insert("capacity".to_string(), spec.capacity.describe());

@@ -38,17 +38,13 @@ pub fn measure(e: &Embedding) -> LayoutMetrics {
         m.depth = (hi.z - lo.z + 1) as u64;
         m.area = m.width * m.height * if e.dimensions == 3 { m.depth } else { 1 };
     }
-    let level: std::collections::HashMap<u32, u32> =
-        e.nodes.iter().map(|n| (n.id, n.level)).collect();
+    let index = super::check::NodeIndex::new(e);
+    let level = |id: u32| index.get(id).map_or(0, |k| e.nodes[k].level);
     for x in &e.edges {
         let len = x.length();
         m.total_wire_length += len;
         m.max_wire_length = m.max_wire_length.max(len);
-        let l = level
-            .get(&x.from)
-            .copied()
-            .unwrap_or(0)
-            .max(level.get(&x.to).copied().unwrap_or(0));
+        let l = level(x.from).max(level(x.to));
         let entry = m.per_level.entry(l).or_default();
         entry.edges += 1;
         entry.total += len;

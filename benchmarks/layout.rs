@@ -1,0 +1,57 @@
+//! Layout benchmarks: build, verify and measure an H-tree and a fat-tree
+//! of 2^20 processors (target: under 5 s, memory linear in the area).
+//!
+//! Run with `cargo bench --bench layout`.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use fabric::layout::check::check;
+use fabric::layout::fattree::{fat_tree, Capacity, FatTreeSpec};
+use fabric::layout::metrics::measure;
+
+fn run(spec: &FatTreeSpec) -> u64 {
+    let (e, _) = fat_tree(spec).expect("valid parameters");
+    let c = check(&e);
+    assert!(c.is_legal());
+    measure(&e).area
+}
+
+fn layout_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("layout");
+    group.sample_size(10);
+    for (name, capacity) in [
+        ("htree", Capacity::One),
+        ("fat-tree-sqrt-over-lg", Capacity::SqrtOverLg),
+    ] {
+        let spec = FatTreeSpec {
+            processors: 1 << 20,
+            capacity,
+            omega: 1,
+            alpha: 1,
+        };
+        let (e, r) = fat_tree(&spec).expect("valid");
+        let m = measure(&e);
+        eprintln!(
+            "{name}, 2^20 processors: side {} (recurrence {}), area {}, {} nodes, {} wires, wire length {} ({} at most)",
+            m.width,
+            r.sides.last().expect("sides"),
+            m.area,
+            e.nodes.len(),
+            e.edges.len(),
+            m.total_wire_length,
+            m.max_wire_length
+        );
+        group.bench_function(format!("build-verify-measure/{name}/2^20"), |b| {
+            b.iter(|| run(black_box(&spec)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().measurement_time(std::time::Duration::from_secs(20));
+    targets = layout_benches
+}
+criterion_main!(benches);
