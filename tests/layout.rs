@@ -80,3 +80,24 @@ fn yaml_round_trip_keeps_the_embedding() {
     assert_eq!(back.embedding, e);
     assert_eq!(back.claimed.unwrap().area, m.area);
 }
+
+#[test]
+fn trees_of_meshes_match_their_recurrence_and_are_legal() {
+    use fabric::layout::tree_of_meshes::{side, tree_of_meshes};
+    for lg in 1..=7u32 {
+        let n = 1u64 << lg;
+        for l in (2..=2 * lg).step_by(2) {
+            let e = tree_of_meshes(n, Some(l)).unwrap();
+            let c = check(&e);
+            assert!(c.is_legal(), "n {n} l {l}: {:?}", c.violations);
+            let m = measure(&e);
+            let s = side(n, l);
+            assert_eq!((m.width, m.height), (s, s), "n {n} l {l}");
+            // S(m, r) = 2 S(m/2, r-2) + m, which is n (l/2 + 1).
+            assert_eq!(s, n * (l as u64 / 2 + 1));
+            let longest = if l >= 4 { side(n / 4, l - 4) + 1 } else { 1 };
+            assert_eq!(m.max_wire_length, longest, "n {n} l {l}");
+            assert_eq!(e.nodes.len() as u64, (l as u64 + 1) * n * n);
+        }
+    }
+}

@@ -139,12 +139,18 @@ pub struct SeparationArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct LayoutArgs {
-    /// What to lay out: `htree` (complete binary tree) or `fat-tree`.
-    #[arg(value_parser = ["htree", "fat-tree"])]
+    /// What to lay out: `htree` (complete binary tree), `fat-tree`, or
+    /// `tree-of-meshes`.
+    #[arg(value_parser = ["htree", "fat-tree", "tree-of-meshes"])]
     pub kind: String,
-    /// Number of processors (leaves), a power of 4.
+    /// Number of processors (leaves), a power of 4; for `tree-of-meshes`
+    /// the side n of the root mesh, a power of 2.
     #[arg(long, short = 'n')]
     pub size: u64,
+    /// tree-of-meshes: keep this many levels below the root (even; default
+    /// 2 lg n, the full tree).
+    #[arg(long)]
+    pub levels: Option<u32>,
     /// fat-tree channel capacity c(p) above p leaves: sqrt-over-lg
     /// (ceil(sqrt(p)/lg(A/alpha)), the default), sqrt, doubling, one, or
     /// table:c1,c2,... (values for p = 1, 2, 4, ...).
@@ -456,8 +462,23 @@ pub fn run(cli: Cli) -> Result<i32> {
                 omega: args.omega,
                 alpha: args.alpha,
             };
+            if args.levels.is_some() && args.kind != "tree-of-meshes" {
+                return Err(Error::Usage("--levels applies to tree-of-meshes".into()));
+            }
             let start = Instant::now();
-            let (embedding, rec) = fattree::fat_tree(&spec).map_err(Error::Usage)?;
+            let (embedding, side, closed) = if args.kind == "tree-of-meshes" {
+                let e = crate::layout::tree_of_meshes::tree_of_meshes(args.size, args.levels)
+                    .map_err(Error::Usage)?;
+                let l: u32 = e.parameters["levels"]
+                    .parse()
+                    .expect("written by the builder");
+                let s = crate::layout::tree_of_meshes::side(args.size, l);
+                (e, s, args.size * (l as u64 / 2 + 1))
+            } else {
+                let (e, rec) = fattree::fat_tree(&spec).map_err(Error::Usage)?;
+                let s = *rec.sides.last().expect("k + 1 sides");
+                (e, s, fattree::closed_form_side(&rec))
+            };
             let verdict = check::check(&embedding);
             if !verdict.is_legal() {
                 return Err(Error::Failed(format!(
@@ -473,8 +494,6 @@ pub fn run(cli: Cli) -> Result<i32> {
                 )));
             }
             let m = metrics::measure(&embedding);
-            let side = *rec.sides.last().expect("k + 1 sides");
-            let closed = fattree::closed_form_side(&rec);
             if m.width != side || m.height != side || closed != side {
                 return Err(Error::Failed(format!(
                     "the layout is {} x {}, but the recurrence gives {side} and its closed form {closed}",
@@ -500,19 +519,26 @@ pub fn run(cli: Cli) -> Result<i32> {
                 outputs.push((path.clone(), svg));
             }
             write_all_or_nothing(&outputs)?;
+            let params: Vec<String> = embedding
+                .parameters
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
             println!(
-                "{} of {} processors (capacity {}, omega {}, alpha {}): {} x {}, area {}",
+                "{} ({}): {} x {}, area {}",
                 embedding.network,
-                args.size,
-                spec.capacity.describe(),
-                args.omega,
-                args.alpha,
+                params.join(", "),
                 m.width,
                 m.height,
                 m.area
             );
+            let recurrence = if args.kind == "tree-of-meshes" {
+                "S(m, r) = 2 S(m/2, r-2) + m; closed form n (l/2 + 1)"
+            } else {
+                "S(n) = 2 S(n/4) + t(n); closed form"
+            };
             println!(
-                "  side {side} = recurrence S(n) = 2 S(n/4) + t(n) = closed form {closed}; verified legal ({} crossings); {:.3} ms",
+                "  side {side} = recurrence {recurrence} {closed}; verified legal ({} crossings); {:.3} ms",
                 verdict.crossings,
                 seconds * 1e3
             );

@@ -1,0 +1,283 @@
+//! The tree of meshes `T(2, n)` and its truncation to `l` levels, laid out
+//! in H-tree style (thesis chapter 5; spec note 003 part 1, section 2.4).
+//!
+//! Folded definition: level `i = 0 .. l` cuts the `n x n` grid into blocks
+//! of `n / 2^ceil(i/2)` columns by `n / 2^floor(i/2)` rows (an x-cut after
+//! even levels, a y-cut after odd ones). Every level has a node `(i, X, Y)`
+//! at every position; mesh edges join 4-neighbours inside a level-`i`
+//! block; a tree edge joins `(i, X, Y)` to `(i+1, X, Y)` where `(X, Y)` lies
+//! on the face of its level-`i` block on either side of the cut (west and
+//! east faces for an x-cut, south and north for a y-cut).
+//!
+//! Layout of a square level-`i` block of side `m` with `r` levels below it
+//! (`r` even): a bare `m x m` mesh when `r = 0`; otherwise a square of side
+//! `S(m, r) = 2 S(m/2, r-2) + m` with
+//! - the level-`i` mesh in the centre `[s, s+m)^2` (`s = S(m/2, r-2)`);
+//! - the two level-`i+1` meshes (`m/2` columns, `m` rows) in the central
+//!   band, over the central strip `[s', s'+m/2)` of their quadrants
+//!   (`s' = S(m/4, r-4)`, 0 when `r = 2`), mirrored left to right so that
+//!   the faces joined by tree edges face each other;
+//! - the four level-`i+2` subtrees in the corners, turned half a turn, so
+//!   that their root meshes' faces meet the level-`i+1` meshes' faces.
+//!
+//! Tree edges are straight wires, mesh edges unit wires; every node is one
+//! grid point. Node levels in the embedding count from the leaves (`l - i`).
+//! For even `l` the side is `n (l/2 + 1)`, `n (lg n + 1)` for the full tree,
+//! and for `l >= 4` the longest wire is `S(n/4, l-4) + 1`.
+
+use std::collections::BTreeMap;
+
+use super::{Edge, Embedding, Node, P3};
+
+/// `S(m, r)`: side of the layout of a block of side `m` with `r` levels below.
+pub fn side(m: u64, r: u32) -> u64 {
+    if r == 0 {
+        m
+    } else {
+        2 * side(m / 2, r - 2) + m
+    }
+}
+
+/// Placement `(x, y) -> (ox + sx x, oy + sy y)` with `sx, sy = ±1`.
+#[derive(Clone, Copy)]
+struct Map {
+    ox: i64,
+    oy: i64,
+    sx: i64,
+    sy: i64,
+}
+
+impl Map {
+    fn at(&self, x: i64, y: i64) -> P3 {
+        P3::xy(self.ox + self.sx * x, self.oy + self.sy * y)
+    }
+
+    /// A sub-layout of side `size` at local `(bx, by)`, turned half a turn.
+    fn turned(&self, bx: i64, by: i64, size: i64) -> Map {
+        let p = self.at(bx + size - 1, by + size - 1);
+        Map {
+            ox: p.x,
+            oy: p.y,
+            sx: -self.sx,
+            sy: -self.sy,
+        }
+    }
+}
+
+struct Builder {
+    n: i64,
+    levels: u32,
+    /// Where each node `(i, X, Y)` was drawn (index `i n^2 + Y n + X`).
+    place: Vec<Option<P3>>,
+}
+
+impl Builder {
+    fn id(&self, i: u32, x: i64, y: i64) -> usize {
+        (i as i64 * self.n * self.n + y * self.n + x) as usize
+    }
+
+    /// Draw the level-`i` block with corner `(x0, y0)` and side `m` (square,
+    /// `i` even) and everything under it.
+    fn block(&mut self, i: u32, x0: i64, y0: i64, m: i64, map: Map) {
+        let r = self.levels - i;
+        if r == 0 {
+            for y in 0..m {
+                for x in 0..m {
+                    let id = self.id(i, x0 + x, y0 + y);
+                    self.place[id] = Some(map.at(x, y));
+                }
+            }
+            return;
+        }
+        let s = side(m as u64 / 2, r - 2) as i64;
+        let s2 = if r >= 4 {
+            side(m as u64 / 4, r - 4) as i64
+        } else {
+            0
+        };
+        let h = m / 2;
+        // Level i in the centre.
+        for y in 0..m {
+            for x in 0..m {
+                let id = self.id(i, x0 + x, y0 + y);
+                self.place[id] = Some(map.at(s + x, s + y));
+            }
+        }
+        // Level i+1: the west half mirrored over the west strip, the east
+        // half mirrored over the east strip.
+        for y in 0..m {
+            for x in 0..h {
+                let west = self.id(i + 1, x0 + x, y0 + y);
+                self.place[west] = Some(map.at(s2 + (h - 1 - x), s + y));
+                let east = self.id(i + 1, x0 + h + x, y0 + y);
+                self.place[east] = Some(map.at(s + m + s2 + (h - 1 - x), s + y));
+            }
+        }
+        // Level i+2 subtrees, turned half a turn.
+        for (bx, by) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            let sub = map.turned(bx * (s + m), by * (s + m), s);
+            self.block(i + 2, x0 + bx * h, y0 + by * h, h, sub);
+        }
+    }
+}
+
+/// Lay out `T(2, n)` truncated to `levels` levels below the root (`levels`
+/// even, at most `2 lg n`).
+pub fn tree_of_meshes(n: u64, levels: Option<u32>) -> Result<Embedding, String> {
+    if n == 0 || !n.is_power_of_two() {
+        return Err(format!("the root mesh side must be a power of 2, not {n}"));
+    }
+    let full = 2 * n.trailing_zeros();
+    let l = levels.unwrap_or(full);
+    if l > full || l % 2 != 0 {
+        return Err(format!(
+            "--levels must be even and at most 2 lg n = {full} (odd truncations are not laid out yet), not {l}"
+        ));
+    }
+    let nn = (n * n) as usize;
+    let count = nn * (l as usize + 1);
+    if count > 1 << 26 {
+        return Err(format!(
+            "{count} nodes are more than this layout builds (2^26)"
+        ));
+    }
+    let mut b = Builder {
+        n: n as i64,
+        levels: l,
+        place: vec![None; count],
+    };
+    b.block(
+        0,
+        0,
+        0,
+        n as i64,
+        Map {
+            ox: 0,
+            oy: 0,
+            sx: 1,
+            sy: 1,
+        },
+    );
+    let n = n as i64;
+    let mut nodes = Vec::with_capacity(count);
+    for i in 0..=l {
+        for y in 0..n {
+            for x in 0..n {
+                let id = b.id(i, x, y);
+                let p = b.place[id].expect("every node is placed");
+                nodes.push(Node {
+                    id: id as u32,
+                    kind: if i == l { "processor" } else { "switch" }.into(),
+                    level: l - i,
+                    min: p,
+                    max: p,
+                });
+            }
+        }
+    }
+    let mut edges = Vec::new();
+    let mut wire = |a: usize, c: usize, place: &[Option<P3>]| {
+        let (p, q) = (place[a].expect("placed"), place[c].expect("placed"));
+        let id = edges.len() as u32;
+        edges.push(Edge {
+            id,
+            from: a as u32,
+            to: c as u32,
+            path: vec![p, q],
+        });
+    };
+    for i in 0..=l {
+        // Block size at level i.
+        let w = n >> i.div_ceil(2);
+        let hgt = n >> (i / 2);
+        for y in 0..n {
+            for x in 0..n {
+                let a = b.id(i, x, y);
+                // Mesh edges to the east and north neighbours in the block.
+                if (x + 1) % w != 0 {
+                    wire(a, b.id(i, x + 1, y), &b.place);
+                }
+                if (y + 1) % hgt != 0 {
+                    wire(a, b.id(i, x, y + 1), &b.place);
+                }
+                // Tree edges from the faces on either side of the next cut.
+                if i < l {
+                    let on_face = if i % 2 == 0 {
+                        x % w == 0 || x % w == w - 1
+                    } else {
+                        y % hgt == 0 || y % hgt == hgt - 1
+                    };
+                    if on_face {
+                        wire(a, b.id(i + 1, x, y), &b.place);
+                    }
+                }
+            }
+        }
+    }
+    let mut parameters = BTreeMap::new();
+    parameters.insert("root_side".to_string(), n.to_string());
+    parameters.insert("levels".to_string(), l.to_string());
+    Ok(Embedding {
+        network: "tree-of-meshes".into(),
+        parameters,
+        dimensions: 2,
+        nodes,
+        edges,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::check::check;
+    use super::super::metrics::measure;
+    use super::*;
+
+    #[test]
+    fn spec_examples_of_side_and_longest_wire() {
+        for (n, l, s, w) in [
+            (2, 2, 4, 1),
+            (4, 2, 8, 1),
+            (4, 4, 12, 2),
+            (8, 2, 16, 1),
+            (8, 4, 24, 3),
+            (8, 6, 32, 5),
+        ] {
+            let e = tree_of_meshes(n, Some(l)).unwrap();
+            let c = check(&e);
+            assert!(c.is_legal(), "n {n} l {l}: {:?}", c.violations);
+            let m = measure(&e);
+            assert_eq!((m.width, m.height), (s, s), "n {n} l {l}");
+            assert_eq!(m.max_wire_length, w, "n {n} l {l}");
+            assert_eq!(side(n, l), s);
+            assert_eq!(s, n * (l as u64 / 2 + 1));
+        }
+    }
+
+    #[test]
+    fn node_and_edge_counts() {
+        // Level i has n^2 nodes; a block of w x h nodes has w(h-1) + h(w-1)
+        // mesh edges, and its two faces send 2h (x-cut) or 2w (y-cut) tree
+        // edges down (faces are at least two apart above the leaves).
+        let (n, l) = (8u64, 6u32);
+        let e = tree_of_meshes(n, Some(l)).unwrap();
+        assert_eq!(e.nodes.len() as u64, (l as u64 + 1) * n * n);
+        let mut want = 0u64;
+        for i in 0..=l {
+            let w = n >> i.div_ceil(2);
+            let h = n >> (i / 2);
+            let blocks = (n / w) * (n / h);
+            want += blocks * (w * (h - 1) + h * (w - 1));
+            if i < l {
+                want += blocks * if i % 2 == 0 { 2 * h } else { 2 * w };
+            }
+        }
+        assert_eq!(e.edges.len() as u64, want);
+    }
+
+    #[test]
+    fn refuses_bad_sizes() {
+        assert!(tree_of_meshes(6, None).is_err());
+        assert!(tree_of_meshes(8, Some(3)).is_err());
+        assert!(tree_of_meshes(8, Some(8)).is_err());
+    }
+}
