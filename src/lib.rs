@@ -29,6 +29,7 @@ pub mod geom;
 pub mod graph;
 pub mod io;
 pub mod layout;
+pub mod network;
 pub mod report;
 
 pub use error::{Error, ParseError, Result};

@@ -593,7 +593,32 @@ pub fn run(cli: Cli) -> Result<i32> {
                     }
                 }
             }
+            // The network the layout realises against the one its
+            // parameters describe, when the network is known.
+            let realises = match crate::network::Network::intended(&file.embedding) {
+                None => None,
+                Some(Err(e)) => {
+                    problems.push(format!("parameters: {e}"));
+                    None
+                }
+                Some(Ok(want)) => {
+                    match crate::network::Network::from_embedding(&file.embedding)
+                        .and_then(|got| got.compare(&want))
+                    {
+                        Ok(()) => Some(want.name.clone()),
+                        Err(e) => {
+                            problems.push(format!("network: {e}"));
+                            None
+                        }
+                    }
+                }
+            };
             if problems.is_empty() {
+                if let Some(name) = &realises {
+                    println!(
+                        "realises the intended {name}: the same nodes, roles, levels and links as built from its parameters"
+                    );
+                }
                 println!(
                     "legal: {} with {} nodes and {} edges, {} x {}, area {}, wire length {} ({} at most), {} crossings",
                     file.embedding.network,

@@ -71,7 +71,21 @@ impl Capacity {
         }
     }
 
-    /// The name written in reports.
+    /// The form [`Capacity::parse`] reads back (written in layout files).
+    pub fn spec(&self) -> String {
+        match self {
+            Capacity::One => "one".into(),
+            Capacity::SqrtOverLg => "sqrt-over-lg".into(),
+            Capacity::Sqrt => "sqrt".into(),
+            Capacity::Doubling => "doubling".into(),
+            Capacity::Table(v) => format!(
+                "table:{}",
+                v.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+            ),
+        }
+    }
+
+    /// The formula written in reports.
     pub fn describe(&self) -> String {
         match self {
             Capacity::One => "1".into(),
@@ -239,19 +253,23 @@ struct Builder<'a> {
     r: &'a Recurrence,
     nodes: Vec<Node>,
     edges: Vec<Edge>,
-    next_processor: u32,
-    next_switch: u32,
+    processors: u64,
+}
+
+/// Node id of the binary-tree node with heap index `heap` (root 1, children
+/// `2h` and `2h + 1`) in a tree of `n` leaves: leaves (`heap >= n`) are the
+/// processors `heap - n`, the others `n + heap - 1`.
+pub fn heap_id(heap: u64, n: u64) -> u32 {
+    if heap >= n {
+        (heap - n) as u32
+    } else {
+        (n + heap - 1) as u32
+    }
 }
 
 impl Builder<'_> {
-    fn node(&mut self, kind: &str, level: u32, (min, max): (P3, P3)) -> u32 {
-        let id = if kind == "processor" {
-            self.next_processor += 1;
-            self.next_processor - 1
-        } else {
-            self.next_switch += 1;
-            self.next_switch - 1
-        };
+    fn node(&mut self, kind: &str, level: u32, heap: u64, (min, max): (P3, P3)) -> u32 {
+        let id = heap_id(heap, self.processors);
         self.nodes.push(Node {
             id,
             kind: kind.to_string(),
@@ -275,10 +293,10 @@ impl Builder<'_> {
     /// Lay out `F_j` under `map`; returns its root node id. The root's
     /// up-bundle leaves its box's top row (local) in columns
     /// `G_j .. G_j + t(4^j)`.
-    fn build(&mut self, j: usize, map: Map) -> u32 {
+    fn build(&mut self, j: usize, map: Map, heap: u64) -> u32 {
         if j == 0 {
             let s1 = self.r.leaf_side as i64;
-            return self.node("processor", 0, map.rect(0, s1, 0, s1));
+            return self.node("processor", 0, heap, map.rect(0, s1, 0, s1));
         }
         let s = self.r.sides[j - 1] as i64;
         let t = self.r.tracks[2 * j] as i64;
@@ -297,17 +315,19 @@ impl Builder<'_> {
             self.r.leaf_side as i64 - 1
         };
         let level = 2 * j as u32;
-        let root = self.node("switch", level, map.rect(s, s + t, s, s + t));
+        let root = self.node("switch", level, heap, map.rect(s, s + t, s, s + t));
         let mut halves = [0u32; 2];
         for b in 0..2i64 {
             let x0 = b * (s + t) + g;
-            halves[b as usize] = self.node("switch", level - 1, map.rect(x0, x0 + t_q, s, s + t));
+            let half = 2 * heap + b as u64;
+            halves[b as usize] =
+                self.node("switch", level - 1, half, map.rect(x0, x0 + t_q, s, s + t));
         }
         for b in 0..2i64 {
             for b2 in 0..2i64 {
                 let flip = b2 == 1;
                 let cmap = map.child(b * (s + t), b2 * (s + t), s, flip);
-                let child = self.build(j - 1, cmap);
+                let child = self.build(j - 1, cmap, 2 * (2 * heap + b as u64) + b2 as u64);
                 // Up-bundle: from the child's root box top row to W_b.
                 let w_row = if flip { s + t - 1 } else { s };
                 for i in 0..t_q {
@@ -335,13 +355,11 @@ impl Builder<'_> {
 pub fn fat_tree(spec: &FatTreeSpec) -> Result<(Embedding, Recurrence), String> {
     let r = spec.recurrence()?;
     let k = r.sides.len() - 1;
-    let processors = spec.processors as u32;
     let mut b = Builder {
         r: &r,
         nodes: Vec::new(),
         edges: Vec::new(),
-        next_processor: 0,
-        next_switch: processors,
+        processors: spec.processors,
     };
     b.build(
         k,
@@ -350,12 +368,13 @@ pub fn fat_tree(spec: &FatTreeSpec) -> Result<(Embedding, Recurrence), String> {
             oy: 0,
             sy: 1,
         },
+        1,
     );
     let mut nodes = b.nodes;
     nodes.sort_unstable_by_key(|n| n.id);
     let mut parameters = BTreeMap::new();
     parameters.insert("processors".to_string(), spec.processors.to_string());
-    parameters.insert("capacity".to_string(), spec.capacity.describe());
+    parameters.insert("capacity".to_string(), spec.capacity.spec());
     parameters.insert("omega".to_string(), spec.omega.to_string());
     parameters.insert("alpha".to_string(), spec.alpha.to_string());
     let network = if spec.capacity == Capacity::One && spec.omega == 1 && spec.alpha == 1 {

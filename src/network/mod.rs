@@ -1,0 +1,399 @@
+//! Interconnection networks as graphs: typed ids, arena storage, built from
+//! parameters (for the simulators and as the intended network of a layout)
+//! or recovered from a layout, and compared.
+//!
+//! Nodes and links live in vectors; [`NodeId`] and [`LinkId`] index them.
+//! A link is undirected; parallel links are separate (a fat-tree channel of
+//! capacity `c` is `c` links).
+
+use std::collections::BTreeMap;
+
+use crate::layout::fattree::{heap_id, FatTreeSpec};
+use crate::layout::Embedding;
+
+/// A node of a network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(pub u32);
+
+/// A link of a network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LinkId(pub u32);
+
+/// What a node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Role {
+    Processor,
+    Switch,
+}
+
+/// A node's data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeData {
+    pub role: Role,
+    /// Level counted from the processors (0).
+    pub level: u32,
+}
+
+/// A network: nodes by id `0 .. N`, links with their two ends.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Network {
+    pub name: String,
+    nodes: Vec<NodeData>,
+    links: Vec<(NodeId, NodeId)>,
+    adjacency: Vec<Vec<LinkId>>,
+}
+
+impl Network {
+    /// An empty network with `nodes` nodes, all processors at level 0 until
+    /// set.
+    pub fn with_nodes(name: &str, nodes: usize) -> Network {
+        Network {
+            name: name.to_string(),
+            nodes: vec![
+                NodeData {
+                    role: Role::Processor,
+                    level: 0,
+                };
+                nodes
+            ],
+            links: Vec::new(),
+            adjacency: vec![Vec::new(); nodes],
+        }
+    }
+
+    pub fn set_node(&mut self, id: NodeId, data: NodeData) {
+        self.nodes[id.0 as usize] = data;
+    }
+
+    pub fn add_link(&mut self, a: NodeId, b: NodeId) -> LinkId {
+        let id = LinkId(self.links.len() as u32);
+        self.links.push((a, b));
+        self.adjacency[a.0 as usize].push(id);
+        if a != b {
+            self.adjacency[b.0 as usize].push(id);
+        }
+        id
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn link_count(&self) -> usize {
+        self.links.len()
+    }
+
+    pub fn node(&self, id: NodeId) -> NodeData {
+        self.nodes[id.0 as usize]
+    }
+
+    pub fn link(&self, id: LinkId) -> (NodeId, NodeId) {
+        self.links[id.0 as usize]
+    }
+
+    /// Links at a node.
+    pub fn links_at(&self, id: NodeId) -> &[LinkId] {
+        &self.adjacency[id.0 as usize]
+    }
+
+    /// The far end of a link seen from one end.
+    pub fn other_end(&self, link: LinkId, from: NodeId) -> NodeId {
+        let (a, b) = self.link(link);
+        if a == from {
+            b
+        } else {
+            a
+        }
+    }
+
+    /// The processors, by id.
+    pub fn processors(&self) -> Vec<NodeId> {
+        (0..self.nodes.len() as u32)
+            .map(NodeId)
+            .filter(|&id| self.node(id).role == Role::Processor)
+            .collect()
+    }
+
+    /// The fat-tree of a layout spec as a binary tree with channels of
+    /// `t(p)` parallel links above every subtree of `p` leaves. Ids follow
+    /// [`heap_id`]: processors `0 .. n` in leaf order, then the switches in
+    /// heap order from the root.
+    pub fn fat_tree(spec: &FatTreeSpec) -> Result<Network, String> {
+        let r = spec.recurrence()?;
+        let n = spec.processors;
+        let mut net = Network::with_nodes("fat-tree", (2 * n - 1) as usize);
+        let depth_of = |heap: u64| 63 - heap.leading_zeros();
+        let levels = n.trailing_zeros();
+        for heap in 1..2 * n {
+            let level = levels - depth_of(heap);
+            net.set_node(
+                NodeId(heap_id(heap, n)),
+                NodeData {
+                    role: if heap >= n {
+                        Role::Processor
+                    } else {
+                        Role::Switch
+                    },
+                    level,
+                },
+            );
+        }
+        for heap in 2..2 * n {
+            // The channel above this node's subtree of 2^level leaves.
+            let level = levels - depth_of(heap);
+            let wires = r.tracks[level as usize];
+            for _ in 0..wires {
+                net.add_link(NodeId(heap_id(heap, n)), NodeId(heap_id(heap / 2, n)));
+            }
+        }
+        Ok(net)
+    }
+
+    /// The tree of meshes `T(2, n)` truncated to `l` levels, by its folded
+    /// definition (docs/layout.md): node `(i, X, Y)` is `i n^2 + Y n + X`,
+    /// at level `l - i`; the level-`l` nodes are the processors.
+    pub fn tree_of_meshes(n: u64, l: u32) -> Network {
+        let n = n as i64;
+        let id = |i: u32, x: i64, y: i64| NodeId((i as i64 * n * n + y * n + x) as u32);
+        let mut net = Network::with_nodes("tree-of-meshes", (n * n) as usize * (l as usize + 1));
+        for i in 0..=l {
+            let w = n >> i.div_ceil(2);
+            let h = n >> (i / 2);
+            for y in 0..n {
+                for x in 0..n {
+                    net.set_node(
+                        id(i, x, y),
+                        NodeData {
+                            role: if i == l {
+                                Role::Processor
+                            } else {
+                                Role::Switch
+                            },
+                            level: l - i,
+                        },
+                    );
+                    if x % w + 1 < w {
+                        net.add_link(id(i, x, y), id(i, x + 1, y));
+                    }
+                    if y % h + 1 < h {
+                        net.add_link(id(i, x, y), id(i, x, y + 1));
+                    }
+                    if i < l {
+                        let face = if i % 2 == 0 {
+                            x % w == 0 || x % w == w - 1
+                        } else {
+                            y % h == 0 || y % h == h - 1
+                        };
+                        if face {
+                            net.add_link(id(i, x, y), id(i + 1, x, y));
+                        }
+                    }
+                }
+            }
+        }
+        net
+    }
+
+    /// The network a layout realises: its nodes (ids as in the file, which
+    /// must be `0 .. N`) and one link per edge.
+    pub fn from_embedding(e: &Embedding) -> Result<Network, String> {
+        let n = e.nodes.len();
+        let mut seen = vec![false; n];
+        let mut net = Network::with_nodes(&e.network, n);
+        for node in &e.nodes {
+            let k = node.id as usize;
+            if k >= n || std::mem::replace(&mut seen[k], true) {
+                return Err(format!(
+                    "node ids must be 0 .. {} without repeats; found {}",
+                    n.saturating_sub(1),
+                    node.id
+                ));
+            }
+            net.set_node(
+                NodeId(node.id),
+                NodeData {
+                    role: if node.kind == "processor" {
+                        Role::Processor
+                    } else {
+                        Role::Switch
+                    },
+                    level: node.level,
+                },
+            );
+        }
+        for x in &e.edges {
+            if x.from as usize >= n || x.to as usize >= n {
+                return Err(format!("edge {} names a node that does not exist", x.id));
+            }
+            net.add_link(NodeId(x.from), NodeId(x.to));
+        }
+        Ok(net)
+    }
+
+    /// The intended network of a layout file, from its `network` and
+    /// `parameters` (as `fabric layout` writes them); `None` for networks
+    /// this module does not know.
+    pub fn intended(e: &Embedding) -> Option<Result<Network, String>> {
+        let p = &e.parameters;
+        let num = |k: &str| -> Result<u64, String> {
+            p.get(k)
+                .ok_or_else(|| format!("parameter `{k}` is missing"))?
+                .parse()
+                .map_err(|_| format!("parameter `{k}` is not a number"))
+        };
+        match e.network.as_str() {
+            "htree" | "fat-tree" => Some((|| {
+                let capacity = crate::layout::fattree::Capacity::parse(
+                    p.get("capacity").map_or("one", String::as_str),
+                )?;
+                let spec = FatTreeSpec {
+                    processors: num("processors")?,
+                    capacity,
+                    omega: num("omega").unwrap_or(1),
+                    alpha: num("alpha").unwrap_or(1),
+                };
+                Network::fat_tree(&spec)
+            })()),
+            "tree-of-meshes" => Some((|| {
+                let n = num("root_side")?;
+                let l = num("levels")? as u32;
+                if !n.is_power_of_two() || l > 2 * n.trailing_zeros() {
+                    return Err("bad tree-of-meshes parameters".to_string());
+                }
+                Ok(Network::tree_of_meshes(n, l))
+            })()),
+            _ => None,
+        }
+    }
+
+    /// Whether two networks are the same labelled multigraph (same nodes
+    /// with the same roles and levels, same links counted with
+    /// multiplicity); the first difference otherwise.
+    pub fn compare(&self, other: &Network) -> Result<(), String> {
+        if self.nodes.len() != other.nodes.len() {
+            return Err(format!(
+                "{} nodes, but the intended network has {}",
+                self.nodes.len(),
+                other.nodes.len()
+            ));
+        }
+        for (k, (a, b)) in self.nodes.iter().zip(&other.nodes).enumerate() {
+            if a != b {
+                return Err(format!(
+                    "node {k} is a {:?} at level {}, but should be a {:?} at level {}",
+                    a.role, a.level, b.role, b.level
+                ));
+            }
+        }
+        let count = |net: &Network| {
+            let mut m: BTreeMap<(u32, u32), u32> = BTreeMap::new();
+            for &(a, b) in &net.links {
+                *m.entry((a.0.min(b.0), a.0.max(b.0))).or_insert(0) += 1;
+            }
+            m
+        };
+        let (mine, theirs) = (count(self), count(other));
+        for (pair, &k) in &theirs {
+            let have = mine.get(pair).copied().unwrap_or(0);
+            if have != k {
+                return Err(format!(
+                    "nodes {} and {} are joined by {have} links, but should be by {k}",
+                    pair.0, pair.1
+                ));
+            }
+        }
+        for (pair, &k) in &mine {
+            if !theirs.contains_key(pair) {
+                return Err(format!(
+                    "nodes {} and {} are joined by {k} links, but should not be joined",
+                    pair.0, pair.1
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::fattree::{fat_tree, Capacity};
+    use crate::layout::tree_of_meshes::tree_of_meshes;
+
+    #[test]
+    fn layouts_realise_their_networks() {
+        for capacity in [
+            Capacity::One,
+            Capacity::Sqrt,
+            Capacity::SqrtOverLg,
+            Capacity::Doubling,
+        ] {
+            for k in 1..=4 {
+                let spec = FatTreeSpec {
+                    processors: 4u64.pow(k),
+                    capacity: capacity.clone(),
+                    omega: 2,
+                    alpha: 1,
+                };
+                let (e, _) = fat_tree(&spec).unwrap();
+                let got = Network::from_embedding(&e).unwrap();
+                let want = Network::intended(&e).unwrap().unwrap();
+                assert_eq!(got.compare(&want), Ok(()), "{capacity:?} k {k}");
+                assert_eq!(want.processors().len() as u64, spec.processors);
+            }
+        }
+        for (n, l) in [(2u64, 2u32), (4, 4), (8, 2), (8, 6)] {
+            let e = tree_of_meshes(n, Some(l)).unwrap();
+            let got = Network::from_embedding(&e).unwrap();
+            let want = Network::intended(&e).unwrap().unwrap();
+            assert_eq!(got.compare(&want), Ok(()), "n {n} l {l}");
+        }
+    }
+
+    #[test]
+    fn a_rewired_layout_is_caught() {
+        let spec = FatTreeSpec {
+            processors: 16,
+            capacity: Capacity::Sqrt,
+            omega: 1,
+            alpha: 1,
+        };
+        let (mut e, _) = fat_tree(&spec).unwrap();
+        let want = Network::intended(&e).unwrap().unwrap();
+        // Move one wire to another parent.
+        let last = e.edges.len() - 1;
+        e.edges[last].to = e.edges[0].to;
+        let got = Network::from_embedding(&e).unwrap();
+        assert!(got.compare(&want).is_err());
+        // Drop a wire of a channel.
+        let (mut e, _) = fat_tree(&spec).unwrap();
+        e.edges.pop();
+        assert!(Network::from_embedding(&e).unwrap().compare(&want).is_err());
+    }
+
+    #[test]
+    fn fat_tree_channels_have_the_capacity_of_their_level() {
+        let spec = FatTreeSpec {
+            processors: 64,
+            capacity: Capacity::Table(vec![1, 1, 2, 2, 3, 4, 6]),
+            omega: 1,
+            alpha: 1,
+        };
+        let net = Network::fat_tree(&spec).unwrap();
+        // Every non-root node has as many links up as c(its leaves).
+        for id in 0..net.node_count() as u32 {
+            let node = net.node(NodeId(id));
+            let up = net
+                .links_at(NodeId(id))
+                .iter()
+                .filter(|&&l| net.node(net.other_end(l, NodeId(id))).level > node.level)
+                .count();
+            let want = if node.level == 6 {
+                0
+            } else {
+                [1, 1, 2, 2, 3, 4, 6][node.level as usize]
+            };
+            assert_eq!(up, want, "node {id}");
+        }
+    }
+}
