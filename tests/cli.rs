@@ -603,3 +603,34 @@ fn layout_writes_a_file_that_verify_layout_accepts() {
     assert!(text(&o.stderr).contains("power of 4"));
     assert!(!none.exists());
 }
+
+#[test]
+fn layout_sweep_reports_exponents_and_draws_a_chart() {
+    let dir = scratch("sweep");
+    let out = dir.join("sweep.yaml");
+    let svg = dir.join("sweep.svg");
+    let o = run(fabric()
+        .args(["layout", "htree", "--sweep", "-o"])
+        .arg(&out)
+        .arg("--svg")
+        .arg(&svg));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let y = yaml(&out);
+    let sizes = y["sizes"].as_sequence().unwrap();
+    assert_eq!(sizes.len(), 8);
+    for s in sizes {
+        assert_eq!(s["side"], s["recurrence_side"]);
+        assert_eq!(s["max_wire_length"], s["formula_max_wire_length"]);
+    }
+    // The H-tree's longest wire is sqrt(n) / 2: exponent 1/2 exactly.
+    let e = y["fitted_exponent"]["max_wire_length"].as_f64().unwrap();
+    assert!((e - 0.5).abs() < 1e-3, "{e}");
+    let a = y["fitted_exponent"]["area"].as_f64().unwrap();
+    assert!((1.0..1.1).contains(&a), "{a}");
+    assert!(std::fs::read_to_string(&svg)
+        .unwrap()
+        .contains("fitted exponent"));
+    // --sweep and --size do not go together.
+    let o = run(fabric().args(["layout", "htree", "--sweep", "--size", "16"]));
+    assert_eq!(o.status.code(), Some(2));
+}

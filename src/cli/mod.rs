@@ -145,8 +145,13 @@ pub struct LayoutArgs {
     pub kind: String,
     /// Number of processors (leaves), a power of 4; for `tree-of-meshes`
     /// the side n of the root mesh, a power of 2.
-    #[arg(long, short = 'n')]
-    pub size: u64,
+    #[arg(long, short = 'n', required_unless_present = "sweep")]
+    pub size: Option<u64>,
+    /// Lay out a range of sizes instead (4 .. 4^8 processors; root meshes
+    /// 2 .. 64 for trees of meshes, full depth) and report how area and the
+    /// longest wire grow: a YAML table with --output and a chart with --svg.
+    #[arg(long, conflicts_with_all = ["size", "levels"])]
+    pub sweep: bool,
     /// tree-of-meshes: keep this many levels below the root (even; default
     /// 2 lg n, the full tree).
     #[arg(long)]
@@ -442,124 +447,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             );
             Ok(0)
         }
-        Command::Layout(args) => {
-            use crate::layout::{check, fattree, metrics};
-            check_output_paths(&[], &outputs_of(&args.output, &args.svg))?;
-            let capacity = if args.kind == "htree" {
-                if args.capacity != "sqrt-over-lg" && args.capacity != "one" {
-                    return Err(Error::Usage(
-                        "an htree has capacity 1; use `fat-tree` for --capacity".into(),
-                    ));
-                }
-                fattree::Capacity::One
-            } else {
-                fattree::Capacity::parse(&args.capacity).map_err(Error::Usage)?
-            };
-            let delay = metrics::Delay::parse(&args.delay).map_err(Error::Usage)?;
-            let spec = fattree::FatTreeSpec {
-                processors: args.size,
-                capacity,
-                omega: args.omega,
-                alpha: args.alpha,
-            };
-            if args.levels.is_some() && args.kind != "tree-of-meshes" {
-                return Err(Error::Usage("--levels applies to tree-of-meshes".into()));
-            }
-            let start = Instant::now();
-            let (embedding, side, closed) = if args.kind == "tree-of-meshes" {
-                let e = crate::layout::tree_of_meshes::tree_of_meshes(args.size, args.levels)
-                    .map_err(Error::Usage)?;
-                let l: u32 = e.parameters["levels"]
-                    .parse()
-                    .expect("written by the builder");
-                let s = crate::layout::tree_of_meshes::side(args.size, l);
-                (e, s, args.size * (l as u64 / 2 + 1))
-            } else {
-                let (e, rec) = fattree::fat_tree(&spec).map_err(Error::Usage)?;
-                let s = *rec.sides.last().expect("k + 1 sides");
-                (e, s, fattree::closed_form_side(&rec))
-            };
-            let verdict = check::check(&embedding);
-            if !verdict.is_legal() {
-                return Err(Error::Failed(format!(
-                    "the {} construction produced an illegal layout ({} violations); nothing was written:\n  {}",
-                    args.kind,
-                    verdict.total,
-                    verdict
-                        .violations
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join("\n  ")
-                )));
-            }
-            let m = metrics::measure(&embedding);
-            if m.width != side || m.height != side || closed != side {
-                return Err(Error::Failed(format!(
-                    "the layout is {} x {}, but the recurrence gives {side} and its closed form {closed}",
-                    m.width, m.height
-                )));
-            }
-            let seconds = start.elapsed().as_secs_f64();
-            let mut outputs = Vec::new();
-            if let Some(path) = &args.output {
-                outputs.push((
-                    path.clone(),
-                    report::yaml::layout_yaml(&embedding, &m, Some((side, closed))),
-                ));
-            }
-            if let Some(path) = &args.svg {
-                let svg = report::svg::layout_svg(&embedding, &m).ok_or_else(|| {
-                    Error::Usage(format!(
-                        "{} nodes and edges are too many to draw (at most {}); drop --svg or lay out fewer processors",
-                        embedding.nodes.len() + embedding.edges.len(),
-                        report::svg::LAYOUT_SVG_LIMIT
-                    ))
-                })?;
-                outputs.push((path.clone(), svg));
-            }
-            write_all_or_nothing(&outputs)?;
-            let params: Vec<String> = embedding
-                .parameters
-                .iter()
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect();
-            println!(
-                "{} ({}): {} x {}, area {}",
-                embedding.network,
-                params.join(", "),
-                m.width,
-                m.height,
-                m.area
-            );
-            let recurrence = if args.kind == "tree-of-meshes" {
-                "S(m, r) = 2 S(m/2, r-2) + m; closed form n (l/2 + 1)"
-            } else {
-                "S(n) = 2 S(n/4) + t(n); closed form"
-            };
-            println!(
-                "  side {side} = recurrence {recurrence} {closed}; verified legal ({} crossings); {:.3} ms",
-                verdict.crossings,
-                seconds * 1e3
-            );
-            println!(
-                "  {} nodes, {} wires; wire length {} in all, {} at most",
-                embedding.nodes.len(),
-                embedding.edges.len(),
-                m.total_wire_length,
-                m.max_wire_length
-            );
-            for (level, w) in &m.per_level {
-                println!(
-                    "  level {level:>2}: {:>8} wires, length {} each at most, delay {:.3} at most ({})",
-                    w.edges,
-                    w.max,
-                    delay.of(w.max),
-                    args.delay
-                );
-            }
-            Ok(0)
-        }
+        Command::Layout(args) => run_layout(&args),
         Command::VerifyLayout(args) => {
             use crate::layout::{check, metrics};
             let text = read_text(&args.file)?;
@@ -719,4 +607,272 @@ pub fn run(cli: Cli) -> Result<i32> {
             }
         }
     }
+}
+
+/// One layout built, checked against the checker and its recurrence, and
+/// measured: the embedding, its metrics and check, the recurrence side, its
+/// closed form, and the closed-form longest wire.
+struct Built {
+    embedding: crate::layout::Embedding,
+    metrics: crate::layout::metrics::LayoutMetrics,
+    crossings: u64,
+    side: u64,
+    closed: u64,
+    formula_max_wire: u64,
+    seconds: f64,
+}
+
+fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
+    use crate::layout::{check, fattree, metrics, tree_of_meshes};
+    let start = Instant::now();
+    let (embedding, side, closed, formula_max_wire) = if args.kind == "tree-of-meshes" {
+        let e = tree_of_meshes::tree_of_meshes(size, args.levels).map_err(Error::Usage)?;
+        let l: u32 = e.parameters["levels"]
+            .parse()
+            .expect("written by the builder");
+        let s = tree_of_meshes::side(size, l);
+        let longest = if l >= 4 {
+            tree_of_meshes::side(size / 4, l - 4) + 1
+        } else {
+            1
+        };
+        (e, s, size * (l as u64 / 2 + 1), longest)
+    } else {
+        let capacity = if args.kind == "htree" {
+            if args.capacity != "sqrt-over-lg" && args.capacity != "one" {
+                return Err(Error::Usage(
+                    "an htree has capacity 1; use `fat-tree` for --capacity".into(),
+                ));
+            }
+            fattree::Capacity::One
+        } else {
+            fattree::Capacity::parse(&args.capacity).map_err(Error::Usage)?
+        };
+        let spec = fattree::FatTreeSpec {
+            processors: size,
+            capacity,
+            omega: args.omega,
+            alpha: args.alpha,
+        };
+        let (e, rec) = fattree::fat_tree(&spec).map_err(Error::Usage)?;
+        let k = rec.sides.len() - 1;
+        // Bundle wires of F_j are S_{j-2} + 1 long; at j = 1 the half-node
+        // to root wires are s1 - t(1) + 1.
+        let mut longest = if k >= 1 {
+            (rec.leaf_side - rec.tracks[0] + 1).max(1)
+        } else {
+            0
+        };
+        if k >= 2 {
+            longest = longest.max(rec.sides[k - 2] + 1);
+        }
+        (
+            e,
+            *rec.sides.last().expect("k + 1 sides"),
+            fattree::closed_form_side(&rec),
+            longest,
+        )
+    };
+    let verdict = check::check(&embedding);
+    if !verdict.is_legal() {
+        return Err(Error::Failed(format!(
+            "the {} construction produced an illegal layout ({} violations); nothing was written:\n  {}",
+            args.kind,
+            verdict.total,
+            verdict
+                .violations
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        )));
+    }
+    let m = metrics::measure(&embedding);
+    if m.width != side
+        || m.height != side
+        || closed != side
+        || m.max_wire_length != formula_max_wire
+    {
+        return Err(Error::Failed(format!(
+            "the layout is {} x {} with wires up to {} long, but the recurrence gives side {side} (closed form {closed}) and wires up to {formula_max_wire}",
+            m.width, m.height, m.max_wire_length
+        )));
+    }
+    if let Some(Ok(want)) = crate::network::Network::intended(&embedding) {
+        crate::network::Network::from_embedding(&embedding)
+            .and_then(|got| got.compare(&want))
+            .map_err(|e| Error::Failed(format!("the layout does not realise its network: {e}")))?;
+    }
+    Ok(Built {
+        embedding,
+        metrics: m,
+        crossings: verdict.crossings,
+        side,
+        closed,
+        formula_max_wire,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+fn run_layout(args: &LayoutArgs) -> Result<i32> {
+    use crate::layout::{metrics, sweep};
+    check_output_paths(&[], &outputs_of(&args.output, &args.svg))?;
+    if args.levels.is_some() && args.kind != "tree-of-meshes" {
+        return Err(Error::Usage("--levels applies to tree-of-meshes".into()));
+    }
+    let delay = metrics::Delay::parse(&args.delay).map_err(Error::Usage)?;
+    if args.sweep {
+        let sizes: Vec<u64> = if args.kind == "tree-of-meshes" {
+            (1..=6).map(|k| 1u64 << k).collect()
+        } else {
+            (1..=8).map(|k| 4u64.pow(k)).collect()
+        };
+        let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+        let mut rows = Vec::new();
+        for &n in &sizes {
+            if tty {
+                eprint!("\r{} {n}   ", args.kind);
+            }
+            let b = build_layout(args, n)?;
+            rows.push(sweep::SweepRow {
+                n,
+                side: b.metrics.width,
+                area: b.metrics.area,
+                total_wire_length: b.metrics.total_wire_length,
+                max_wire_length: b.metrics.max_wire_length,
+                recurrence_side: b.side,
+                formula_max_wire: b.formula_max_wire,
+                nodes: b.embedding.nodes.len(),
+                edges: b.embedding.edges.len(),
+                crossings: b.crossings,
+                seconds: b.seconds,
+            });
+        }
+        if tty {
+            eprint!("\r\x1b[K");
+        }
+        let x_name = if args.kind == "tree-of-meshes" {
+            "n (root mesh side)"
+        } else {
+            "n (processors)"
+        };
+        let exponent = |f: &dyn Fn(&sweep::SweepRow) -> u64| {
+            sweep::fitted_exponent(
+                &rows
+                    .iter()
+                    .map(|r| (r.n as f64, f(r) as f64))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let area_exp = exponent(&|r| r.area);
+        let wire_exp = exponent(&|r| r.max_wire_length);
+        let title = format!(
+            "{} ({}): area and longest wire against n",
+            args.kind,
+            if args.kind == "fat-tree" {
+                format!("capacity {}, omega {}", args.capacity, args.omega)
+            } else {
+                "full".to_string()
+            }
+        );
+        let mut outputs = Vec::new();
+        if let Some(path) = &args.output {
+            outputs.push((
+                path.clone(),
+                report::yaml::sweep_yaml(&args.kind, &rows, area_exp, wire_exp),
+            ));
+        }
+        if let Some(path) = &args.svg {
+            let chart = report::chart::sweep_chart(&title, x_name, &rows).map_err(Error::Failed)?;
+            outputs.push((path.clone(), chart));
+        }
+        write_all_or_nothing(&outputs)?;
+        println!("{title}");
+        println!(
+            "  {:>8} {:>7} {:>12} {:>12} {:>9} {:>9}",
+            "n", "side", "area", "wire total", "wire max", "time"
+        );
+        for r in &rows {
+            println!(
+                "  {:>8} {:>7} {:>12} {:>12} {:>9} {:>7.1}ms",
+                r.n,
+                r.side,
+                r.area,
+                r.total_wire_length,
+                r.max_wire_length,
+                r.seconds * 1e3
+            );
+        }
+        let show = |e: Option<f64>| e.map_or("-".to_string(), |e| format!("{e:.3}"));
+        println!(
+            "  fitted exponents: area ~ n^{}, longest wire ~ n^{}; every size verified legal, side = recurrence",
+            show(area_exp),
+            show(wire_exp)
+        );
+        return Ok(0);
+    }
+    let size = args.size.expect("clap requires --size without --sweep");
+    let b = build_layout(args, size)?;
+    let (embedding, m) = (&b.embedding, &b.metrics);
+    let mut outputs = Vec::new();
+    if let Some(path) = &args.output {
+        outputs.push((
+            path.clone(),
+            report::yaml::layout_yaml(embedding, m, Some((b.side, b.closed))),
+        ));
+    }
+    if let Some(path) = &args.svg {
+        let svg = report::svg::layout_svg(embedding, m).ok_or_else(|| {
+            Error::Usage(format!(
+                "{} nodes and edges are too many to draw (at most {}); drop --svg or lay out fewer processors",
+                embedding.nodes.len() + embedding.edges.len(),
+                report::svg::LAYOUT_SVG_LIMIT
+            ))
+        })?;
+        outputs.push((path.clone(), svg));
+    }
+    write_all_or_nothing(&outputs)?;
+    let params: Vec<String> = embedding
+        .parameters
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    println!(
+        "{} ({}): {} x {}, area {}",
+        embedding.network,
+        params.join(", "),
+        m.width,
+        m.height,
+        m.area
+    );
+    let recurrence = if args.kind == "tree-of-meshes" {
+        "S(m, r) = 2 S(m/2, r-2) + m; closed form n (l/2 + 1)"
+    } else {
+        "S(n) = 2 S(n/4) + t(n); closed form"
+    };
+    println!(
+        "  side {} = recurrence {recurrence} {}; verified legal ({} crossings), realises its network; {:.3} ms",
+        b.side,
+        b.closed,
+        b.crossings,
+        b.seconds * 1e3
+    );
+    println!(
+        "  {} nodes, {} wires; wire length {} in all, {} at most (closed form {})",
+        embedding.nodes.len(),
+        embedding.edges.len(),
+        m.total_wire_length,
+        m.max_wire_length,
+        b.formula_max_wire
+    );
+    for (level, w) in &m.per_level {
+        println!(
+            "  level {level:>2}: {:>8} wires, length {} each at most, delay {:.3} at most ({})",
+            w.edges,
+            w.max,
+            delay.of(w.max),
+            args.delay
+        );
+    }
+    Ok(0)
 }

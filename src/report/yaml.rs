@@ -452,6 +452,42 @@ fn quote_if_needed(s: &str) -> String {
     }
 }
 
+/// The table of `fabric layout KIND --sweep --output`.
+pub fn sweep_yaml(
+    kind: &str,
+    rows: &[crate::layout::sweep::SweepRow],
+    area_exponent: Option<f64>,
+    wire_exponent: Option<f64>,
+) -> String {
+    let mut o = String::new();
+    let opt = |e: Option<f64>| e.map_or("null".to_string(), |e| format!("{e:.4}"));
+    let _ = writeln!(o, "network: {}", scalar(kind));
+    let _ = writeln!(
+        o,
+        "fitted_exponent: {{area: {}, max_wire_length: {}}}   # least squares on log-log",
+        opt(area_exponent),
+        opt(wire_exponent)
+    );
+    o.push_str("sizes:\n");
+    for r in rows {
+        let _ = writeln!(
+            o,
+            "  - {{n: {}, side: {}, recurrence_side: {}, area: {}, total_wire_length: {}, max_wire_length: {}, formula_max_wire_length: {}, nodes: {}, edges: {}, crossings: {}}}",
+            r.n,
+            r.side,
+            r.recurrence_side,
+            r.area,
+            r.total_wire_length,
+            r.max_wire_length,
+            r.formula_max_wire,
+            r.nodes,
+            r.edges,
+            r.crossings
+        );
+    }
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

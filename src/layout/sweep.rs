@@ -1,0 +1,54 @@
+//! Scaling reports: a construction built, verified and measured over a
+//! range of sizes, with the exponents of area and longest wire fitted on a
+//! log-log scale next to the construction's own closed forms.
+
+/// One size of a sweep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepRow {
+    /// Processors (fat-trees) or root mesh side (trees of meshes).
+    pub n: u64,
+    pub side: u64,
+    pub area: u64,
+    pub total_wire_length: u64,
+    pub max_wire_length: u64,
+    /// The side the recurrence gives (equal to `side`, checked).
+    pub recurrence_side: u64,
+    /// The longest wire the construction's closed form gives.
+    pub formula_max_wire: u64,
+    pub nodes: usize,
+    pub edges: usize,
+    pub crossings: u64,
+    pub seconds: f64,
+}
+
+/// The slope of the least-squares line through `(ln x, ln y)`.
+pub fn fitted_exponent(points: &[(f64, f64)]) -> Option<f64> {
+    let pts: Vec<(f64, f64)> = points
+        .iter()
+        .filter(|(x, y)| *x > 0.0 && *y > 0.0)
+        .map(|(x, y)| (x.ln(), y.ln()))
+        .collect();
+    if pts.len() < 2 {
+        return None;
+    }
+    let k = pts.len() as f64;
+    let (sx, sy) = pts.iter().fold((0.0, 0.0), |a, p| (a.0 + p.0, a.1 + p.1));
+    let (mx, my) = (sx / k, sy / k);
+    let num: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let den: f64 = pts.iter().map(|p| (p.0 - mx) * (p.0 - mx)).sum();
+    (den > 0.0).then(|| num / den)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exponent_of_a_power_law() {
+        let pts: Vec<(f64, f64)> = (1..8)
+            .map(|k| (4f64.powi(k), 3.0 * 4f64.powi(k).powf(1.5)))
+            .collect();
+        assert!((fitted_exponent(&pts).unwrap() - 1.5).abs() < 1e-9);
+        assert_eq!(fitted_exponent(&pts[..1]), None);
+    }
+}
