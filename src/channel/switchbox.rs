@@ -460,79 +460,69 @@ fn check_into(sb: &Switchbox, out: &mut SwitchboxCheck) -> Result<(), Unroutable
         return Err(Unroutable::Crossing(a, b));
     }
     let ts = sb.terminals();
-    let n = ts.len() as i64;
-    let far = n + 2;
+    let far = ts.len() as i64 + 2;
+    let on = |edge: Edge| -> Vec<u32> {
+        ts.iter()
+            .filter(|t| t.edge == edge)
+            .map(|t| t.net)
+            .collect()
+    };
     // 1. Top and bottom. Left terminals (boundary order: top to bottom) go
     //    far left on the bottom row, right ones (bottom to top) far right.
-    let lefts: Vec<u32> = ts
-        .iter()
-        .filter(|t| t.edge == Edge::Left)
-        .map(|t| t.net)
+    let real: Vec<(u32, u32)> = (0..=sb.width as usize)
+        .map(|x| (sb.top[x], sb.bottom[x]))
         .collect();
-    let rights: Vec<u32> = ts
-        .iter()
-        .filter(|t| t.edge == Edge::Right)
-        .map(|t| t.net)
-        .collect();
-    let mut cols: Vec<(i64, Option<u32>, Option<u32>)> = Vec::new();
-    let k = lefts.len() as i64;
-    cols.extend(
-        lefts
-            .iter()
-            .enumerate()
-            .map(|(i, &net)| (-far - k + i as i64, None, Some(net))),
-    );
-    for x in 0..=sb.width as usize {
-        let (t, b) = (sb.top[x], sb.bottom[x]);
-        if t != 0 || b != 0 {
-            cols.push((x as i64, (t != 0).then_some(t), (b != 0).then_some(b)));
-        }
-    }
-    cols.extend(
-        rights
-            .iter()
-            .enumerate()
-            .map(|(i, &net)| (sb.width + far + i as i64, None, Some(net))),
-    );
+    let cols = far_ended(&on(Edge::Left), 0, &real, &on(Edge::Right), far);
     out.top_bottom_separation = sweep_separation(&cols);
     sweep_check(&cols, sb.height, |bx, tx| ((bx, 0), (tx, sb.height)))?;
     // 2. Left and right, a quarter turn: the right side is the new bottom,
     //    the left side the new top (x' = y); bottom terminals (left to
     //    right) go far left, top ones (right to left) far right.
-    let bottoms: Vec<u32> = ts
-        .iter()
-        .filter(|t| t.edge == Edge::Bottom)
-        .map(|t| t.net)
+    let real: Vec<(u32, u32)> = (1..sb.height as usize)
+        .map(|y| (sb.left[y - 1], sb.right[y - 1]))
         .collect();
-    let tops: Vec<u32> = ts
-        .iter()
-        .filter(|t| t.edge == Edge::Top)
-        .map(|t| t.net)
-        .collect();
-    let mut cols: Vec<(i64, Option<u32>, Option<u32>)> = Vec::new();
-    let k = bottoms.len() as i64;
-    cols.extend(
-        bottoms
-            .iter()
-            .enumerate()
-            .map(|(i, &net)| (-far - k + i as i64, None, Some(net))),
-    );
-    for y in 1..sb.height as usize {
-        let (t, b) = (sb.left[y - 1], sb.right[y - 1]);
-        if t != 0 || b != 0 {
-            cols.push((y as i64, (t != 0).then_some(t), (b != 0).then_some(b)));
-        }
-    }
-    cols.extend(
-        tops.iter()
-            .enumerate()
-            .map(|(i, &net)| (sb.height + far + i as i64, None, Some(net))),
-    );
+    let cols = far_ended(&on(Edge::Bottom), 1, &real, &on(Edge::Top), far);
     out.left_right_separation = sweep_separation(&cols);
     sweep_check(&cols, sb.width, |by, ty| ((sb.width, by), (0, ty)))?;
     // 3. Corner cuts, flows updated along the boundary from each side
     //    terminal.
     corner_cuts(&ts)
+}
+
+/// Channel columns `(x, top, bottom)`: the real columns `(top, bottom)` at
+/// `x = first, first + 1, ...` (empty ones left out), with `before` on the
+/// bottom row far to the left and `after` far to the right, both in the
+/// given order, so that every cut to them is sparse.
+fn far_ended(
+    before: &[u32],
+    first: i64,
+    real: &[(u32, u32)],
+    after: &[u32],
+    far: i64,
+) -> Vec<(i64, Option<u32>, Option<u32>)> {
+    let k = before.len() as i64;
+    let last = first + real.len() as i64 - 1;
+    let mut cols: Vec<(i64, Option<u32>, Option<u32>)> = before
+        .iter()
+        .enumerate()
+        .map(|(i, &net)| (first - far - k + i as i64, None, Some(net)))
+        .collect();
+    for (i, &(t, b)) in real.iter().enumerate() {
+        if t != 0 || b != 0 {
+            cols.push((
+                first + i as i64,
+                (t != 0).then_some(t),
+                (b != 0).then_some(b),
+            ));
+        }
+    }
+    cols.extend(
+        after
+            .iter()
+            .enumerate()
+            .map(|(i, &net)| (last + far + i as i64, None, Some(net))),
+    );
+    cols
 }
 
 fn terminals_of(cols: &[(i64, Option<u32>, Option<u32>)]) -> super::separation::Terminals {
