@@ -101,3 +101,25 @@ fn trees_of_meshes_match_their_recurrence_and_are_legal() {
         }
     }
 }
+
+#[test]
+fn butterfly_fat_trees_are_legal_and_realise_their_network() {
+    use fabric::layout::butterfly::{butterfly_fat_tree, closed_form_side, sides};
+    use fabric::network::Network;
+    for k in 1..=6u32 {
+        let n = 4u64.pow(k);
+        let e = butterfly_fat_tree(n).unwrap();
+        let c = check(&e);
+        assert!(c.is_legal(), "k {k}: {:?}", c.violations);
+        let m = measure(&e);
+        let s = *sides(k).last().unwrap();
+        assert_eq!((m.width, m.height), (s, s));
+        assert_eq!(s, closed_form_side(k));
+        let want = Network::butterfly_fat_tree(n).unwrap();
+        assert_eq!(Network::from_embedding(&e).unwrap().compare(&want), Ok(()));
+        // Constant-size switches: every switch box is 4 x 1.
+        for node in e.nodes.iter().filter(|x| x.kind == "switch") {
+            assert_eq!((node.max.x - node.min.x, node.max.y - node.min.y), (3, 0));
+        }
+    }
+}

@@ -139,9 +139,9 @@ pub struct SeparationArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct LayoutArgs {
-    /// What to lay out: `htree` (complete binary tree), `fat-tree`, or
-    /// `tree-of-meshes`.
-    #[arg(value_parser = ["htree", "fat-tree", "tree-of-meshes"])]
+    /// What to lay out: `htree` (complete binary tree), `fat-tree`,
+    /// `butterfly-fat-tree` (constant-size switches), or `tree-of-meshes`.
+    #[arg(value_parser = ["htree", "fat-tree", "butterfly-fat-tree", "tree-of-meshes"])]
     pub kind: String,
     /// Number of processors (leaves), a power of 4; for `tree-of-meshes`
     /// the side n of the root mesh, a power of 2.
@@ -618,14 +618,22 @@ struct Built {
     crossings: u64,
     side: u64,
     closed: u64,
-    formula_max_wire: u64,
+    /// The closed-form longest wire, for constructions that have one.
+    formula_max_wire: Option<u64>,
     seconds: f64,
 }
 
 fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
     use crate::layout::{check, fattree, metrics, tree_of_meshes};
     let start = Instant::now();
-    let (embedding, side, closed, formula_max_wire) = if args.kind == "tree-of-meshes" {
+    let (embedding, side, closed, formula_max_wire) = if args.kind == "butterfly-fat-tree" {
+        let e = crate::layout::butterfly::butterfly_fat_tree(size).map_err(Error::Usage)?;
+        let k = size.trailing_zeros() / 2;
+        let s = *crate::layout::butterfly::sides(k)
+            .last()
+            .expect("k + 1 sides");
+        (e, s, crate::layout::butterfly::closed_form_side(k), None)
+    } else if args.kind == "tree-of-meshes" {
         let e = tree_of_meshes::tree_of_meshes(size, args.levels).map_err(Error::Usage)?;
         let l: u32 = e.parameters["levels"]
             .parse()
@@ -636,7 +644,7 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         } else {
             1
         };
-        (e, s, size * (l as u64 / 2 + 1), longest)
+        (e, s, size * (l as u64 / 2 + 1), Some(longest))
     } else {
         let capacity = if args.kind == "htree" {
             if args.capacity != "sqrt-over-lg" && args.capacity != "one" {
@@ -670,7 +678,7 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
             e,
             *rec.sides.last().expect("k + 1 sides"),
             fattree::closed_form_side(&rec),
-            longest,
+            Some(longest),
         )
     };
     let verdict = check::check(&embedding);
@@ -691,10 +699,10 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
     if m.width != side
         || m.height != side
         || closed != side
-        || m.max_wire_length != formula_max_wire
+        || formula_max_wire.is_some_and(|w| w != m.max_wire_length)
     {
         return Err(Error::Failed(format!(
-            "the layout is {} x {} with wires up to {} long, but the recurrence gives side {side} (closed form {closed}) and wires up to {formula_max_wire}",
+            "the layout is {} x {} with wires up to {} long, but the recurrence gives side {side} (closed form {closed}) and wires up to {formula_max_wire:?}",
             m.width, m.height, m.max_wire_length
         )));
     }
@@ -847,6 +855,8 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
     );
     let recurrence = if args.kind == "tree-of-meshes" {
         "S(m, r) = 2 S(m/2, r-2) + m; closed form n (l/2 + 1)"
+    } else if args.kind == "butterfly-fat-tree" {
+        "S_j = 2 S_(j-1) + 2^(j+1) + 1; closed form 2^(k+1) (k+1) - 1 ="
     } else {
         "S(n) = 2 S(n/4) + t(n); closed form"
     };
@@ -858,12 +868,13 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
         b.seconds * 1e3
     );
     println!(
-        "  {} nodes, {} wires; wire length {} in all, {} at most (closed form {})",
+        "  {} nodes, {} wires; wire length {} in all, {} at most{}",
         embedding.nodes.len(),
         embedding.edges.len(),
         m.total_wire_length,
         m.max_wire_length,
         b.formula_max_wire
+            .map_or(String::new(), |w| format!(" (closed form {w})"))
     );
     for (level, w) in &m.per_level {
         println!(

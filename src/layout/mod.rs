@@ -8,6 +8,7 @@
 //! - [`fattree`]: fat-trees in H-tree style for a channel capacity function,
 //!   the H-tree being the case of capacity 1.
 
+pub mod butterfly;
 pub mod check;
 pub mod fattree;
 pub mod metrics;

@@ -13,8 +13,8 @@ pub struct SweepRow {
     pub max_wire_length: u64,
     /// The side the recurrence gives (equal to `side`, checked).
     pub recurrence_side: u64,
-    /// The longest wire the construction's closed form gives.
-    pub formula_max_wire: u64,
+    /// The longest wire the construction's closed form gives, if it has one.
+    pub formula_max_wire: Option<u64>,
     pub nodes: usize,
     pub edges: usize,
     pub crossings: u64,

@@ -194,6 +194,43 @@ impl Network {
         net
     }
 
+    /// The butterfly fat-tree of `n = 4^k` processors (spec note §2.3), ids
+    /// as [`crate::layout::butterfly::switch_id`].
+    pub fn butterfly_fat_tree(n: u64) -> Result<Network, String> {
+        use crate::layout::butterfly::{parents, switch_id};
+        if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
+            return Err(format!("{n} processors: not a power of 4 of at least 4"));
+        }
+        let k = n.trailing_zeros() / 2;
+        let switches: u64 = (1..=k).map(|l| n >> (l + 1)).sum();
+        let mut net = Network::with_nodes("butterfly-fat-tree", (n + switches) as usize);
+        for l in 1..=k {
+            for a in 0..(n >> (l + 1)) {
+                net.set_node(
+                    NodeId(switch_id(n, l, a)),
+                    NodeData {
+                        role: Role::Switch,
+                        level: l,
+                    },
+                );
+            }
+        }
+        for l in 0..k {
+            let count = if l == 0 { n } else { n >> (l + 1) };
+            for a in 0..count {
+                let me = if l == 0 {
+                    NodeId(a as u32)
+                } else {
+                    NodeId(switch_id(n, l, a))
+                };
+                for p in parents(l, a, k) {
+                    net.add_link(me, NodeId(switch_id(n, l + 1, p)));
+                }
+            }
+        }
+        Ok(net)
+    }
+
     /// The network a layout realises: its nodes (ids as in the file, which
     /// must be `0 .. N`) and one link per edge.
     pub fn from_embedding(e: &Embedding) -> Result<Network, String> {
@@ -254,6 +291,7 @@ impl Network {
                 };
                 Network::fat_tree(&spec)
             })()),
+            "butterfly-fat-tree" => Some(num("processors").and_then(Network::butterfly_fat_tree)),
             "tree-of-meshes" => Some((|| {
                 let n = num("root_side")?;
                 let l = num("levels")? as u32;
@@ -341,6 +379,12 @@ mod tests {
                 assert_eq!(got.compare(&want), Ok(()), "{capacity:?} k {k}");
                 assert_eq!(want.processors().len() as u64, spec.processors);
             }
+        }
+        for n in [4u64, 16, 64, 256] {
+            let e = crate::layout::butterfly::butterfly_fat_tree(n).unwrap();
+            let got = Network::from_embedding(&e).unwrap();
+            let want = Network::intended(&e).unwrap().unwrap();
+            assert_eq!(got.compare(&want), Ok(()), "butterfly n {n}");
         }
         for (n, l) in [(2u64, 2u32), (4, 4), (8, 2), (8, 6)] {
             let e = tree_of_meshes(n, Some(l)).unwrap();

@@ -32,7 +32,12 @@ pub fn sweep_chart(title: &str, x_name: &str, rows: &[SweepRow]) -> Result<Strin
             ),
             (
                 "longest wire",
-                Box::new(|r: &SweepRow| (r.max_wire_length as f64, r.formula_max_wire as f64)),
+                Box::new(|r: &SweepRow| {
+                    (
+                        r.max_wire_length as f64,
+                        r.formula_max_wire.map_or(f64::NAN, |w| w as f64),
+                    )
+                }),
             ),
         ];
         for (panel, (name, pick)) in panels.iter().zip(series.iter()) {
@@ -42,6 +47,7 @@ pub fn sweep_chart(title: &str, x_name: &str, rows: &[SweepRow]) -> Result<Strin
                 xs.iter().cloned().fold(f64::MAX, f64::min),
                 xs.iter().cloned().fold(0.0, f64::max),
             );
+            // f64::max and f64::min skip a missing (NaN) closed form.
             let ymax = ys.iter().map(|y| y.0.max(y.1)).fold(1.0, f64::max);
             let ymin = ys
                 .iter()
@@ -71,7 +77,10 @@ pub fn sweep_chart(title: &str, x_name: &str, rows: &[SweepRow]) -> Result<Strin
                 .map_err(|e| e.to_string())?;
             chart
                 .draw_series(LineSeries::new(
-                    xs.iter().zip(&ys).map(|(&x, y)| (x, y.1)),
+                    xs.iter()
+                        .zip(&ys)
+                        .filter(|(_, y)| !y.1.is_nan())
+                        .map(|(&x, y)| (x, y.1)),
                     BLUE.stroke_width(2),
                 ))
                 .map_err(|e| e.to_string())?

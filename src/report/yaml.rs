@@ -479,7 +479,7 @@ pub fn sweep_yaml(
             r.area,
             r.total_wire_length,
             r.max_wire_length,
-            r.formula_max_wire,
+            r.formula_max_wire.map_or("null".to_string(), |w| w.to_string()),
             r.nodes,
             r.edges,
             r.crossings

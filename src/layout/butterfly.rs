@@ -1,0 +1,308 @@
+//! The butterfly fat-tree (thesis Fig. 2-2; spec note 003 part 1, section
+//! 2.3) laid out in H-tree style with constant-size switches.
+//!
+//! Network: `n = 4^k` processors `(0, a)`; level `l = 1 .. k` has
+//! `n / 2^(l+1)` switches `(l, a)`, each with four children and (below the
+//! top) two parents: processor `a` hangs from `(1, a/4)`, and `(l, a)` goes
+//! up to `(l+1, (a / 2^(l+1)) 2^l + a mod 2^l)` and
+//! `(l+1, (a / 2^(l+1)) 2^l + (a + 2^(l-1)) mod 2^l)`. The switches
+//! `(l, a)` with equal `a / 2^(l-1)` form one 4-ary node; every switch above
+//! level 1 has exactly one child in each of its node's four child nodes.
+//!
+//! Layout `F_j` of a level-`j` node (`m = 2^(j-1)` switches) has side
+//! `S_j = 2 S_{j-1} + g_j`, `S_0 = 1`, `g_j = 4m + 1`, closed form
+//! `S_k = 2^(k+1) (k+1) - 1`:
+//! - the four child layouts in the corners (the northern two mirrored, so
+//!   that every child's up-bundle points at the central band), the child in
+//!   quadrant `q = 2b + b2` (`b` east, `b2` north);
+//! - the central band, rows `[s, s+g)` (`s = S_{j-1}`), holds 4m tracks and,
+//!   on its top row, the `m` switches as boxes 4 wide and 1 high, side by
+//!   side in columns `[s, s+4m)`; switch `i` takes the wire from quadrant
+//!   `q` at its bottom column `s + 4i + q`, and sends its two up-links from
+//!   its top columns `s + 4i + 1` and `s + 4i + 2` straight up to the top;
+//! - each child bundle bends into the band on its own `m` tracks (west
+//!   children on the lower `2m`, east children on the upper `2m`, turning so
+//!   that a bundle never crosses itself), runs to its switch's column and
+//!   rises to it: crossings only, no knock-knees.
+//!
+//! A wire is one network edge from a child's node (switch or processor) to
+//! a parent switch. The top node's switches have no parents, so nothing
+//! leaves the layout.
+
+use std::collections::BTreeMap;
+
+use super::{Edge, Embedding, Node, P3};
+
+/// `S_0 .. S_k` of the butterfly fat-tree layout.
+pub fn sides(k: u32) -> Vec<u64> {
+    let mut s = vec![1u64];
+    for j in 1..=k {
+        let m = 1u64 << (j - 1);
+        s.push(2 * s[j as usize - 1] + 4 * m + 1);
+    }
+    s
+}
+
+/// The closed form `S_k = 2^(k+1) (k+1) - 1`.
+pub fn closed_form_side(k: u32) -> u64 {
+    (1u64 << (k + 1)) * (k as u64 + 1) - 1
+}
+
+/// Node id of switch `(l, a)` in a tree of `n` processors: the processors
+/// are `0 .. n`, then level 1, level 2, ... in order of `a`.
+pub fn switch_id(n: u64, l: u32, a: u64) -> u32 {
+    // Levels 1 .. l-1 hold n/4 + n/8 + ... switches.
+    let below: u64 = (1..l).map(|i| n >> (i + 1)).sum();
+    (n + below + a) as u32
+}
+
+/// The parents of switch `(l, a)` (processors: `l = 0`, one parent).
+pub fn parents(l: u32, a: u64, k: u32) -> Vec<u64> {
+    if l == 0 {
+        return vec![a / 4];
+    }
+    if l >= k {
+        return Vec::new();
+    }
+    let base = (a >> (l + 1)) << l;
+    let mask = (1u64 << l) - 1;
+    vec![base + (a & mask), base + ((a + (1 << (l - 1))) & mask)]
+}
+
+/// Placement `(x, y) -> (ox + x, oy + sy y)`.
+#[derive(Clone, Copy)]
+struct Map {
+    ox: i64,
+    oy: i64,
+    sy: i64,
+}
+
+impl Map {
+    fn at(&self, x: i64, y: i64) -> P3 {
+        P3::xy(self.ox + x, self.oy + self.sy * y)
+    }
+}
+
+/// A wire leaving a sub-layout upwards: the node it starts at, its column
+/// and start point (global), and the parent switch it goes to.
+struct Up {
+    from: u32,
+    x: i64,
+    start: P3,
+    parent: u64,
+}
+
+struct Builder {
+    n: u64,
+    k: u32,
+    sides: Vec<u64>,
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+}
+
+impl Builder {
+    /// Lay out the level-`j` node `p` (processor `p` when `j = 0`); returns
+    /// its up-going wires, not yet drawn beyond the layout.
+    fn build(&mut self, j: u32, p: u64, map: Map) -> Vec<Up> {
+        if j == 0 {
+            let at = map.at(0, 0);
+            self.nodes.push(Node {
+                id: p as u32,
+                kind: "processor".into(),
+                level: 0,
+                min: at,
+                max: at,
+            });
+            return parents(0, p, self.k)
+                .into_iter()
+                .map(|parent| Up {
+                    from: p as u32,
+                    x: at.x,
+                    start: at,
+                    parent,
+                })
+                .collect();
+        }
+        let m = 1i64 << (j - 1);
+        let s = self.sides[j as usize - 1] as i64;
+        let g = 4 * m + 1;
+        let switch_row = s + g - 1;
+        // The switches of this node.
+        let first = p as i64 * m;
+        let mut ids = Vec::new();
+        for i in 0..m {
+            let id = switch_id(self.n, j, (first + i) as u64);
+            let (a, b) = (
+                map.at(s + 4 * i, switch_row),
+                map.at(s + 4 * i + 3, switch_row),
+            );
+            self.nodes.push(Node {
+                id,
+                kind: "switch".into(),
+                level: j,
+                min: P3::xy(a.x.min(b.x), a.y.min(b.y)),
+                max: P3::xy(a.x.max(b.x), a.y.max(b.y)),
+            });
+            ids.push(id);
+        }
+        // Children, their bundles bent into the band.
+        for q in 0..4i64 {
+            let (b, b2) = (q / 2, q % 2);
+            let north = b2 == 1;
+            let cmap = if north {
+                Map {
+                    ox: map.ox + b * (s + g),
+                    oy: map.oy + map.sy * (s + g + s - 1),
+                    sy: -map.sy,
+                }
+            } else {
+                Map {
+                    ox: map.ox + b * (s + g),
+                    oy: map.oy,
+                    sy: map.sy,
+                }
+            };
+            let mut ups = self.build(j - 1, 4 * p + q as u64, cmap);
+            ups.sort_by_key(|u| u.x);
+            let count = ups.len() as i64;
+            debug_assert_eq!(count, m);
+            for (r, up) in ups.into_iter().enumerate() {
+                let r = r as i64;
+                // Track row in the band: west children on rows s .. s+2m,
+                // east ones above; the order keeps a bundle from crossing
+                // itself as it turns towards the centre.
+                let row = match (b, north) {
+                    (0, false) => s + (count - 1 - r),
+                    (0, true) => s + 2 * m - 1 - (count - 1 - r),
+                    (_, false) => s + 2 * m + r,
+                    (_, true) => s + 4 * m - 1 - r,
+                };
+                let local_parent = up.parent as i64 - first;
+                debug_assert!((0..m).contains(&local_parent));
+                let column = s + 4 * local_parent + q;
+                let turn1 = P3::xy(up.start.x, map.at(0, row).y);
+                let turn2 = map.at(column, row);
+                let end = map.at(column, switch_row);
+                let mut path = vec![up.start];
+                for pnt in [turn1, turn2, end] {
+                    if *path.last().expect("non-empty") != pnt {
+                        path.push(pnt);
+                    }
+                }
+                let id = self.edges.len() as u32;
+                self.edges.push(Edge {
+                    id,
+                    from: up.from,
+                    to: ids[local_parent as usize],
+                    path,
+                });
+            }
+        }
+        // Up-links from the switches' top columns.
+        let mut ups = Vec::new();
+        for i in 0..m {
+            let a = (first + i) as u64;
+            for (e, parent) in parents(j, a, self.k).into_iter().enumerate() {
+                let x = s + 4 * i + 1 + e as i64;
+                let start = map.at(x, switch_row);
+                ups.push(Up {
+                    from: ids[i as usize],
+                    x: start.x,
+                    start,
+                    parent,
+                });
+            }
+        }
+        ups
+    }
+}
+
+/// Lay out the butterfly fat-tree of `n = 4^k` processors.
+pub fn butterfly_fat_tree(n: u64) -> Result<Embedding, String> {
+    if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
+        return Err(format!(
+            "{n} processors: the butterfly fat-tree needs a power of 4, at least 4"
+        ));
+    }
+    let k = n.trailing_zeros() / 2;
+    let mut b = Builder {
+        n,
+        k,
+        sides: sides(k),
+        nodes: Vec::new(),
+        edges: Vec::new(),
+    };
+    let ups = b.build(
+        k,
+        0,
+        Map {
+            ox: 0,
+            oy: 0,
+            sy: 1,
+        },
+    );
+    debug_assert!(ups.is_empty(), "the top switches have no parents");
+    let mut nodes = b.nodes;
+    nodes.sort_unstable_by_key(|x| x.id);
+    let mut parameters = BTreeMap::new();
+    parameters.insert("processors".to_string(), n.to_string());
+    Ok(Embedding {
+        network: "butterfly-fat-tree".into(),
+        parameters,
+        dimensions: 2,
+        nodes,
+        edges: b.edges,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::check::check;
+    use super::super::metrics::measure;
+    use super::*;
+
+    #[test]
+    fn legal_and_the_side_of_the_recurrence() {
+        for k in 1..=5 {
+            let n = 4u64.pow(k);
+            let e = butterfly_fat_tree(n).unwrap();
+            let c = check(&e);
+            assert!(c.is_legal(), "k {k}: {:?}", c.violations);
+            let m = measure(&e);
+            let s = *sides(k).last().unwrap();
+            assert_eq!((m.width, m.height), (s, s), "k {k}");
+            assert_eq!(closed_form_side(k), s);
+            // n processors plus n/4 + n/8 + ... + 2^(k-1) switches.
+            let switches: u64 = (1..=k).map(|l| n >> (l + 1)).sum();
+            assert_eq!(e.nodes.len() as u64, n + switches);
+            // Every switch below the top has two up-links; processors one.
+            let below_top: u64 = (1..k).map(|l| n >> (l + 1)).sum();
+            assert_eq!(e.edges.len() as u64, n + 2 * below_top);
+        }
+    }
+
+    #[test]
+    fn each_switch_has_one_child_in_each_child_node() {
+        let (n, k) = (256u64, 4u32);
+        for l in 1..k {
+            for a in 0..(n >> (l + 1)) {
+                for parent in parents(l, a, k) {
+                    // Same 4-ary parent node.
+                    assert_eq!(parent >> l, a >> (l + 1));
+                }
+            }
+        }
+        for l in 2..=k {
+            for parent in 0..(n >> (l + 1)) {
+                let mut nodes: Vec<u64> = (0..(n >> l))
+                    .filter(|&a| parents(l - 1, a, k).contains(&parent))
+                    .map(|a| a >> (l - 2))
+                    .collect();
+                nodes.sort_unstable();
+                assert_eq!(nodes.len(), 4);
+                nodes.dedup();
+                assert_eq!(nodes.len(), 4, "switch ({l}, {parent})");
+            }
+        }
+    }
+}
