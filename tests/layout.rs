@@ -123,3 +123,37 @@ fn butterfly_fat_trees_are_legal_and_realise_their_network() {
         }
     }
 }
+
+#[test]
+fn scalable_fat_trees_are_legal_and_realise_their_network() {
+    use fabric::layout::butterfly::{scalable_capacities, scalable_fat_tree};
+    use fabric::network::Network;
+    for capacity in [Capacity::Sqrt, Capacity::SqrtOverLg, Capacity::Doubling] {
+        for k in 1..=6u32 {
+            let n = 4u64.pow(k);
+            let e = scalable_fat_tree(n, &capacity).unwrap();
+            let c = check(&e);
+            assert!(c.is_legal(), "{capacity:?} k {k}: {:?}", c.violations);
+            let caps = scalable_capacities(n, &capacity).unwrap();
+            let mut s = 1u64;
+            for j in 1..=k as usize {
+                s = 2 * s + 4 * caps[j - 1] + 1;
+            }
+            let m = measure(&e);
+            assert_eq!((m.width, m.height), (s, s), "{capacity:?} k {k}");
+            let want = Network::scalable_fat_tree(n, &capacity).unwrap();
+            assert_eq!(Network::from_embedding(&e).unwrap().compare(&want), Ok(()));
+            // Two switch types, both constant size; channel above a level-j
+            // node carries c_j wires (the top channel is not drawn).
+            assert!(e
+                .nodes
+                .iter()
+                .filter(|x| x.kind == "switch")
+                .all(|x| x.max.x - x.min.x == 3 && x.max.y == x.min.y));
+            let up_links: u64 = (0..k as usize).map(|j| (n >> (2 * j)) * caps[j]).sum();
+            assert_eq!(e.edges.len() as u64, up_links);
+        }
+    }
+    // Growth faster than x2 per 4-ary level needs other switch types.
+    assert!(scalable_fat_tree(64, &Capacity::Table(vec![1, 1, 3, 3, 4, 4, 5])).is_err());
+}

@@ -140,8 +140,9 @@ pub struct SeparationArgs {
 #[derive(Debug, clap::Args)]
 pub struct LayoutArgs {
     /// What to lay out: `htree` (complete binary tree), `fat-tree`,
-    /// `butterfly-fat-tree` (constant-size switches), or `tree-of-meshes`.
-    #[arg(value_parser = ["htree", "fat-tree", "butterfly-fat-tree", "tree-of-meshes"])]
+    /// `butterfly-fat-tree` and `scalable-fat-tree` (constant-size
+    /// switches), or `tree-of-meshes`.
+    #[arg(value_parser = ["htree", "fat-tree", "butterfly-fat-tree", "scalable-fat-tree", "tree-of-meshes"])]
     pub kind: String,
     /// Number of processors (leaves), a power of 4; for `tree-of-meshes`
     /// the side n of the root mesh, a power of 2.
@@ -626,7 +627,23 @@ struct Built {
 fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
     use crate::layout::{check, fattree, metrics, tree_of_meshes};
     let start = Instant::now();
-    let (embedding, side, closed, formula_max_wire) = if args.kind == "butterfly-fat-tree" {
+    let (embedding, side, closed, formula_max_wire) = if args.kind == "scalable-fat-tree" {
+        let capacity = fattree::Capacity::parse(&args.capacity).map_err(Error::Usage)?;
+        let e =
+            crate::layout::butterfly::scalable_fat_tree(size, &capacity).map_err(Error::Usage)?;
+        let c =
+            crate::layout::butterfly::scalable_capacities(size, &capacity).map_err(Error::Usage)?;
+        // S_j = 2 S_{j-1} + 4 c_{j-1} + 1, S_0 = 1; closed form
+        // 2^k + sum_j 2^(k-j) (4 c_{j-1} + 1).
+        let k = c.len() - 1;
+        let mut s = 1u64;
+        let mut closed = 1u64 << k;
+        for j in 1..=k {
+            s = 2 * s + 4 * c[j - 1] + 1;
+            closed += (1u64 << (k - j)) * (4 * c[j - 1] + 1);
+        }
+        (e, s, closed, None)
+    } else if args.kind == "butterfly-fat-tree" {
         let e = crate::layout::butterfly::butterfly_fat_tree(size).map_err(Error::Usage)?;
         let k = size.trailing_zeros() / 2;
         let s = *crate::layout::butterfly::sides(k)
@@ -857,6 +874,8 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
         "S(m, r) = 2 S(m/2, r-2) + m; closed form n (l/2 + 1)"
     } else if args.kind == "butterfly-fat-tree" {
         "S_j = 2 S_(j-1) + 2^(j+1) + 1; closed form 2^(k+1) (k+1) - 1 ="
+    } else if args.kind == "scalable-fat-tree" {
+        "S_j = 2 S_(j-1) + 4 c(4^(j-1)) + 1; closed form"
     } else {
         "S(n) = 2 S(n/4) + t(n); closed form"
     };

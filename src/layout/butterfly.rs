@@ -92,15 +92,20 @@ struct Up {
     parent: u64,
 }
 
-struct Builder {
-    n: u64,
-    k: u32,
+/// A 4-ary tree of switch groups to lay out: `switches[j]` switches in
+/// every level-`j` node (`switches[0] = 1`: the processor), and the parents
+/// of every switch (by level and index `a` within its level).
+struct Builder<'a> {
+    switches: Vec<u64>,
+    /// `first_id[j]`: id of switch 0 of level `j` (processors from 0).
+    first_id: Vec<u64>,
+    parents: &'a dyn Fn(u32, u64) -> Vec<u64>,
     sides: Vec<u64>,
     nodes: Vec<Node>,
     edges: Vec<Edge>,
 }
 
-impl Builder {
+impl Builder<'_> {
     /// Lay out the level-`j` node `p` (processor `p` when `j = 0`); returns
     /// its up-going wires, not yet drawn beyond the layout.
     fn build(&mut self, j: u32, p: u64, map: Map) -> Vec<Up> {
@@ -113,7 +118,7 @@ impl Builder {
                 min: at,
                 max: at,
             });
-            return parents(0, p, self.k)
+            return (self.parents)(0, p)
                 .into_iter()
                 .map(|parent| Up {
                     from: p as u32,
@@ -123,7 +128,7 @@ impl Builder {
                 })
                 .collect();
         }
-        let m = 1i64 << (j - 1);
+        let m = self.switches[j as usize] as i64;
         let s = self.sides[j as usize - 1] as i64;
         let g = 4 * m + 1;
         let switch_row = s + g - 1;
@@ -131,7 +136,7 @@ impl Builder {
         let first = p as i64 * m;
         let mut ids = Vec::new();
         for i in 0..m {
-            let id = switch_id(self.n, j, (first + i) as u64);
+            let id = (self.first_id[j as usize] + (first + i) as u64) as u32;
             let (a, b) = (
                 map.at(s + 4 * i, switch_row),
                 map.at(s + 4 * i + 3, switch_row),
@@ -202,7 +207,7 @@ impl Builder {
         let mut ups = Vec::new();
         for i in 0..m {
             let a = (first + i) as u64;
-            for (e, parent) in parents(j, a, self.k).into_iter().enumerate() {
+            for (e, parent) in (self.parents)(j, a).into_iter().enumerate() {
                 let x = s + 4 * i + 1 + e as i64;
                 let start = map.at(x, switch_row);
                 ups.push(Up {
@@ -225,10 +230,46 @@ pub fn butterfly_fat_tree(n: u64) -> Result<Embedding, String> {
         ));
     }
     let k = n.trailing_zeros() / 2;
-    let mut b = Builder {
+    let switches: Vec<u64> = (0..=k)
+        .map(|j| if j == 0 { 1 } else { 1 << (j - 1) })
+        .collect();
+    let parents = |l: u32, a: u64| parents(l, a, k);
+    let mut parameters = BTreeMap::new();
+    parameters.insert("processors".to_string(), n.to_string());
+    Ok(lay_out(
+        "butterfly-fat-tree",
+        parameters,
         n,
-        k,
-        sides: sides(k),
+        switches,
+        &parents,
+    ))
+}
+
+/// Lay out a 4-ary tree of switch groups (module comment) of `n = 4^k`
+/// processors with `switches[j]` switches per level-`j` node.
+fn lay_out(
+    network: &str,
+    parameters: BTreeMap<String, String>,
+    n: u64,
+    switches: Vec<u64>,
+    parents: &dyn Fn(u32, u64) -> Vec<u64>,
+) -> Embedding {
+    let k = switches.len() as u32 - 1;
+    let mut sides = vec![1u64];
+    for j in 1..=k as usize {
+        sides.push(2 * sides[j - 1] + 4 * switches[j] + 1);
+    }
+    let mut first_id = vec![0u64];
+    let mut next = n;
+    for (j, &m) in switches.iter().enumerate().skip(1) {
+        first_id.push(next);
+        next += (n >> (2 * j)) * m;
+    }
+    let mut b = Builder {
+        switches,
+        first_id,
+        parents,
+        sides,
         nodes: Vec::new(),
         edges: Vec::new(),
     };
@@ -244,15 +285,92 @@ pub fn butterfly_fat_tree(n: u64) -> Result<Embedding, String> {
     debug_assert!(ups.is_empty(), "the top switches have no parents");
     let mut nodes = b.nodes;
     nodes.sort_unstable_by_key(|x| x.id);
-    let mut parameters = BTreeMap::new();
-    parameters.insert("processors".to_string(), n.to_string());
-    Ok(Embedding {
-        network: "butterfly-fat-tree".into(),
+    Embedding {
+        network: network.into(),
         parameters,
         dimensions: 2,
         nodes,
         edges: b.edges,
-    })
+    }
+}
+
+/// Capacities `c_j = c(4^j)` of the scalable fat-tree: wires above a
+/// level-`j` node (`c_0 = 1`, growth at most x2 per 4-ary level).
+pub fn scalable_capacities(
+    n: u64,
+    capacity: &super::fattree::Capacity,
+) -> Result<Vec<u64>, String> {
+    if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
+        return Err(format!(
+            "{n} processors: the scalable fat-tree needs a power of 4, at least 4"
+        ));
+    }
+    let k = n.trailing_zeros() / 2;
+    let c: Vec<u64> = (0..=k)
+        .map(|j| capacity.at_level(2 * j, n, 1))
+        .collect::<Result<_, _>>()?;
+    if c[0] != 1 {
+        return Err(format!(
+            "a processor has one wire: c(1) must be 1, not {}",
+            c[0]
+        ));
+    }
+    for j in 1..=k as usize {
+        if c[j] < c[j - 1] || c[j] > 2 * c[j - 1] {
+            return Err(format!(
+                "the two switch types need c(4p) between c(p) and 2 c(p): c({}) = {}, c({}) = {}",
+                1u64 << (2 * (j - 1)),
+                c[j - 1],
+                1u64 << (2 * j),
+                c[j]
+            ));
+        }
+    }
+    Ok(c)
+}
+
+/// The scalable fat-tree of thesis Fig. 2-3 (spec note §2.3, [R] reading):
+/// a node whose child channels carry `c` wires and whose up channel `c'`
+/// (`c <= c' <= 2c`) holds `c` switches; switch `i` takes wire `i` of each
+/// of the four child channels; switches `0 .. c'-c` are of type D (two
+/// up-links), the others of type U (one); up-link `e` of switch `i` goes to
+/// switch `i + e c` of the parent. Every switch is a constant-size box.
+pub fn scalable_fat_tree(n: u64, capacity: &super::fattree::Capacity) -> Result<Embedding, String> {
+    let c = scalable_capacities(n, capacity)?;
+    let k = c.len() - 1;
+    let switches: Vec<u64> = (0..=k).map(|j| if j == 0 { 1 } else { c[j - 1] }).collect();
+    let parents = scalable_parents(c);
+    let mut parameters = BTreeMap::new();
+    parameters.insert("processors".to_string(), n.to_string());
+    parameters.insert("capacity".to_string(), capacity.spec());
+    Ok(lay_out(
+        "scalable-fat-tree",
+        parameters,
+        n,
+        switches,
+        &parents,
+    ))
+}
+
+/// Parents of switch `a` (its index within its level) of the scalable
+/// fat-tree with capacities `c` (processors are level 0).
+pub fn scalable_parents(c: Vec<u64>) -> impl Fn(u32, u64) -> Vec<u64> {
+    move |l: u32, a: u64| {
+        let k = c.len() as u32 - 1;
+        if l >= k {
+            return Vec::new();
+        }
+        // Switches per node here and in the parent.
+        let here = if l == 0 { 1 } else { c[l as usize - 1] };
+        let above = c[l as usize];
+        let (node, i) = (a / here, a % here);
+        let parent_first = (node / 4) * above;
+        if i < above - here {
+            vec![parent_first + i, parent_first + i + here]
+        } else {
+            vec![parent_first + i]
+        }
+    }
 }
 
 #[cfg(test)]

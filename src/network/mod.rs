@@ -231,6 +231,49 @@ impl Network {
         Ok(net)
     }
 
+    /// The scalable fat-tree of `n = 4^k` processors for a capacity function
+    /// (docs/layout.md): nodes numbered as the layout numbers them
+    /// (processors, then each level's switches in order).
+    pub fn scalable_fat_tree(
+        n: u64,
+        capacity: &crate::layout::fattree::Capacity,
+    ) -> Result<Network, String> {
+        use crate::layout::butterfly::{scalable_capacities, scalable_parents};
+        let c = scalable_capacities(n, capacity)?;
+        let k = c.len() - 1;
+        // Switches per level: (nodes at level j) x c_{j-1}.
+        let per_level: Vec<u64> = (0..=k)
+            .map(|j| if j == 0 { n } else { (n >> (2 * j)) * c[j - 1] })
+            .collect();
+        let mut first = vec![0u64];
+        for j in 1..=k {
+            first.push(first[j - 1] + per_level[j - 1]);
+        }
+        let total = first[k] + per_level[k];
+        let mut net = Network::with_nodes("scalable-fat-tree", total as usize);
+        let parents = scalable_parents(c.clone());
+        for j in 0..=k {
+            for a in 0..per_level[j] {
+                let me = NodeId((first[j] + a) as u32);
+                net.set_node(
+                    me,
+                    NodeData {
+                        role: if j == 0 {
+                            Role::Processor
+                        } else {
+                            Role::Switch
+                        },
+                        level: j as u32,
+                    },
+                );
+                for p in parents(j as u32, a) {
+                    net.add_link(me, NodeId((first[j + 1] + p) as u32));
+                }
+            }
+        }
+        Ok(net)
+    }
+
     /// The network a layout realises: its nodes (ids as in the file, which
     /// must be `0 .. N`) and one link per edge.
     pub fn from_embedding(e: &Embedding) -> Result<Network, String> {
@@ -292,6 +335,12 @@ impl Network {
                 Network::fat_tree(&spec)
             })()),
             "butterfly-fat-tree" => Some(num("processors").and_then(Network::butterfly_fat_tree)),
+            "scalable-fat-tree" => Some((|| {
+                let capacity = crate::layout::fattree::Capacity::parse(
+                    p.get("capacity").map_or("sqrt", String::as_str),
+                )?;
+                Network::scalable_fat_tree(num("processors")?, &capacity)
+            })()),
             "tree-of-meshes" => Some((|| {
                 let n = num("root_side")?;
                 let l = num("levels")? as u32;
@@ -378,6 +427,18 @@ mod tests {
                 let want = Network::intended(&e).unwrap().unwrap();
                 assert_eq!(got.compare(&want), Ok(()), "{capacity:?} k {k}");
                 assert_eq!(want.processors().len() as u64, spec.processors);
+            }
+        }
+        for capacity in [
+            Capacity::Sqrt,
+            Capacity::SqrtOverLg,
+            Capacity::Table(vec![1, 1, 2, 2, 3, 4, 6, 8, 9]),
+        ] {
+            for n in [4u64, 16, 64, 256] {
+                let e = crate::layout::butterfly::scalable_fat_tree(n, &capacity).unwrap();
+                let got = Network::from_embedding(&e).unwrap();
+                let want = Network::intended(&e).unwrap().unwrap();
+                assert_eq!(got.compare(&want), Ok(()), "scalable {capacity:?} n {n}");
             }
         }
         for n in [4u64, 16, 64, 256] {
