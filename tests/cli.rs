@@ -597,7 +597,17 @@ fn layout_writes_a_file_that_verify_layout_accepts() {
     // Bad parameters: exit 2, nothing written.
     let none = dir.join("none.yaml");
     let o = run(fabric()
-        .args(["layout", "htree", "--size", "8", "-o"])
+        .args(["layout", "htree", "--size", "12", "-o"])
+        .arg(&none));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("power of 2"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!none.exists());
+    let o = run(fabric()
+        .args(["layout", "fat-tree", "--size", "8", "-o"])
         .arg(&none));
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("power of 4"));

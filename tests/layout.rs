@@ -83,14 +83,26 @@ fn yaml_round_trip_keeps_the_embedding() {
 
 #[test]
 fn trees_of_meshes_match_their_recurrence_and_are_legal() {
-    use fabric::layout::tree_of_meshes::{side, tree_of_meshes};
+    use fabric::layout::tree_of_meshes::{extent, side, tree_of_meshes};
+    use fabric::network::Network;
     for lg in 1..=7u32 {
         let n = 1u64 << lg;
-        for l in (2..=2 * lg).step_by(2) {
+        for l in 1..=2 * lg {
             let e = tree_of_meshes(n, Some(l)).unwrap();
             let c = check(&e);
             assert!(c.is_legal(), "n {n} l {l}: {:?}", c.violations);
             let m = measure(&e);
+            let want = Network::intended(&e).unwrap().unwrap();
+            assert_eq!(Network::from_embedding(&e).unwrap().compare(&want), Ok(()));
+            if l % 2 == 1 {
+                // Bands at the bottom: (l+3)n/2 wide, (l+1)n/2 high.
+                assert_eq!((m.width, m.height), extent(n, l), "n {n} l {l}");
+                assert_eq!(
+                    extent(n, l),
+                    (n * (l as u64 + 3) / 2, n * (l as u64 + 1) / 2)
+                );
+                continue;
+            }
             let s = side(n, l);
             assert_eq!((m.width, m.height), (s, s), "n {n} l {l}");
             // S(m, r) = 2 S(m/2, r-2) + m, which is n (l/2 + 1).
@@ -156,4 +168,34 @@ fn scalable_fat_trees_are_legal_and_realise_their_network() {
     }
     // Growth faster than x2 per 4-ary level needs other switch types.
     assert!(scalable_fat_tree(64, &Capacity::Table(vec![1, 1, 3, 3, 4, 4, 5])).is_err());
+}
+
+#[test]
+fn htrees_of_every_power_of_two() {
+    use fabric::layout::fattree::htree;
+    use fabric::network::Network;
+    for e in 1..=16u32 {
+        let n = 1u64 << e;
+        let layout = htree(n).unwrap();
+        let c = check(&layout);
+        assert!(c.is_legal(), "n {n}: {:?}", c.violations);
+        let m = measure(&layout);
+        // S = 2 sqrt(n) - 1 for n = 4^k; two of side S = 2 sqrt(n/2) - 1
+        // and a gap column for n = 2·4^k.
+        let k = e / 2;
+        let s = (1u64 << (k + 1)) - 1;
+        if e % 2 == 0 {
+            assert_eq!((m.width, m.height), (s, s), "n {n}");
+            assert_eq!(m.max_wire_length, (1u64 << k) / 2);
+        } else {
+            assert_eq!((m.width, m.height), (2 * s + 1, s), "n {n}");
+            assert_eq!(m.max_wire_length, 1u64 << k);
+        }
+        assert_eq!(layout.nodes.len() as u64, 2 * n - 1);
+        let want = Network::intended(&layout).unwrap().unwrap();
+        assert_eq!(
+            Network::from_embedding(&layout).unwrap().compare(&want),
+            Ok(())
+        );
+    }
 }

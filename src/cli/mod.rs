@@ -153,8 +153,9 @@ pub struct LayoutArgs {
     /// longest wire grow: a YAML table with --output and a chart with --svg.
     #[arg(long, conflicts_with_all = ["size", "levels"])]
     pub sweep: bool,
-    /// tree-of-meshes: keep this many levels below the root (even; default
-    /// 2 lg n, the full tree).
+    /// tree-of-meshes: keep this many levels below the root (default 2 lg n,
+    /// the full tree; an odd count gives a layout (l+3)n/2 wide and (l+1)n/2
+    /// high).
     #[arg(long)]
     pub levels: Option<u32>,
     /// fat-tree channel capacity c(p) above p leaves: sqrt-over-lg
@@ -627,7 +628,20 @@ struct Built {
 fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
     use crate::layout::{check, fattree, metrics, tree_of_meshes};
     let start = Instant::now();
-    let (embedding, side, closed, formula_max_wire) = if args.kind == "scalable-fat-tree" {
+    // Width when the layout is not square (the H-tree of 2·4^k leaves).
+    let mut wide: Option<u64> = None;
+    // H-trees of 2·4^k leaves (and sizes that are not powers of 2, which
+    // `htree` refuses with the right message).
+    let odd_htree =
+        args.kind == "htree" && !(size.is_power_of_two() && size.trailing_zeros() % 2 == 0);
+    let (embedding, side, closed, formula_max_wire) = if odd_htree {
+        // Two H-trees of size / 2 leaves, turned towards a root between them.
+        let e = fattree::htree(size).map_err(Error::Usage)?;
+        let k = size.trailing_zeros() / 2;
+        let s = (1u64 << (k + 1)) - 1;
+        wide = Some(2 * s + 1);
+        (e, s, (1u64 << (k + 1)) - 1, Some(1u64 << k))
+    } else if args.kind == "scalable-fat-tree" {
         let capacity = fattree::Capacity::parse(&args.capacity).map_err(Error::Usage)?;
         let e =
             crate::layout::butterfly::scalable_fat_tree(size, &capacity).map_err(Error::Usage)?;
@@ -655,13 +669,28 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         let l: u32 = e.parameters["levels"]
             .parse()
             .expect("written by the builder");
-        let s = tree_of_meshes::side(size, l);
-        let longest = if l >= 4 {
+        let (w, h) = tree_of_meshes::extent(size, l);
+        let longest = if l % 2 == 1 {
+            // Odd: the widest quadrant band sets it.
+            if l == 1 {
+                1
+            } else {
+                size * (l as u64 - 1) / 8 + 1
+            }
+        } else if l >= 4 {
             tree_of_meshes::side(size / 4, l - 4) + 1
         } else {
             1
         };
-        (e, s, size * (l as u64 / 2 + 1), Some(longest))
+        let closed = if l % 2 == 1 {
+            size * (l as u64 + 1) / 2
+        } else {
+            size * (l as u64 / 2 + 1)
+        };
+        if w != h {
+            wide = Some(w);
+        }
+        (e, h, closed, Some(longest))
     } else {
         let capacity = if args.kind == "htree" {
             if args.capacity != "sqrt-over-lg" && args.capacity != "one" {
@@ -713,7 +742,7 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         )));
     }
     let m = metrics::measure(&embedding);
-    if m.width != side
+    if m.width != wide.unwrap_or(side)
         || m.height != side
         || closed != side
         || formula_max_wire.is_some_and(|w| w != m.max_wire_length)
@@ -871,7 +900,7 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
         m.area
     );
     let recurrence = if args.kind == "tree-of-meshes" {
-        "S(m, r) = 2 S(m/2, r-2) + m; closed form n (l/2 + 1)"
+        "S(m, r) = 2 S(m/2, r-2) + m (height); closed form n (l/2 + 1), n (l+1)/2 for odd l"
     } else if args.kind == "butterfly-fat-tree" {
         "S_j = 2 S_(j-1) + 2^(j+1) + 1; closed form 2^(k+1) (k+1) - 1 ="
     } else if args.kind == "scalable-fat-tree" {

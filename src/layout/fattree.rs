@@ -213,29 +213,42 @@ pub fn closed_form_side(r: &Recurrence) -> u64 {
 struct Map {
     ox: i64,
     oy: i64,
-    sy: i64,
+    /// `(x, y) -> (ox + a x + b y, oy + c x + d y)`.
+    a: i64,
+    b: i64,
+    c: i64,
+    d: i64,
 }
 
 impl Map {
+    const IDENTITY: Map = Map {
+        ox: 0,
+        oy: 0,
+        a: 1,
+        b: 0,
+        c: 0,
+        d: 1,
+    };
+
     fn at(&self, x: i64, y: i64) -> P3 {
-        P3::xy(self.ox + x, self.oy + self.sy * y)
+        P3::xy(
+            self.ox + self.a * x + self.b * y,
+            self.oy + self.c * x + self.d * y,
+        )
     }
 
     /// The map of a sub-layout of side `side` placed at local `(bx, by)`,
     /// mirrored vertically when `flip`.
     fn child(&self, bx: i64, by: i64, side: i64, flip: bool) -> Map {
-        if flip {
-            Map {
-                ox: self.ox + bx,
-                oy: self.oy + self.sy * (by + side - 1),
-                sy: -self.sy,
-            }
-        } else {
-            Map {
-                ox: self.ox + bx,
-                oy: self.oy + self.sy * by,
-                sy: self.sy,
-            }
+        let (by, sy) = if flip { (by + side - 1, -1) } else { (by, 1) };
+        let o = self.at(bx, by);
+        Map {
+            ox: o.x,
+            oy: o.y,
+            a: self.a,
+            b: self.b * sy,
+            c: self.c,
+            d: self.d * sy,
         }
     }
 
@@ -351,6 +364,78 @@ impl Builder<'_> {
     }
 }
 
+/// The H-tree of the complete binary tree with `n` leaves, `n` a power of
+/// 2: for `n = 4^k` the fat-tree of capacity 1; for `n = 2·4^k` two such
+/// layouts of side `S` turned a quarter towards each other, their roots'
+/// wires meeting the root in the one-column gap between them, so the
+/// layout is `(2S + 1) x S` (spec note §2.1 [R]).
+pub fn htree(n: u64) -> Result<Embedding, String> {
+    if n == 0 || !n.is_power_of_two() {
+        return Err(format!("{n} processors: an H-tree needs a power of 2"));
+    }
+    let spec = |processors| FatTreeSpec {
+        processors,
+        capacity: Capacity::One,
+        omega: 1,
+        alpha: 1,
+    };
+    if n.trailing_zeros() % 2 == 0 {
+        return fat_tree(&spec(n)).map(|(e, _)| e);
+    }
+    let half = n / 2;
+    let r = spec(half).recurrence()?;
+    let k = r.sides.len() - 1;
+    let s = r.sides[k] as i64;
+    // The up-bundle column of a half, in its own coordinates, and the row
+    // of its root box's top.
+    let g = if k >= 1 { r.sides[k - 1] as i64 } else { 0 };
+    let top = g; // t = 1: the root box is the point (g, g)
+    let mut b = Builder {
+        r: &r,
+        nodes: Vec::new(),
+        edges: Vec::new(),
+        processors: n,
+    };
+    // Left half: local up (+y) points east; right half: local up points west.
+    let left = Map {
+        ox: 0,
+        oy: s - 1,
+        a: 0,
+        b: 1,
+        c: -1,
+        d: 0,
+    };
+    let right = Map {
+        ox: 2 * s,
+        oy: s - 1,
+        a: 0,
+        b: -1,
+        c: -1,
+        d: 0,
+    };
+    let root_at = P3::xy(s, s - 1 - g);
+    let root = b.node("switch", 2 * k as u32 + 1, 1, (root_at, root_at));
+    for (heap, map) in [(2u64, left), (3u64, right)] {
+        let child = b.build(k, map, heap);
+        let from = map.at(g, top);
+        b.wire(child, root, from, root_at);
+    }
+    let mut nodes = b.nodes;
+    nodes.sort_unstable_by_key(|x| x.id);
+    let mut parameters = BTreeMap::new();
+    parameters.insert("processors".to_string(), n.to_string());
+    parameters.insert("capacity".to_string(), "one".to_string());
+    parameters.insert("omega".to_string(), "1".to_string());
+    parameters.insert("alpha".to_string(), "1".to_string());
+    Ok(Embedding {
+        network: "htree".into(),
+        parameters,
+        dimensions: 2,
+        nodes,
+        edges: b.edges,
+    })
+}
+
 /// Lay out a fat-tree (or, with [`Capacity::One`], the H-tree).
 pub fn fat_tree(spec: &FatTreeSpec) -> Result<(Embedding, Recurrence), String> {
     let r = spec.recurrence()?;
@@ -361,15 +446,7 @@ pub fn fat_tree(spec: &FatTreeSpec) -> Result<(Embedding, Recurrence), String> {
         edges: Vec::new(),
         processors: spec.processors,
     };
-    b.build(
-        k,
-        Map {
-            ox: 0,
-            oy: 0,
-            sy: 1,
-        },
-        1,
-    );
+    b.build(k, Map::IDENTITY, 1);
     let mut nodes = b.nodes;
     nodes.sort_unstable_by_key(|n| n.id);
     let mut parameters = BTreeMap::new();

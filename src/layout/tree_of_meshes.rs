@@ -31,10 +31,33 @@ use super::{Edge, Embedding, Node, P3};
 
 /// `S(m, r)`: side of the layout of a block of side `m` with `r` levels below.
 pub fn side(m: u64, r: u32) -> u64 {
-    if r == 0 {
-        m
-    } else {
-        2 * side(m / 2, r - 2) + m
+    extent(m, r).0
+}
+
+/// `(W(m, r), H(m, r))`: width and height of the layout of a block of side
+/// `m` with `r` levels below. `r = 0`: the `m x m` mesh; `r = 1`: the mesh
+/// between its two halves, a band `2m` wide and `m` high; otherwise
+/// `W = 2 W(m/2, r-2) + m` and `H = 2 H(m/2, r-2) + m`.
+pub fn extent(m: u64, r: u32) -> (u64, u64) {
+    match r {
+        0 => (m, m),
+        1 => (2 * m, m),
+        _ => {
+            let (w, h) = extent(m / 2, r - 2);
+            (2 * w + m, 2 * h + m)
+        }
+    }
+}
+
+/// Column where the root mesh of a `(m, r)` layout starts, and its row.
+fn root_offset(m: u64, r: u32) -> (i64, i64) {
+    match r {
+        0 => (0, 0),
+        1 => ((m / 2) as i64, 0),
+        _ => {
+            let (w, h) = extent(m / 2, r - 2);
+            (w as i64, h as i64)
+        }
     }
 }
 
@@ -53,8 +76,8 @@ impl Map {
     }
 
     /// A sub-layout of side `size` at local `(bx, by)`, turned half a turn.
-    fn turned(&self, bx: i64, by: i64, size: i64) -> Map {
-        let p = self.at(bx + size - 1, by + size - 1);
+    fn turned(&self, bx: i64, by: i64, (w, h): (i64, i64)) -> Map {
+        let p = self.at(bx + w - 1, by + h - 1);
         Map {
             ox: p.x,
             oy: p.y,
@@ -89,18 +112,33 @@ impl Builder {
             }
             return;
         }
-        let s = side(m as u64 / 2, r - 2) as i64;
-        let s2 = if r >= 4 {
-            side(m as u64 / 4, r - 4) as i64
-        } else {
-            0
-        };
         let h = m / 2;
+        if r == 1 {
+            // The band: the west half, the mesh, the east half, each half
+            // mirrored so that its joined face touches the mesh.
+            for y in 0..m {
+                for x in 0..m {
+                    let id = self.id(i, x0 + x, y0 + y);
+                    self.place[id] = Some(map.at(h + x, y));
+                }
+                for x in 0..h {
+                    let west = self.id(i + 1, x0 + x, y0 + y);
+                    self.place[west] = Some(map.at(h - 1 - x, y));
+                    let east = self.id(i + 1, x0 + h + x, y0 + y);
+                    self.place[east] = Some(map.at(h + m + (h - 1 - x), y));
+                }
+            }
+            return;
+        }
+        let (qw, qh) = extent(m as u64 / 2, r - 2);
+        let (sx, sy) = (qw as i64, qh as i64);
+        // The quadrants' root meshes start at column s2 of each quadrant.
+        let (s2, _) = root_offset(m as u64 / 2, r - 2);
         // Level i in the centre.
         for y in 0..m {
             for x in 0..m {
                 let id = self.id(i, x0 + x, y0 + y);
-                self.place[id] = Some(map.at(s + x, s + y));
+                self.place[id] = Some(map.at(sx + x, sy + y));
             }
         }
         // Level i+1: the west half mirrored over the west strip, the east
@@ -108,31 +146,30 @@ impl Builder {
         for y in 0..m {
             for x in 0..h {
                 let west = self.id(i + 1, x0 + x, y0 + y);
-                self.place[west] = Some(map.at(s2 + (h - 1 - x), s + y));
+                self.place[west] = Some(map.at(s2 + (h - 1 - x), sy + y));
                 let east = self.id(i + 1, x0 + h + x, y0 + y);
-                self.place[east] = Some(map.at(s + m + s2 + (h - 1 - x), s + y));
+                self.place[east] = Some(map.at(sx + m + s2 + (h - 1 - x), sy + y));
             }
         }
         // Level i+2 subtrees, turned half a turn.
         for (bx, by) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-            let sub = map.turned(bx * (s + m), by * (s + m), s);
+            let sub = map.turned(bx * (sx + m), by * (sy + m), (sx, sy));
             self.block(i + 2, x0 + bx * h, y0 + by * h, h, sub);
         }
     }
 }
 
-/// Lay out `T(2, n)` truncated to `levels` levels below the root (`levels`
-/// even, at most `2 lg n`).
+/// Lay out `T(2, n)` truncated to `levels` levels below the root (at most
+/// `2 lg n`; odd truncations are `2m`-wide bands at the bottom of the
+/// recursion, so their layouts are not square).
 pub fn tree_of_meshes(n: u64, levels: Option<u32>) -> Result<Embedding, String> {
     if n == 0 || !n.is_power_of_two() {
         return Err(format!("the root mesh side must be a power of 2, not {n}"));
     }
     let full = 2 * n.trailing_zeros();
     let l = levels.unwrap_or(full);
-    if l > full || l % 2 != 0 {
-        return Err(format!(
-            "--levels must be even and at most 2 lg n = {full} (odd truncations are not laid out yet), not {l}"
-        ));
+    if l > full {
+        return Err(format!("--levels must be at most 2 lg n = {full}, not {l}"));
     }
     let nn = (n * n) as usize;
     let count = nn * (l as usize + 1);
@@ -275,9 +312,39 @@ mod tests {
     }
 
     #[test]
+    fn odd_truncations_are_bands_at_the_bottom() {
+        for (n, l) in [
+            (2u64, 1u32),
+            (4, 1),
+            (4, 3),
+            (8, 3),
+            (8, 5),
+            (16, 5),
+            (16, 7),
+            (32, 9),
+        ] {
+            let e = tree_of_meshes(n, Some(l)).unwrap();
+            let c = check(&e);
+            assert!(c.is_legal(), "n {n} l {l}: {:?}", c.violations);
+            let m = measure(&e);
+            // W = n (l + 3) / 2, H = n (l + 1) / 2.
+            assert_eq!((m.width, m.height), extent(n, l));
+            assert_eq!(
+                extent(n, l),
+                (n * (l as u64 + 3) / 2, n * (l as u64 + 1) / 2)
+            );
+            let longest = if l == 1 {
+                1
+            } else {
+                n * (l as u64 - 1) / 8 + 1
+            };
+            assert_eq!(m.max_wire_length, longest, "n {n} l {l}");
+        }
+    }
+
+    #[test]
     fn refuses_bad_sizes() {
         assert!(tree_of_meshes(6, None).is_err());
-        assert!(tree_of_meshes(8, Some(3)).is_err());
         assert!(tree_of_meshes(8, Some(8)).is_err());
     }
 }

@@ -119,8 +119,16 @@ impl Network {
     /// [`heap_id`]: processors `0 .. n` in leaf order, then the switches in
     /// heap order from the root.
     pub fn fat_tree(spec: &FatTreeSpec) -> Result<Network, String> {
-        let r = spec.recurrence()?;
         let n = spec.processors;
+        // The H-tree (capacity 1) exists for every power of 2.
+        let tracks = if spec.capacity == crate::layout::fattree::Capacity::One
+            && spec.omega == 1
+            && n.is_power_of_two()
+        {
+            vec![1; n.trailing_zeros() as usize + 1]
+        } else {
+            spec.recurrence()?.tracks
+        };
         let mut net = Network::with_nodes("fat-tree", (2 * n - 1) as usize);
         let depth_of = |heap: u64| 63 - heap.leading_zeros();
         let levels = n.trailing_zeros();
@@ -141,7 +149,7 @@ impl Network {
         for heap in 2..2 * n {
             // The channel above this node's subtree of 2^level leaves.
             let level = levels - depth_of(heap);
-            let wires = r.tracks[level as usize];
+            let wires = tracks[level as usize];
             for _ in 0..wires {
                 net.add_link(NodeId(heap_id(heap, n)), NodeId(heap_id(heap / 2, n)));
             }
