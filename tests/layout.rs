@@ -85,9 +85,16 @@ fn yaml_round_trip_keeps_the_embedding() {
 fn trees_of_meshes_match_their_recurrence_and_are_legal() {
     use fabric::layout::tree_of_meshes::{extent, side, tree_of_meshes};
     use fabric::network::Network;
-    for lg in 1..=7u32 {
+    // Root meshes up to 256 (the full tree then has 4^8 processors); every
+    // truncation up to 128, the full tree only at 256.
+    for lg in 1..=8u32 {
         let n = 1u64 << lg;
-        for l in 1..=2 * lg {
+        let levels: Vec<u32> = if lg == 8 {
+            vec![2 * lg]
+        } else {
+            (1..=2 * lg).collect()
+        };
+        for l in levels {
             let e = tree_of_meshes(n, Some(l)).unwrap();
             let c = check(&e);
             assert!(c.is_legal(), "n {n} l {l}: {:?}", c.violations);
@@ -118,7 +125,8 @@ fn trees_of_meshes_match_their_recurrence_and_are_legal() {
 fn butterfly_fat_trees_are_legal_and_realise_their_network() {
     use fabric::layout::butterfly::{butterfly_fat_tree, closed_form_side, sides};
     use fabric::network::Network;
-    for k in 1..=6u32 {
+    // Up to 4^8 processors, as for the other fat-trees.
+    for k in 1..=8u32 {
         let n = 4u64.pow(k);
         let e = butterfly_fat_tree(n).unwrap();
         let c = check(&e);
@@ -141,7 +149,14 @@ fn scalable_fat_trees_are_legal_and_realise_their_network() {
     use fabric::layout::butterfly::{scalable_capacities, scalable_fat_tree};
     use fabric::network::Network;
     for capacity in [Capacity::Sqrt, Capacity::SqrtOverLg, Capacity::Doubling] {
-        for k in 1..=6u32 {
+        // Sqrt and doubling give the butterfly's sizes (checked to 4^8
+        // above); sqrt-over-lg goes to 4^8 here.
+        let top = if capacity == Capacity::SqrtOverLg {
+            8
+        } else {
+            6
+        };
+        for k in 1..=top {
             let n = 4u64.pow(k);
             let e = scalable_fat_tree(n, &capacity).unwrap();
             let c = check(&e);
