@@ -933,5 +933,21 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
             args.delay
         );
     }
+    // The thesis's conditions on w(d) (chapter 4): the worst ratio of
+    // w(d+x)/w(d) to its bound over d >= 4.
+    let verdict = |c: metrics::Condition| {
+        let r = delay.condition_ratio(4, c);
+        if r <= 1.0 + 1e-6 {
+            format!("holds (worst ratio {r:.3})")
+        } else {
+            format!("fails (worst ratio {r:.3} > 1)")
+        }
+    };
+    println!(
+        "  delay {} (for d >= 4): C1 w(d+x)/w(d) <= 1 + x/lg d {}; C2 <= 1 + x/d {}",
+        args.delay,
+        verdict(metrics::Condition::C1),
+        verdict(metrics::Condition::C2)
+    );
     Ok(0)
 }
