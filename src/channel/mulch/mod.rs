@@ -196,17 +196,32 @@ pub fn route_mulch(
             supported: "2 or more without B layers",
         },
     })?;
-    let chosen = route_partition(problem, &selection.chosen, observer)?;
-    let chameleon = selection
-        .chameleon
-        .as_ref()
-        .map(|p| route_partition(problem, p, observer))
-        .transpose()?;
-    let extra = selection
-        .extra
-        .iter()
-        .map(|p| route_partition(problem, p, observer))
-        .collect::<Result<Vec<_>, _>>()?;
+    // The partitions are independent: the others are routed on other
+    // threads while this one routes the chosen partition (and reports
+    // progress). Each routing is deterministic, so the result is too.
+    let (chosen, chameleon, extra) = std::thread::scope(|scope| {
+        let join = |h: std::thread::ScopedJoinHandle<'_, Result<RoutedPartition, RouteError>>| {
+            h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+        };
+        let chameleon = selection
+            .chameleon
+            .as_ref()
+            .map(|p| scope.spawn(move || route_partition(problem, p, &mut |_| {})));
+        let extra: Vec<_> = selection
+            .extra
+            .iter()
+            .map(|p| scope.spawn(move || route_partition(problem, p, &mut |_| {})))
+            .collect();
+        let chosen = route_partition(problem, &selection.chosen, observer);
+        (
+            chosen,
+            chameleon.map(join),
+            extra.into_iter().map(join).collect::<Vec<_>>(),
+        )
+    });
+    let chosen = chosen?;
+    let chameleon = chameleon.transpose()?;
+    let extra = extra.into_iter().collect::<Result<Vec<_>, _>>()?;
     let mut answer = Answer::Chosen;
     let mut best = chosen.quality();
     if let Some(c) = &chameleon {
