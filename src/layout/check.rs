@@ -46,6 +46,8 @@ pub enum Violation {
     ParallelOverlap { a: u32, b: u32, at: P3 },
     ThreePaths { at: P3 },
     TooLarge { points: u64 },
+    SelfIntersect { edge: u32, at: P3 },
+    BadDimensions(u32),
 }
 
 impl std::fmt::Display for Violation {
@@ -98,6 +100,12 @@ impl std::fmt::Display for Violation {
             }
             Violation::ThreePaths { at } => {
                 write!(f, "three or more edges share the grid point {}", p(at))
+            }
+            Violation::SelfIntersect { edge, at } => {
+                write!(f, "edge {edge} passes through {} twice", p(at))
+            }
+            Violation::BadDimensions(d) => {
+                write!(f, "dimensions is {d}; an embedding is 2-D or 3-D")
             }
             Violation::TooLarge { points } => write!(
                 f,
@@ -228,6 +236,10 @@ impl NodeIndex {
 pub fn check(e: &Embedding) -> LayoutCheck {
     let mut out = LayoutCheck::default();
     // Rule 1.
+    if !(2..=3).contains(&e.dimensions) {
+        out.push(Violation::BadDimensions(e.dimensions));
+        return out;
+    }
     let index = NodeIndex::new(e);
     let mut seen_node = NodeIndex::empty_like(&index);
     for (k, n) in e.nodes.iter().enumerate() {
@@ -282,11 +294,9 @@ pub fn check(e: &Embedding) -> LayoutCheck {
     let Some((lo, hi)) = bounding_box(e) else {
         return out;
     };
-    let (w, h, d) = (
-        (hi.x - lo.x + 1) as u64,
-        (hi.y - lo.y + 1) as u64,
-        (hi.z - lo.z + 1) as u64,
-    );
+    // Extents in i128: coordinates may span the whole i64 range.
+    let extent = |a: i64, b: i64| (b as i128 - a as i128 + 1).min(u64::MAX as i128) as u64;
+    let (w, h, d) = (extent(lo.x, hi.x), extent(lo.y, hi.y), extent(lo.z, hi.z));
     let points = w.saturating_mul(h).saturating_mul(d);
     if points > MAX_POINTS {
         out.push(Violation::TooLarge { points });
@@ -443,11 +453,7 @@ pub fn check(e: &Embedding) -> LayoutCheck {
                 first[i] = x.id;
                 first_how[i] = how;
             } else if first[i] == x.id {
-                out.push(Violation::SharedGridEdge {
-                    a: x.id,
-                    b: x.id,
-                    at: p,
-                });
+                out.push(Violation::SelfIntersect { edge: x.id, at: p });
             } else if second[i] == NONE {
                 second[i] = x.id;
                 let other = first_how[i];
@@ -601,6 +607,29 @@ mod tests {
         let mut e = cross();
         e.edges[0].path[1].z = 1;
         fails(&e, |v| matches!(v, Violation::NotPlanarZ { .. }));
+        // A path through one of its own points twice, and a bad dimension.
+        let mut e = cross();
+        e.edges[0].path = vec![
+            P3::xy(0, 2),
+            P3::xy(3, 2),
+            P3::xy(3, 3),
+            P3::xy(1, 3),
+            P3::xy(1, 1),
+            P3::xy(4, 1),
+            P3::xy(4, 2),
+        ];
+        e.edges.pop();
+        fails(&e, |v| matches!(v, Violation::SelfIntersect { .. }));
+        let mut e = cross();
+        e.dimensions = 7;
+        fails(&e, |v| matches!(v, Violation::BadDimensions(7)));
+        // Coordinates spanning all of i64 are refused, not a crash.
+        let mut e = cross();
+        e.nodes[0].min.x = i64::MIN;
+        e.nodes[1].max.x = i64::MAX;
+        fails(&e, |v| {
+            matches!(v, Violation::TooLarge { .. } | Violation::BadBox(_))
+        });
         // Empty path and a repeated corner.
         let mut e = cross();
         e.edges[0].path.clear();

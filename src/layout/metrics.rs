@@ -33,10 +33,15 @@ pub struct LayoutMetrics {
 pub fn measure(e: &Embedding) -> LayoutMetrics {
     let mut m = LayoutMetrics::default();
     if let Some((lo, hi)) = bounding_box(e) {
-        m.width = (hi.x - lo.x + 1) as u64;
-        m.height = (hi.y - lo.y + 1) as u64;
-        m.depth = (hi.z - lo.z + 1) as u64;
-        m.area = m.width * m.height * if e.dimensions == 3 { m.depth } else { 1 };
+        // In i128 and saturating: coordinates may span all of i64.
+        let extent = |a: i64, b: i64| (b as i128 - a as i128 + 1).min(u64::MAX as i128) as u64;
+        m.width = extent(lo.x, hi.x);
+        m.height = extent(lo.y, hi.y);
+        m.depth = extent(lo.z, hi.z);
+        m.area = m
+            .width
+            .saturating_mul(m.height)
+            .saturating_mul(if e.dimensions == 3 { m.depth } else { 1 });
     }
     let index = super::check::NodeIndex::new(e);
     let level = |id: u32| index.get(id).map_or(0, |k| e.nodes[k].level);
