@@ -473,8 +473,9 @@ fn check_into(sb: &Switchbox, out: &mut SwitchboxCheck) -> Result<(), Unroutable
         .map(|x| (sb.top[x], sb.bottom[x]))
         .collect();
     let cols = far_ended(&on(Edge::Left), 0, &real, &on(Edge::Right), far);
-    out.top_bottom_separation = sweep_separation(&cols);
-    sweep_check(&cols, sb.height, |bx, tx| ((bx, 0), (tx, sb.height)))?;
+    let (sep, verdict) = sweep_check(&cols, sb.height, |bx, tx| ((bx, 0), (tx, sb.height)));
+    out.top_bottom_separation = sep;
+    verdict?;
     // 2. Left and right, a quarter turn: the right side is the new bottom,
     //    the left side the new top (x' = y); bottom terminals (left to
     //    right) go far left, top ones (right to left) far right.
@@ -482,8 +483,9 @@ fn check_into(sb: &Switchbox, out: &mut SwitchboxCheck) -> Result<(), Unroutable
         .map(|y| (sb.left[y - 1], sb.right[y - 1]))
         .collect();
     let cols = far_ended(&on(Edge::Bottom), 1, &real, &on(Edge::Top), far);
-    out.left_right_separation = sweep_separation(&cols);
-    sweep_check(&cols, sb.width, |by, ty| ((sb.width, by), (0, ty)))?;
+    let (sep, verdict) = sweep_check(&cols, sb.width, |by, ty| ((sb.width, by), (0, ty)));
+    out.left_right_separation = sep;
+    verdict?;
     // 3. Corner cuts, flows updated along the boundary from each side
     //    terminal.
     corner_cuts(&ts)
@@ -533,35 +535,28 @@ fn terminals_of(cols: &[(i64, Option<u32>, Option<u32>)]) -> super::separation::
     }
 }
 
-fn sweep_separation(cols: &[(i64, Option<u32>, Option<u32>)]) -> Option<i64> {
-    super::separation::separation(&terminals_of(cols))
-}
-
-/// CHANNEL-SEPARATION on columns `(x, top, bottom)`; fails when the
-/// separation exceeds `limit`, naming the deciding cut (mapped back to the
-/// switchbox by `place`).
+/// CHANNEL-SEPARATION on columns `(x, top, bottom)`: the separation, and a
+/// failure when it exceeds `limit`, naming the deciding cut (mapped back to
+/// the switchbox by `place`).
 fn sweep_check(
     cols: &[(i64, Option<u32>, Option<u32>)],
     limit: i64,
     place: impl Fn(i64, i64) -> ((i64, i64), (i64, i64)),
-) -> Result<(), Unroutable> {
-    if cols.is_empty() {
-        return Ok(());
-    }
-    let t = terminals_of(cols);
-    let Some((sep, cut)) = super::separation::separation_with_cut(&t) else {
-        return Ok(());
+) -> (Option<i64>, Result<(), Unroutable>) {
+    let Some((sep, cut)) = super::separation::separation_with_cut(&terminals_of(cols)) else {
+        return (None, Ok(()));
     };
     if sep > limit {
         let (from, to) = place(cut.bottom_x, cut.top_x);
-        return Err(Unroutable::Cut(UnsafeCut {
+        let unsafe_cut = UnsafeCut {
             from,
             to,
             flow: cut.flow,
             capacity: limit.max((cut.top_x - cut.bottom_x).abs()) + 1,
-        }));
+        };
+        return (Some(sep), Err(Unroutable::Cut(unsafe_cut)));
     }
-    Ok(())
+    (Some(sep), Ok(()))
 }
 
 /// Every cut from a side terminal to a top or bottom terminal, with the

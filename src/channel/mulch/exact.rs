@@ -32,7 +32,6 @@ use good_lp::{
 
 use super::partition::{assign_nets, group_kinds, AssignOptions, Context, GroupKind};
 use crate::channel::layer_model::Configuration;
-use crate::channel::problem::NetId;
 
 /// The exact result for one configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,26 +120,20 @@ pub fn solve_configuration(
         note: None,
     };
     let mut vars = ProblemVariables::new();
-    // x[n][g], None where net n may not go to group g.
-    let x: Vec<Vec<Option<Variable>>> = (0..nets)
-        .map(|n| {
+    // x[n][g]: net n in group g (every net may go to every group; B groups
+    // exclude crossing pairs by the constraints below).
+    let x: Vec<Vec<Variable>> = (0..nets)
+        .map(|_| {
             kinds
                 .iter()
-                .map(|&k| {
-                    (k != GroupKind::B || ctx.plane_span(n).is_some())
-                        .then(|| vars.add(variable().binary()))
-                })
+                .map(|_| vars.add(variable().binary()))
                 .collect()
         })
         .collect();
     let w = vars.add(variable().integer().min(0).max(nets as f64 + 1.0));
-    if x.iter().any(|row| row.iter().all(Option::is_none)) {
-        out.note = Some(INFEASIBLE.into());
-        return out;
-    }
     let mut model = vars.minimise(w).using(good_lp::microlp);
     for row in &x {
-        let sum: Expression = row.iter().flatten().copied().sum();
+        let sum: Expression = row.iter().copied().sum();
         model = model.with(constraint!(sum == 1));
     }
     // Interchangeable groups: the first net in assignment order goes to the
@@ -149,16 +142,14 @@ pub fn solve_configuration(
         for (g, &k) in kinds.iter().enumerate() {
             let first_of_kind = kinds.iter().position(|&q| q == k) == Some(g);
             if !first_of_kind {
-                if let Some(v) = x[first.index()][g] {
-                    model = model.with(constraint!(v == 0));
-                }
+                let v = x[first.index()][g];
+                model = model.with(constraint!(v == 0));
             }
         }
     }
     for (g, &k) in kinds.iter().enumerate() {
         let spans: Vec<(usize, (usize, usize))> = (0..nets)
             .filter_map(|n| ctx.track_span(n).map(|s| (n, s)))
-            .filter(|&(n, _)| x[n][g].is_some())
             .collect();
         let mut starts: Vec<usize> = spans.iter().map(|&(_, (a, _))| a).collect();
         starts.sort_unstable();
@@ -167,7 +158,7 @@ pub fn solve_configuration(
             let cover: Expression = spans
                 .iter()
                 .filter(|&&(_, (a, b))| a <= col && col <= b)
-                .filter_map(|&(n, _)| x[n][g])
+                .map(|&(n, _)| x[n][g])
                 .sum();
             let cap = k.h_layers() as f64;
             model = model.with(constraint!(cover <= cap * w));
@@ -177,9 +168,8 @@ pub fn solve_configuration(
                 for &m in ctx.crossings(n) {
                     let m = m as usize;
                     if n < m {
-                        if let (Some(a), Some(b)) = (x[n][g], x[m][g]) {
-                            model = model.with(constraint!(a + b <= 1));
-                        }
+                        let (a, b) = (x[n][g], x[m][g]);
+                        model = model.with(constraint!(a + b <= 1));
                     }
                 }
             }
@@ -188,22 +178,13 @@ pub fn solve_configuration(
     if let Some(h) = &heuristic {
         let mut start: Vec<(Variable, f64)> = Vec::new();
         let mut width = 0u32;
-        for (g, stats) in h.groups.iter().enumerate() {
+        for stats in &h.groups {
             let d = stats.density.div_ceil(stats.kind.h_layers());
             width = width.max(d);
-            for id in &stats.nets {
-                if let Some(v) = x[id.index()][g] {
-                    start.push((v, 1.0));
-                }
-            }
         }
         for (n, row) in x.iter().enumerate() {
-            for (g, v) in row.iter().enumerate() {
-                if let Some(v) = v {
-                    if h.group_of[n] != g {
-                        start.push((*v, 0.0));
-                    }
-                }
+            for (g, &v) in row.iter().enumerate() {
+                start.push((v, if h.group_of[n] == g { 1.0 } else { 0.0 }));
             }
         }
         start.push((w, width as f64));
@@ -219,7 +200,7 @@ pub fn solve_configuration(
                 .iter()
                 .map(|row| {
                     row.iter()
-                        .position(|v| v.is_some_and(|v| sol.value(v) > 0.5))
+                        .position(|&v| sol.value(v) > 0.5)
                         .expect("every net is in one group")
                 })
                 .collect();
@@ -232,16 +213,6 @@ pub fn solve_configuration(
         Err(e) => out.note = Some(e.to_string()),
     }
     out
-}
-
-/// Net ids of group `g` in an assignment.
-pub fn members(group_of: &[usize], g: usize) -> Vec<NetId> {
-    group_of
-        .iter()
-        .enumerate()
-        .filter(|&(_, &h)| h == g)
-        .map(|(n, _)| NetId(n as u32))
-        .collect()
 }
 
 /// The exact report, and the best solver partition routed: the one with

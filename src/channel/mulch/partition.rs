@@ -148,9 +148,9 @@ pub struct Context<'a> {
     /// column 0; `None` for nets that need no track.
     track_span: Vec<Option<(usize, usize)>>,
     /// Span for B densities (shifted as `track_span`), single-column nets
-    /// included; `None` for a net no B group may take (none at present:
-    /// side terminals go through the switchbox reduction).
-    plane_span: Vec<Option<(usize, usize)>>,
+    /// included (side terminals go through the switchbox reduction, so every
+    /// net may go to a B group).
+    plane_span: Vec<(usize, usize)>,
 }
 
 impl<'a> Context<'a> {
@@ -194,7 +194,7 @@ impl<'a> Context<'a> {
             .iter()
             .map(|net| {
                 let (a, b) = net.span(c);
-                Some(((a + 1) as usize, (b + 1) as usize))
+                ((a + 1) as usize, (b + 1) as usize)
             })
             .collect();
         let mut order: Vec<NetId> = problem.net_ids().collect();
@@ -232,9 +232,8 @@ impl<'a> Context<'a> {
         self.track_span[n]
     }
 
-    /// Span of net `n` counted by B densities; `None` if the net may not go
-    /// to a B group.
-    pub fn plane_span(&self, n: usize) -> Option<(usize, usize)> {
+    /// Span of net `n` counted by B densities.
+    pub fn plane_span(&self, n: usize) -> (usize, usize) {
         self.plane_span[n]
     }
 
@@ -262,9 +261,7 @@ impl<'a> Context<'a> {
                 let spans: Vec<(usize, usize)> = nets
                     .iter()
                     .filter_map(|id| match kind {
-                        GroupKind::B => {
-                            Some(self.plane_span[id.index()].expect("a net a B group may take"))
-                        }
+                        GroupKind::B => Some(self.plane_span[id.index()]),
                         _ => self.track_span[id.index()],
                     })
                     .collect();
@@ -392,7 +389,7 @@ impl Group {
 
     fn span(&self, ctx: &Context, n: usize) -> Option<(usize, usize)> {
         match self.kind {
-            GroupKind::B => ctx.plane_span[n],
+            GroupKind::B => Some(ctx.plane_span[n]),
             _ => ctx.track_span[n],
         }
     }
@@ -409,9 +406,7 @@ impl Group {
             crossed: 0,
         };
         if self.kind == GroupKind::B {
-            if ctx.plane_span[n].is_none()
-                || ctx.crossings[n].iter().any(|&m| self.member[m as usize])
-            {
+            if ctx.crossings[n].iter().any(|&m| self.member[m as usize]) {
                 t.feasible = false;
                 return t;
             }
