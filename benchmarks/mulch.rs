@@ -14,30 +14,12 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use fabric::channel::analysis::density;
 use fabric::channel::density_tree::DensityTree;
 use fabric::channel::mulch::{partition, route_mulch, Context, SelectOptions};
-use fabric::channel::problem::ChannelProblem;
 use fabric::channel::verify::verify;
 use rand::{Rng, SeedableRng};
 
-const BUNDLED: &[&str] = &[
-    "burstein",
-    "dde",
-    "dde_zhou",
-    "joobbani_6_16",
-    "nycu_lab4_case1",
-    "nycu_lab4_case2",
-    "ptrdist_input1",
-    "ptrdist_input2",
-    "yk_textbook12",
-];
-
-fn bundled(name: &str) -> ChannelProblem {
-    let path = format!(
-        "{}/benchmarks/channels/{name}.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).expect("bundled benchmark");
-    fabric::io::parse_channel(&text, &path).expect("valid benchmark")
-}
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::{bundled, BUNDLED};
 
 fn no_b() -> SelectOptions {
     SelectOptions {

@@ -9,14 +9,8 @@ use fabric::channel::solution::ChannelSolution;
 use fabric::channel::verify::verify;
 use rand::{Rng, SeedableRng};
 
-fn bundled(name: &str) -> ChannelProblem {
-    let path = format!(
-        "{}/benchmarks/channels/{name}.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap();
-    fabric::io::parse_channel(&text, &path).unwrap()
-}
+mod common;
+use common::{bundled, BUNDLED};
 
 fn route(p: &ChannelProblem, layers: u32, model: Option<&str>) -> ChannelSolution {
     let router = router_by_name("yacr").unwrap();
@@ -45,17 +39,7 @@ fn bound(p: &ChannelProblem, h: u32) -> u32 {
 
 #[test]
 fn bundled_benchmarks_in_every_model() {
-    for name in [
-        "burstein",
-        "dde",
-        "dde_zhou",
-        "joobbani_6_16",
-        "nycu_lab4_case1",
-        "nycu_lab4_case2",
-        "ptrdist_input1",
-        "ptrdist_input2",
-        "yk_textbook12",
-    ] {
+    for name in BUNDLED {
         let p = bundled(name);
         for (layers, model, h) in [(2, "HV", 1), (2, "VH", 1), (3, "HVH", 2), (3, "VHV", 1)] {
             let s = route(&p, layers, Some(model));

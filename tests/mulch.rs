@@ -15,26 +15,8 @@ use fabric::channel::problem::ChannelProblem;
 use fabric::channel::verify::verify;
 use rand::{Rng, SeedableRng};
 
-const BUNDLED: [&str; 9] = [
-    "burstein",
-    "dde",
-    "dde_zhou",
-    "joobbani_6_16",
-    "nycu_lab4_case1",
-    "nycu_lab4_case2",
-    "ptrdist_input1",
-    "ptrdist_input2",
-    "yk_textbook12",
-];
-
-fn bundled(name: &str) -> ChannelProblem {
-    let path = format!(
-        "{}/benchmarks/channels/{name}.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap();
-    fabric::io::parse_channel(&text, &path).unwrap()
-}
+mod common;
+use common::{bundled, BUNDLED};
 
 /// Every check a routed partition must pass.
 fn check_partition(p: &ChannelProblem, r: &RoutedPartition, what: &str) {
@@ -348,11 +330,10 @@ fn exact_partition_equals_brute_force() {
                 let feasible = (0..n).all(|a| {
                     let k = kinds[assignment[a]];
                     k != GroupKind::B
-                        || (ctx.plane_span(a).is_some()
-                            && ctx
-                                .crossings(a)
-                                .iter()
-                                .all(|&m| assignment[m as usize] != assignment[a]))
+                        || ctx
+                            .crossings(a)
+                            .iter()
+                            .all(|&m| assignment[m as usize] != assignment[a])
                 });
                 if feasible {
                     let value = (0..g)

@@ -8,26 +8,8 @@ use fabric::channel::solution::ChannelSolution;
 use fabric::channel::verify::verify;
 use rand::{Rng, SeedableRng};
 
-fn bundled(name: &str) -> ChannelProblem {
-    let path = format!(
-        "{}/benchmarks/channels/{name}.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap();
-    fabric::io::parse_channel(&text, &path).unwrap()
-}
-
-const BUNDLED: &[&str] = &[
-    "burstein",
-    "dde",
-    "dde_zhou",
-    "joobbani_6_16",
-    "nycu_lab4_case1",
-    "nycu_lab4_case2",
-    "ptrdist_input1",
-    "ptrdist_input2",
-    "yk_textbook12",
-];
+mod common;
+use common::{bundled, BUNDLED};
 
 /// Verify with the solution's own claimed metrics; panic with the violations.
 fn assert_legal(p: &ChannelProblem, s: &ChannelSolution) {
