@@ -31,5 +31,6 @@ pub mod io;
 pub mod layout;
 pub mod network;
 pub mod report;
+pub mod sim;
 
 pub use error::{Error, ParseError, Result};

@@ -1,0 +1,388 @@
+//! A tree-like network routed wire by wire (section 3.5): every link is a
+//! channel of capacity 1 in each direction. Going up, a message picks one of
+//! its node's parents at random until it reaches a node whose subtree holds
+//! its destination; from there the way down is unique. Built from any
+//! leveled [`Network`] whose processors are nodes `0 .. n` in leaf order and
+//! whose every node covers a contiguous block of processors: the butterfly
+//! fat-tree, and any layout of one read back from a file.
+
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use super::{ChannelLoad, Fabric, LoadFactor, Message, Policy, TimeModel};
+use crate::network::{Network, NodeId, Role};
+
+/// The wire-level fabric.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkTree {
+    n: u32,
+    lo: Vec<u32>,
+    hi: Vec<u32>,
+    /// Up links of each node as `(link, parent)`, CSR.
+    up_start: Vec<u32>,
+    up: Vec<(u32, u32)>,
+    /// Down links of each node as `(link, child)`, CSR.
+    down_start: Vec<u32>,
+    down: Vec<(u32, u32)>,
+    /// Highest level.
+    pub levels: u32,
+    /// Delay of each level's longest up wire (from level l to l + 1).
+    pub wire_delay: Vec<f64>,
+    /// Length of each level's longest wire (1 without a layout).
+    pub wire_length: Vec<u64>,
+    /// Channels: for each level, the blocks `(lo, hi, wires)` of processors
+    /// under that level's nodes, sorted.
+    blocks: Vec<Vec<(u32, u32, u32)>>,
+}
+
+/// Scratch state of a delivery cycle: per directed link, a stamp, the
+/// number of contenders and the current holder.
+#[derive(Default)]
+pub struct Work {
+    stamp: Vec<u64>,
+    count: Vec<u32>,
+    holder: Vec<u32>,
+    round: u64,
+    /// `(message, node)` of messages in flight.
+    cur: Vec<(u32, u32)>,
+    next: Vec<(u32, u32)>,
+    want: Vec<(u32, u32, u32)>,
+    apex: Vec<Vec<(u32, u32)>>,
+}
+
+impl LinkTree {
+    /// Build from a network; `lengths[link]` are the wire lengths of a
+    /// layout (or `None` for unit wires) and `w` their delay.
+    pub fn new(
+        net: &Network,
+        lengths: Option<&[u64]>,
+        w: &crate::layout::metrics::Delay,
+    ) -> Result<LinkTree, String> {
+        let nodes = net.node_count();
+        let level: Vec<u32> = (0..nodes as u32)
+            .map(|i| net.node(NodeId(i)).level)
+            .collect();
+        let n = net.processors().len() as u32;
+        for i in 0..nodes as u32 {
+            let d = net.node(NodeId(i));
+            if (d.role == Role::Processor) != (i < n) {
+                return Err("the processors must be the nodes 0 .. n".into());
+            }
+            if d.role == Role::Processor && d.level != 0 {
+                return Err(format!("processor {i} is not at level 0"));
+            }
+        }
+        let levels = level.iter().copied().max().unwrap_or(0);
+        let mut ups: Vec<Vec<(u32, u32)>> = vec![Vec::new(); nodes];
+        let mut downs: Vec<Vec<(u32, u32)>> = vec![Vec::new(); nodes];
+        let mut longest = vec![1u64; levels as usize + 1];
+        for l in 0..net.link_count() as u32 {
+            let (a, b) = net.link(crate::network::LinkId(l));
+            let (la, lb) = (level[a.0 as usize], level[b.0 as usize]);
+            if la.abs_diff(lb) != 1 {
+                return Err(format!(
+                    "link {l} joins levels {la} and {lb}; links must join adjacent levels"
+                ));
+            }
+            let (child, parent) = if la < lb { (a.0, b.0) } else { (b.0, a.0) };
+            ups[child as usize].push((l, parent));
+            downs[parent as usize].push((l, child));
+            if let Some(len) = lengths {
+                let lv = level[child as usize] as usize;
+                longest[lv] = longest[lv].max(len[l as usize]);
+            }
+        }
+        // Blocks of processors, level by level.
+        let mut lo: Vec<u32> = (0..nodes as u32).collect();
+        let mut hi: Vec<u32> = (1..=nodes as u32).collect();
+        let mut order: Vec<u32> = (0..nodes as u32).collect();
+        order.sort_by_key(|&i| level[i as usize]);
+        for &v in &order {
+            if v < n {
+                continue;
+            }
+            let kids = &downs[v as usize];
+            if kids.is_empty() {
+                return Err(format!("switch {v} has no children"));
+            }
+            let l = kids.iter().map(|&(_, c)| lo[c as usize]).min().unwrap();
+            let h = kids.iter().map(|&(_, c)| hi[c as usize]).max().unwrap();
+            let mut spans: Vec<(u32, u32)> = kids
+                .iter()
+                .map(|&(_, c)| (lo[c as usize], hi[c as usize]))
+                .collect();
+            spans.sort_unstable();
+            spans.dedup();
+            if spans.windows(2).any(|s| s[0].1 != s[1].0) {
+                return Err(format!(
+                    "switch {v}: its children's processors are not disjoint contiguous blocks"
+                ));
+            }
+            if spans.len() != kids.len() {
+                return Err(format!(
+                    "switch {v}: two children cover the same processors"
+                ));
+            }
+            lo[v as usize] = l;
+            hi[v as usize] = h;
+        }
+        for (v, u) in ups.iter().enumerate() {
+            for &(_, p) in u {
+                if lo[p as usize] > lo[v] || hi[p as usize] < hi[v] {
+                    return Err(format!("node {p} is a parent of {v} but does not cover it"));
+                }
+            }
+        }
+        let mut blocks: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); levels as usize + 1];
+        for v in 0..nodes {
+            blocks[level[v] as usize].push((lo[v], hi[v], ups[v].len() as u32));
+        }
+        for b in &mut blocks {
+            b.sort_unstable();
+            let mut merged: Vec<(u32, u32, u32)> = Vec::new();
+            for &x in b.iter() {
+                match merged.last_mut() {
+                    Some(m) if m.0 == x.0 && m.1 == x.1 => m.2 += x.2,
+                    Some(m) if m.1 > x.0 => {
+                        return Err(format!(
+                            "nodes of one level cover overlapping blocks [{}, {}) and [{}, {})",
+                            m.0, m.1, x.0, x.1
+                        ))
+                    }
+                    _ => merged.push(x),
+                }
+            }
+            *b = merged;
+        }
+        let csr = |lists: Vec<Vec<(u32, u32)>>| {
+            let mut start = vec![0u32];
+            let mut flat = Vec::new();
+            for l in lists {
+                flat.extend(l);
+                start.push(flat.len() as u32);
+            }
+            (start, flat)
+        };
+        let (up_start, up) = csr(ups);
+        let (down_start, down) = csr(downs);
+        Ok(LinkTree {
+            n,
+            lo,
+            hi,
+            up_start,
+            up,
+            down_start,
+            down,
+            levels,
+            wire_delay: longest.iter().map(|&d| w.of(d)).collect(),
+            wire_length: longest,
+            blocks,
+        })
+    }
+
+    fn ups(&self, v: u32) -> &[(u32, u32)] {
+        &self.up[self.up_start[v as usize] as usize..self.up_start[v as usize + 1] as usize]
+    }
+
+    fn downs(&self, v: u32) -> &[(u32, u32)] {
+        &self.down[self.down_start[v as usize] as usize..self.down_start[v as usize + 1] as usize]
+    }
+
+    fn covers(&self, v: u32, p: u32) -> bool {
+        self.lo[v as usize] <= p && p < self.hi[v as usize]
+    }
+
+    /// Level of the lowest block holding both ends.
+    pub fn apex_level(&self, m: Message) -> u32 {
+        (0..=self.levels)
+            .find(|&l| {
+                let b = &self.blocks[l as usize];
+                let i = b.partition_point(|x| x.1 <= m.src);
+                i < b.len() && b[i].0 <= m.dst && m.dst < b[i].1 && b[i].0 <= m.src
+            })
+            .unwrap_or(self.levels)
+    }
+
+    /// Load factor over the channels: for each level's block, the wires
+    /// leaving it (up) and entering it (down).
+    pub fn load_factor(&self, msgs: &[Message]) -> LoadFactor {
+        let mut best: Option<ChannelLoad> = None;
+        for (l, blocks) in self.blocks.iter().enumerate() {
+            if l as u32 == self.levels {
+                break;
+            }
+            let mut up = vec![0u64; blocks.len()];
+            let mut down = vec![0u64; blocks.len()];
+            let find = |p: u32| blocks.partition_point(|x| x.1 <= p);
+            for m in msgs {
+                let (a, b) = (find(m.src), find(m.dst));
+                if a != b {
+                    up[a] += 1;
+                    down[b] += 1;
+                }
+            }
+            for (direction, table) in [("up", &up), ("down", &down)] {
+                for (j, &load) in table.iter().enumerate() {
+                    let c = ChannelLoad {
+                        level: l as u32,
+                        first_processor: blocks[j].0,
+                        direction,
+                        load,
+                        capacity: blocks[j].2 as u64,
+                    };
+                    let better = match &best {
+                        None => load > 0,
+                        Some(b) => load * b.capacity > b.load * c.capacity,
+                    };
+                    if better {
+                        best = Some(c);
+                    }
+                }
+            }
+        }
+        LoadFactor {
+            lambda: best.as_ref().map_or(0.0, ChannelLoad::factor),
+            channel: best,
+        }
+    }
+
+    /// Settle contention for the wanted directed links `(link key, message,
+    /// next node)` in `w.want`: one message per link survives. Survivors go
+    /// to `w.next`.
+    fn contend(&self, policy: Policy, cycle: u64, rng: &mut ChaCha8Rng, w: &mut Work) {
+        w.round += 1;
+        let round = w.round;
+        let reverse = policy == Policy::Rotating && cycle % 2 == 1;
+        let order: Box<dyn Iterator<Item = usize>> = if reverse {
+            Box::new((0..w.want.len()).rev())
+        } else {
+            Box::new(0..w.want.len())
+        };
+        for i in order {
+            let (key, msg, _) = w.want[i];
+            let k = key as usize;
+            if w.stamp[k] != round {
+                w.stamp[k] = round;
+                w.count[k] = 1;
+                w.holder[k] = msg;
+            } else {
+                w.count[k] += 1;
+                if policy == Policy::IdealRandom && rng.gen_range(0..w.count[k]) == 0 {
+                    w.holder[k] = msg;
+                }
+            }
+        }
+        w.next.clear();
+        for &(key, msg, node) in &w.want {
+            let k = key as usize;
+            let keep = w.holder[k] == msg && !(policy == Policy::DropAll && w.count[k] > 1);
+            if keep {
+                w.next.push((msg, node));
+            }
+        }
+    }
+}
+
+impl Fabric for LinkTree {
+    type Work = Work;
+
+    fn processors(&self) -> u32 {
+        self.n
+    }
+
+    fn routable(&self, m: Message) -> bool {
+        m.src < self.n && m.dst < self.n
+    }
+
+    fn address_bits(&self) -> u64 {
+        // Up and down choices at every level: 2 lg n bits suffice.
+        2 * (self.n.max(2) as f64).log2().ceil() as u64
+    }
+
+    fn latency(&self, m: Message, time: &TimeModel) -> f64 {
+        let t = self.apex_level(m);
+        if t == 0 {
+            return 0.0;
+        }
+        let wires: f64 = (0..t).map(|l| self.wire_delay[l as usize]).sum();
+        2.0 * wires + (2 * t - 1) as f64 * time.switch_delay
+    }
+
+    fn cycle(
+        &self,
+        msgs: &[Message],
+        sent: &[u32],
+        policy: Policy,
+        cycle: u64,
+        rng: &mut ChaCha8Rng,
+        w: &mut Work,
+        delivered: &mut Vec<u32>,
+    ) -> u64 {
+        let keys = 2 * self.up.len();
+        if w.stamp.len() != keys {
+            w.stamp = vec![0; keys];
+            w.count = vec![0; keys];
+            w.holder = vec![0; keys];
+        }
+        w.apex.resize_with(self.levels as usize + 1, Vec::new);
+        for a in &mut w.apex {
+            a.clear();
+        }
+        let mut steps = 0u64;
+        w.cur.clear();
+        w.cur
+            .extend(sent.iter().map(|&id| (id, msgs[id as usize].src)));
+        // Up, level by level: a message whose node covers its destination
+        // waits at its apex; the others pick a parent at random.
+        for l in 0..=self.levels {
+            w.want.clear();
+            for &(id, v) in &w.cur {
+                let m = msgs[id as usize];
+                if self.covers(v, m.dst) {
+                    w.apex[l as usize].push((id, v));
+                    continue;
+                }
+                let ups = self.ups(v);
+                if ups.is_empty() {
+                    continue; // cannot happen in a connected tree
+                }
+                let (link, parent) = ups[rng.gen_range(0..ups.len())];
+                w.want.push((2 * link, id, parent));
+            }
+            if w.want.is_empty() {
+                break;
+            }
+            steps += w.want.len() as u64;
+            self.contend(policy, cycle, rng, w);
+            std::mem::swap(&mut w.cur, &mut w.next);
+        }
+        // Down from the top: the unique child covering the destination.
+        w.cur.clear();
+        for l in (0..=self.levels).rev() {
+            let apex = std::mem::take(&mut w.apex[l as usize]);
+            w.cur.extend_from_slice(&apex);
+            w.apex[l as usize] = apex;
+            if l == 0 {
+                break;
+            }
+            w.want.clear();
+            for &(id, v) in &w.cur {
+                let m = msgs[id as usize];
+                let &(link, child) = self
+                    .downs(v)
+                    .iter()
+                    .find(|&&(_, c)| self.covers(c, m.dst))
+                    .expect("a node covering the destination has a child covering it");
+                w.want.push((2 * link + 1, id, child));
+            }
+            steps += w.want.len() as u64;
+            self.contend(policy, cycle, rng, w);
+            std::mem::swap(&mut w.cur, &mut w.next);
+        }
+        for &(id, v) in &w.cur {
+            debug_assert_eq!(v, msgs[id as usize].dst);
+            delivered.push(id);
+        }
+        steps
+    }
+}

@@ -1,0 +1,368 @@
+//! Routing simulation over laid-out fabrics (thesis chapter 3; spec note
+//! `003-thesis-part1` section 3).
+//!
+//! The core is shared by every network simulator:
+//! - a message set ([`Message`], sorted by source) from a traffic generator
+//!   ([`traffic`]), seeded;
+//! - a [`Fabric`] that runs one synchronous, circuit-switched *delivery
+//!   cycle*: the sent messages try their paths, the switches decide under a
+//!   [`Policy`] which arrivals a congested channel keeps, and the messages
+//!   that reach their destinations are delivered (acknowledged); the others
+//!   are lost and retry later (no buffering);
+//! - the routing algorithms ([`algorithms`]) that choose which undelivered
+//!   messages to send in each cycle;
+//! - the time model: bit-times per delivery cycle from switch depth and the
+//!   wire delays `w(d)` of the layout's wires ([`TimeModel`]);
+//! - independent trials run in parallel ([`run_trials`]), each with its own
+//!   random stream, so results do not depend on the number of threads.
+//!
+//! Fabrics: [`fattree::FatTree`] (channels with ideal concentrators, the
+//! fat-tree of chapter 3) and [`bft::LinkTree`] (every wire a channel of
+//! capacity 1, the butterfly fat-tree of section 3.5).
+
+pub mod algorithms;
+pub mod bft;
+pub mod fattree;
+pub mod traffic;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+/// The destination of a message that leaves the tree through the root's
+/// external channel (the virtual sink of Theorem 8).
+pub const SINK: u32 = u32::MAX;
+
+/// One message: from processor `src` to processor `dst` (or [`SINK`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Message {
+    pub src: u32,
+    pub dst: u32,
+}
+
+/// What a switch does with more arrivals than a channel has wires (spec
+/// note §3.1). With no more arrivals than wires, every policy passes all
+/// of them (ideal concentrators).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Keep `cap` of the arrivals, chosen uniformly at random.
+    IdealRandom,
+    /// Keep the first `cap` in a fixed input order (left input before right,
+    /// from above before the turning ones, then by wire): deterministic and
+    /// admissible in the sense of Theorem 8.
+    Priority,
+    /// As `Priority`, but the first input alternates with the cycle number.
+    Rotating,
+    /// Lose every arrival of a congested channel (the model of the RANDOM
+    /// proof).
+    DropAll,
+}
+
+/// Policy names as the command line spells them.
+pub const POLICY_NAMES: [&str; 4] = ["ideal-random", "priority", "rotating", "drop-all"];
+
+impl Policy {
+    pub fn parse(s: &str) -> Option<Policy> {
+        Some(match s {
+            "ideal-random" => Policy::IdealRandom,
+            "priority" => Policy::Priority,
+            "rotating" => Policy::Rotating,
+            "drop-all" => Policy::DropAll,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::IdealRandom => "ideal-random",
+            Policy::Priority => "priority",
+            Policy::Rotating => "rotating",
+            Policy::DropAll => "drop-all",
+        }
+    }
+
+    /// Whether the policy's choices use no randomness.
+    pub fn is_deterministic(self) -> bool {
+        !matches!(self, Policy::IdealRandom)
+    }
+}
+
+/// Concentrate the arrivals of one channel. `group` holds them in input
+/// order: the first `split` from input port 0, the rest from port 1, each
+/// port's in wire order. Reorders `group` so that the survivors come first,
+/// in the order they leave on the channel's wires, and returns how many
+/// survive (never more than `cap`; all of them when there are at most
+/// `cap`).
+pub fn concentrate(
+    policy: Policy,
+    group: &mut [u32],
+    split: usize,
+    cap: usize,
+    cycle: u64,
+    rng: &mut ChaCha8Rng,
+) -> usize {
+    let len = group.len();
+    match policy {
+        Policy::Priority => len.min(cap),
+        Policy::Rotating => {
+            if cycle % 2 == 1 {
+                group.rotate_left(split);
+            }
+            len.min(cap)
+        }
+        Policy::DropAll => {
+            if len > cap {
+                0
+            } else {
+                len
+            }
+        }
+        Policy::IdealRandom => {
+            if len > cap {
+                for i in 0..cap {
+                    let j = rng.gen_range(i..len);
+                    group.swap(i, j);
+                }
+                cap
+            } else {
+                len
+            }
+        }
+    }
+}
+
+/// A network that runs delivery cycles.
+pub trait Fabric: Sync {
+    /// Scratch space reused between cycles.
+    type Work: Default + Send;
+
+    /// Number of processors.
+    fn processors(&self) -> u32;
+
+    /// Run one delivery cycle: the messages `sent` (indices into `msgs`,
+    /// increasing) try their paths. Appends the delivered ones to
+    /// `delivered` and returns the message-channel steps taken (one per
+    /// arrival of a message at a channel or wire).
+    #[allow(clippy::too_many_arguments)]
+    fn cycle(
+        &self,
+        msgs: &[Message],
+        sent: &[u32],
+        policy: Policy,
+        cycle: u64,
+        rng: &mut ChaCha8Rng,
+        work: &mut Self::Work,
+        delivered: &mut Vec<u32>,
+    ) -> u64;
+
+    /// Whether the fabric can route the message at all.
+    fn routable(&self, m: Message) -> bool;
+
+    /// Path latency of one message in bit-times: switch delays plus wire
+    /// delays along its path (the longest wires where it may choose).
+    fn latency(&self, m: Message, time: &TimeModel) -> f64;
+
+    /// Bits of a message's relative address.
+    fn address_bits(&self) -> u64;
+}
+
+/// How bit-times are counted (spec note §3.6).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimeModel {
+    /// Bit-times a switch takes to pass a message's head.
+    pub switch_delay: f64,
+    /// Payload bits after the address.
+    pub payload_bits: u64,
+}
+
+/// The worst channel of a message set (Lemma 1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChannelLoad {
+    /// Level of the channel (the channel above a subtree at this level).
+    pub level: u32,
+    /// Which subtree at that level (its first processor).
+    pub first_processor: u32,
+    /// `up` (leaving the subtree) or `down` (entering it).
+    pub direction: &'static str,
+    pub load: u64,
+    pub capacity: u64,
+}
+
+impl ChannelLoad {
+    pub fn factor(&self) -> f64 {
+        self.load as f64 / self.capacity as f64
+    }
+}
+
+/// The load factor of a message set and the channel attaining it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadFactor {
+    pub lambda: f64,
+    pub channel: Option<ChannelLoad>,
+}
+
+/// The outcome of routing one message set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// Delivery cycles run.
+    pub cycles: u64,
+    /// Messages delivered (all of them unless `complete` is false).
+    pub delivered: usize,
+    /// Whether every message was delivered within the cycle limit.
+    pub complete: bool,
+    /// Message-channel steps simulated.
+    pub steps: u64,
+    /// Messages sent, summed over the cycles.
+    pub sent: u64,
+}
+
+/// One trial: its message set's figures and the routing outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trial {
+    pub index: u64,
+    pub messages: usize,
+    pub load: LoadFactor,
+    pub outcome: Outcome,
+    /// Bit-times of one delivery cycle for this message set: twice the
+    /// longest path latency (head out, acknowledgement back) plus the
+    /// message length.
+    pub cycle_bit_time: f64,
+}
+
+impl Trial {
+    pub fn bit_time(&self) -> f64 {
+        self.cycle_bit_time * self.outcome.cycles as f64
+    }
+}
+
+/// The random stream of trial `index` under `seed`: independent of the
+/// thread that runs it.
+pub fn trial_rng(seed: u64, index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
+/// Bit-times of a delivery cycle for a message set on a fabric.
+pub fn cycle_bit_time<F: Fabric>(fabric: &F, msgs: &[Message], time: &TimeModel) -> f64 {
+    let longest = msgs
+        .iter()
+        .map(|&m| fabric.latency(m, time))
+        .fold(0.0, f64::max);
+    2.0 * longest + (fabric.address_bits() + time.payload_bits) as f64
+}
+
+/// Run `trials` independent trials in parallel: trial `i` draws its message
+/// set with `make(i, rng)` and routes it with `route(msgs, rng)` (which
+/// returns the set's load factor and the outcome), both from the stream
+/// [`trial_rng`]`(seed, i)`. Results come back in trial order.
+pub fn run_trials<F, M, R>(
+    fabric: &F,
+    trials: u64,
+    seed: u64,
+    time: &TimeModel,
+    make: M,
+    route: R,
+) -> Vec<Trial>
+where
+    F: Fabric,
+    M: Fn(u64, &mut ChaCha8Rng) -> Vec<Message> + Sync,
+    R: Fn(&[Message], &mut ChaCha8Rng) -> (LoadFactor, Outcome) + Sync,
+{
+    (0..trials)
+        .into_par_iter()
+        .map(|index| {
+            let mut rng = trial_rng(seed, index);
+            let msgs = make(index, &mut rng);
+            let cycle_bit_time = cycle_bit_time(fabric, &msgs, time);
+            let (load, outcome) = route(&msgs, &mut rng);
+            Trial {
+                index,
+                messages: msgs.len(),
+                load,
+                outcome,
+                cycle_bit_time,
+            }
+        })
+        .collect()
+}
+
+/// Mean, smallest, largest and standard deviation of a sample.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    pub mean: f64,
+    pub min: f64,
+    pub max: f64,
+    pub stddev: f64,
+}
+
+impl Spread {
+    pub fn of(values: &[f64]) -> Spread {
+        if values.is_empty() {
+            return Spread {
+                mean: 0.0,
+                min: 0.0,
+                max: 0.0,
+                stddev: 0.0,
+            };
+        }
+        let n = values.len() as f64;
+        let mean = values.iter().sum::<f64>() / n;
+        let var = values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
+        Spread {
+            mean,
+            min: values.iter().cloned().fold(f64::INFINITY, f64::min),
+            max: values.iter().cloned().fold(f64::NEG_INFINITY, f64::max),
+            stddev: var.sqrt(),
+        }
+    }
+}
+
+/// `lg` of a processor count, at least 1.
+pub fn lg(n: u32) -> f64 {
+    (n.max(2) as f64).log2()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn concentrators_are_ideal_and_respect_capacity() {
+        let mut rng = trial_rng(7, 0);
+        for policy in POLICY_NAMES.iter().map(|p| Policy::parse(p).unwrap()) {
+            for len in 0..9usize {
+                for cap in 1..6usize {
+                    for split in 0..=len {
+                        let mut g: Vec<u32> = (0..len as u32).collect();
+                        let kept = concentrate(policy, &mut g, split, cap, 3, &mut rng);
+                        let mut sorted = g.clone();
+                        sorted.sort_unstable();
+                        assert_eq!(sorted, (0..len as u32).collect::<Vec<_>>());
+                        if len <= cap {
+                            assert_eq!(kept, len, "{policy:?} lost a message below capacity");
+                        } else if policy == Policy::DropAll {
+                            assert_eq!(kept, 0);
+                        } else {
+                            assert_eq!(kept, cap);
+                        }
+                        if policy == Policy::Priority {
+                            assert_eq!(&g[..kept], &(0..kept as u32).collect::<Vec<_>>()[..]);
+                        }
+                        if policy == Policy::Rotating && len > cap {
+                            // Odd cycle: port 1 first.
+                            let first = if split < len { split as u32 } else { 0 };
+                            assert_eq!(g[0], first);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn spread_figures() {
+        let s = Spread::of(&[1.0, 3.0]);
+        assert_eq!((s.mean, s.min, s.max, s.stddev), (2.0, 1.0, 3.0, 1.0));
+    }
+}
