@@ -644,3 +644,194 @@ fn layout_sweep_reports_exponents_and_draws_a_chart() {
     let o = run(fabric().args(["layout", "htree", "--sweep", "--size", "16"]));
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn simulate_reports_cycles_against_lambda_and_is_reproducible() {
+    let dir = scratch("simulate");
+    let (a, b, plot) = (dir.join("a.yaml"), dir.join("b.yaml"), dir.join("c.svg"));
+    let sim = |out: &Path, threads: &str| {
+        run(fabric()
+            .env("RAYON_NUM_THREADS", threads)
+            .args(["simulate", "fat-tree", "--algorithm", "random", "--traffic"])
+            .args([
+                "permutation",
+                "--size",
+                "64",
+                "--rate",
+                "1,4",
+                "--trials",
+                "5",
+            ])
+            .args(["--seed", "9", "-o"])
+            .arg(out)
+            .arg("--plot")
+            .arg(&plot))
+    };
+    let o = sim(&a, "1");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = sim(&b, "2");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // Same seed, different thread counts: byte-identical reports.
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let y = yaml(&a);
+    assert_eq!(y["simulation"]["processors"].as_u64(), Some(64));
+    let runs = y["runs"].as_sequence().unwrap();
+    assert_eq!(runs.len(), 2);
+    for r in runs {
+        assert_eq!(r["complete"].as_u64(), Some(5));
+        let trials = r["per_trial"].as_sequence().unwrap();
+        assert_eq!(trials.len(), 5);
+        for t in trials {
+            let (cycles, lambda) = (t["cycles"].as_f64().unwrap(), t["lambda"].as_f64().unwrap());
+            assert!(cycles >= lambda.ceil(), "{t:?}");
+            assert_eq!(t["delivered"].as_u64(), t["messages"].as_u64());
+            assert!(t["channel"]["load"].as_u64().unwrap() > 0);
+        }
+    }
+    assert!(std::fs::read_to_string(&plot).unwrap().contains("<svg"));
+    // Another seed, another report.
+    let o = run(fabric()
+        .args([
+            "simulate", "fat-tree", "--size", "64", "--rate", "1,4", "--trials", "5",
+        ])
+        .args(["--seed", "10", "-o"])
+        .arg(&b));
+    assert!(o.status.success());
+    assert_ne!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+}
+
+#[test]
+fn simulate_takes_wire_lengths_from_a_layout_file() {
+    let dir = scratch("simulate-layout");
+    let (layout, out) = (dir.join("ft.yaml"), dir.join("sim.yaml"));
+    let o = run(fabric()
+        .args([
+            "layout",
+            "fat-tree",
+            "--size",
+            "256",
+            "--capacity",
+            "sqrt",
+            "-o",
+        ])
+        .arg(&layout));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = run(fabric()
+        .args([
+            "simulate",
+            "fat-tree",
+            "--algorithm",
+            "greedy",
+            "--traffic",
+            "random",
+        ])
+        .args(["--delay", "linear", "--trials", "2", "--layout"])
+        .arg(&layout)
+        .arg("-o")
+        .arg(&out));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let y = yaml(&out);
+    assert_eq!(y["simulation"]["processors"].as_u64(), Some(256));
+    assert_eq!(y["simulation"]["capacity"].as_str(), Some("ceil(sqrt(p))"));
+    let lengths: Vec<u64> = y["time_model"]["wire_length"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    // Longer wires higher up, and linear delay = length.
+    assert!(lengths[6] > lengths[0], "{lengths:?}");
+    let delays = y["time_model"]["wire_delay"].as_sequence().unwrap();
+    assert_eq!(delays[6].as_f64(), Some(lengths[6] as f64));
+    // The butterfly fat-tree algorithm needs a butterfly fat-tree layout.
+    let o = run(fabric()
+        .args([
+            "simulate",
+            "fat-tree",
+            "--algorithm",
+            "butterfly-fat-tree",
+            "--layout",
+        ])
+        .arg(&layout));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    // A layout whose wire has been moved is refused before any simulation.
+    let text_in = std::fs::read_to_string(&layout).unwrap();
+    let broken = dir.join("broken.yaml");
+    let mut lines: Vec<String> = text_in.lines().map(String::from).collect();
+    let k = lines.iter().position(|l| l.contains("path:")).unwrap();
+    lines[k] = lines[k].replacen("[", "[[999, 999], ", 1);
+    std::fs::write(&broken, lines.join("\n")).unwrap();
+    let o = run(fabric()
+        .args(["simulate", "fat-tree", "-o"])
+        .arg(&out)
+        .arg("--layout")
+        .arg(&broken));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("broken.yaml"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn simulate_refuses_bad_options_without_output() {
+    let dir = scratch("simulate-bad");
+    let out = dir.join("never.yaml");
+    for args in [
+        vec!["--size", "100"],
+        vec![
+            "--size",
+            "64",
+            "--traffic",
+            "greedy-adversary",
+            "--rate",
+            "13",
+        ],
+        vec![
+            "--size",
+            "64",
+            "--traffic",
+            "greedy-adversary",
+            "--capacity",
+            "sqrt",
+        ],
+        vec![
+            "--size",
+            "64",
+            "--algorithm",
+            "butterfly-fat-tree",
+            "--capacity",
+            "sqrt",
+        ],
+        vec!["--size", "64", "--algorithm", "greedy", "--k1", "3"],
+        vec!["--size", "64", "--traffic", "local", "--subtree", "3"],
+        vec!["--size", "64", "--rate", "0"],
+        vec!["--size", "64", "--r", "x"],
+        vec!["--size", "64", "--capacity", "table:1,2"],
+    ] {
+        let o = run(fabric()
+            .args(["simulate", "fat-tree", "-o"])
+            .arg(&out)
+            .args(&args));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+        assert!(!text(&o.stderr).contains("panicked"), "{args:?}");
+        assert!(!out.exists(), "{args:?} left an output");
+    }
+    // Out of cycles: a report, and exit 1.
+    let o = run(fabric()
+        .args([
+            "simulate",
+            "fat-tree",
+            "--size",
+            "16",
+            "--rate",
+            "8",
+            "--max-cycles",
+            "3",
+        ])
+        .arg("-o")
+        .arg(&out));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert_eq!(yaml(&out)["runs"][0]["complete"].as_u64(), Some(0));
+}

@@ -3,6 +3,7 @@
 //! outputs whole or not at all.
 
 mod files;
+mod simulate;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -55,6 +56,12 @@ pub enum Command {
         fabric layout fat-tree --size 256 --capacity sqrt-over-lg -o ft.yaml\n  \
         fabric layout fat-tree --size 64 --capacity table:1,1,2,2,3,4,6")]
     Layout(LayoutArgs),
+    /// Route message sets over a laid-out network: delivery cycles and bit-times against the load factor.
+    #[command(after_help = "Examples:\n  \
+        fabric simulate fat-tree --algorithm random --traffic permutation --size 256 --rate 1,4,16 --plot cycles.svg\n  \
+        fabric simulate fat-tree --algorithm greedy --traffic greedy-adversary --size 1024 --rate 12,24\n  \
+        fabric simulate fat-tree --algorithm butterfly-fat-tree --size 256 --delay linear -o bft.yaml")]
+    Simulate(simulate::SimulateArgs),
     /// Check a layout file: the legality rules of FORMATS.md section 4 and its metrics.
     #[command(after_help = "Example:\n  \
         fabric layout htree --size 16 -o h.yaml && fabric verify-layout h.yaml")]
@@ -450,6 +457,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             Ok(0)
         }
         Command::Layout(args) => run_layout(&args),
+        Command::Simulate(args) => simulate::run(&args),
         Command::VerifyLayout(args) => {
             use crate::layout::{check, metrics};
             let text = read_text(&args.file)?;

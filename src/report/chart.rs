@@ -110,3 +110,107 @@ pub fn sweep_chart(title: &str, x_name: &str, rows: &[SweepRow]) -> Result<Strin
     }
     Ok(out)
 }
+
+/// Delivery cycles against the load factor, log-log: one point per trial,
+/// the lower bound `cycles = lambda`, and Figure 3-3's region boundaries
+/// (`lambda = 1, 2, lg n lg lg n`) for fat-trees.
+pub fn cycles_chart(r: &crate::sim::SimReport) -> Result<String, String> {
+    let points: Vec<(f64, f64)> = r
+        .runs
+        .iter()
+        .flat_map(|run| &run.trials)
+        .filter(|t| t.load.lambda > 0.0)
+        .map(|t| (t.load.lambda, t.outcome.cycles.max(1) as f64))
+        .collect();
+    let lgn = crate::sim::lg(r.processors);
+    let knee = lgn * lgn.log2().max(1.0);
+    let xmin = points.iter().map(|p| p.0).fold(1.0, f64::min) * 0.7;
+    let xmax = points.iter().map(|p| p.0).fold(knee, f64::max) * 1.4;
+    let ymax = points.iter().map(|p| p.1).fold(xmax, f64::max) * 1.4;
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (800, 560)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let title = format!(
+            "{} on {} processors ({}): {} traffic, {} switches",
+            r.algorithm.name(),
+            r.processors,
+            r.network,
+            r.traffic.name(),
+            r.policy.name()
+        );
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 16))
+            .margin(14)
+            .x_label_area_size(42)
+            .y_label_area_size(60)
+            .build_cartesian_2d(
+                (xmin.max(0.1)..xmax).log_scale(),
+                (0.7f64..ymax).log_scale(),
+            )
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("load factor lambda")
+            .y_desc("delivery cycles")
+            .draw()
+            .map_err(|e| e.to_string())?;
+        if r.network == "fat-tree" {
+            let band = RGBColor(0, 140, 60);
+            for (k, (x, name)) in [
+                (1.0, "lambda = 1".to_string()),
+                (2.0, "lambda = 2".to_string()),
+                (knee, format!("lambda = lg n lg lg n = {knee:.1}")),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                if x > xmin && x < xmax {
+                    chart
+                        .draw_series(LineSeries::new(
+                            vec![(x, 0.7), (x, ymax)],
+                            band.stroke_width(2),
+                        ))
+                        .map_err(|e| e.to_string())?;
+                    chart
+                        .draw_series(std::iter::once(Text::new(
+                            name,
+                            (x * 1.04, ymax / (2.0 + 1.5 * k as f64)),
+                            ("sans-serif", 13).into_font().color(&band),
+                        )))
+                        .map_err(|e| e.to_string())?;
+                }
+            }
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    "Figure 3-3 regions: 1 cycle | O(lg n) | O(lg n lg lambda) | O(lambda)"
+                        .to_string(),
+                    (xmin.max(0.1) * 1.1, 0.9),
+                    ("sans-serif", 12).into_font().color(&band),
+                )))
+                .map_err(|e| e.to_string())?;
+        }
+        chart
+            .draw_series(LineSeries::new(
+                vec![(xmin.max(0.1), xmin.max(0.1)), (xmax, xmax)],
+                BLUE.stroke_width(2),
+            ))
+            .map_err(|e| e.to_string())?
+            .label("lower bound: cycles = lambda")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
+        chart
+            .draw_series(points.iter().map(|&p| Circle::new(p, 3, RED.filled())))
+            .map_err(|e| e.to_string())?
+            .label("measured (one point per trial)")
+            .legend(|(x, y)| Circle::new((x + 10, y), 3, RED.filled()));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(WHITE)
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}

@@ -265,6 +265,59 @@ pub fn exact_summary(
     o
 }
 
+/// The terminal summary of `fabric simulate`: one row per rate.
+pub fn simulation_table(r: &crate::sim::SimReport) -> String {
+    use crate::sim::Spread;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{} of {} processors ({}), {} with {} switches, {} traffic",
+        r.network,
+        r.processors,
+        r.capacity,
+        r.algorithm.name(),
+        r.policy.name(),
+        r.traffic.name()
+    );
+    if let Some(cp) = r.congestion_parameter {
+        let _ = writeln!(o, "  congestion parameter r = {cp:.2}");
+    }
+    let _ = writeln!(
+        o,
+        "  {:>6} {:>9} {:>9} {:>18} {:>9} {:>11} {:>12}",
+        "rate", "messages", "lambda", "cycles (min-max)", "cyc/lam", "bits/cycle", "bit-time"
+    );
+    for run in &r.runs {
+        let t = &run.trials;
+        let pick = |g: &dyn Fn(&crate::sim::Trial) -> f64| {
+            Spread::of(&t.iter().map(g).collect::<Vec<_>>())
+        };
+        let cycles = pick(&|x| x.outcome.cycles as f64);
+        let lambda = pick(&|x| x.load.lambda);
+        let ratio = pick(&|x| {
+            if x.load.lambda > 0.0 {
+                x.outcome.cycles as f64 / x.load.lambda
+            } else {
+                0.0
+            }
+        });
+        let _ = writeln!(
+            o,
+            "  {:>6} {:>9.0} {:>9.2} {:>8.1} ({:>3}-{:<3}) {:>9.2} {:>11.1} {:>12.0}",
+            run.rate,
+            pick(&|x| x.messages as f64).mean,
+            lambda.mean,
+            cycles.mean,
+            cycles.min,
+            cycles.max,
+            ratio.mean,
+            pick(&|x| x.cycle_bit_time).mean,
+            pick(&|x| x.bit_time()).mean
+        );
+    }
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -488,6 +488,149 @@ pub fn sweep_yaml(
     o
 }
 
+/// The report of `fabric simulate` (docs/formats.md section 4d).
+pub fn simulation_yaml(r: &crate::sim::SimReport) -> String {
+    use crate::sim::algorithms::Algorithm;
+    use crate::sim::{figure_3_3_region, Spread};
+    let mut o = String::new();
+    let f = |x: f64| {
+        if x.is_finite() {
+            let s = format!("{x:.4}");
+            let s = s.trim_end_matches('0').trim_end_matches('.');
+            if s.is_empty() || s == "-" {
+                "0".to_string()
+            } else {
+                s.to_string()
+            }
+        } else {
+            ".nan".to_string()
+        }
+    };
+    let list_f = |v: &[f64]| v.iter().map(|&x| f(x)).collect::<Vec<_>>().join(", ");
+    let list_u = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    let spread = |s: Spread| {
+        format!(
+            "{{mean: {}, min: {}, max: {}, stddev: {}}}",
+            f(s.mean),
+            f(s.min),
+            f(s.max),
+            f(s.stddev)
+        )
+    };
+    o.push_str("simulation:\n");
+    let _ = writeln!(o, "  network: {}", scalar(&r.network));
+    let _ = writeln!(o, "  processors: {}", r.processors);
+    let _ = writeln!(o, "  capacity: {}", scalar(&r.capacity));
+    if !r.capacities.is_empty() {
+        let caps: Vec<u64> = r.capacities.iter().map(|&c| c as u64).collect();
+        let _ = writeln!(
+            o,
+            "  capacities: [{}]   # wires per direction above 2^i processors, i = 0 .. lg n (the last: the root's external channel)",
+            list_u(&caps)
+        );
+    }
+    if let Some(cp) = r.congestion_parameter {
+        let _ = writeln!(o, "  congestion_parameter: {}", f(cp));
+    }
+    let _ = writeln!(o, "  algorithm: {}", scalar(r.algorithm.name()));
+    if let Algorithm::Random(c) = r.algorithm {
+        let _ = writeln!(
+            o,
+            "  constants: {{k1: {}, k2: {}, r: {}}}",
+            f(c.k1),
+            f(c.k2),
+            f(c.r)
+        );
+    }
+    let _ = writeln!(o, "  policy: {}", scalar(r.policy.name()));
+    let _ = writeln!(o, "  traffic: {}", scalar(r.traffic.name()));
+    if let crate::sim::traffic::Traffic::Local { subtree } = r.traffic {
+        let _ = writeln!(o, "  subtree: {subtree}");
+    }
+    let _ = writeln!(o, "  seed: {}", r.seed);
+    let _ = writeln!(o, "  max_cycles: {}", r.max_cycles);
+    o.push_str("time_model:\n");
+    let _ = writeln!(o, "  layout: {}", scalar(&r.layout));
+    let _ = writeln!(o, "  wire_delay_function: {}", scalar(&r.delay));
+    let _ = writeln!(
+        o,
+        "  wire_length: [{}]   # longest wire per level",
+        list_u(&r.wire_length)
+    );
+    let _ = writeln!(o, "  wire_delay: [{}]", list_f(&r.wire_delay));
+    let _ = writeln!(o, "  switch_delay: {}", f(r.time.switch_delay));
+    let _ = writeln!(o, "  payload_bits: {}", r.time.payload_bits);
+    o.push_str("runs:\n");
+    for run in &r.runs {
+        let t = &run.trials;
+        let pick = |g: &dyn Fn(&crate::sim::Trial) -> f64| {
+            Spread::of(&t.iter().map(g).collect::<Vec<_>>())
+        };
+        let lambda = pick(&|x| x.load.lambda);
+        let _ = writeln!(o, "  - rate: {}", run.rate);
+        let _ = writeln!(o, "    trials: {}", t.len());
+        let _ = writeln!(
+            o,
+            "    complete: {}   # trials that delivered every message",
+            t.iter().filter(|x| x.outcome.complete).count()
+        );
+        let _ = writeln!(o, "    messages: {}", spread(pick(&|x| x.messages as f64)));
+        let _ = writeln!(o, "    lambda: {}", spread(lambda));
+        let _ = writeln!(
+            o,
+            "    cycles: {}",
+            spread(pick(&|x| x.outcome.cycles as f64))
+        );
+        let _ = writeln!(
+            o,
+            "    cycles_per_lambda: {}",
+            spread(pick(&|x| if x.load.lambda > 0.0 {
+                x.outcome.cycles as f64 / x.load.lambda
+            } else {
+                f64::NAN
+            }))
+        );
+        let _ = writeln!(
+            o,
+            "    cycle_bit_time: {}",
+            spread(pick(&|x| x.cycle_bit_time))
+        );
+        let _ = writeln!(o, "    bit_time: {}", spread(pick(&|x| x.bit_time())));
+        if r.network == "fat-tree" {
+            let _ = writeln!(
+                o,
+                "    figure_3_3: {}",
+                scalar(figure_3_3_region(lambda.mean, r.processors))
+            );
+        }
+        o.push_str("    per_trial:\n");
+        for x in t {
+            let ch = x.load.channel.as_ref().map_or("null".to_string(), |c| {
+                format!(
+                    "{{level: {}, first_processor: {}, direction: {}, load: {}, capacity: {}}}",
+                    c.level, c.first_processor, c.direction, c.load, c.capacity
+                )
+            });
+            let _ = writeln!(
+                o,
+                "      - {{trial: {}, messages: {}, lambda: {}, cycles: {}, delivered: {}, complete: {}, sent: {}, steps: {}, cycle_bit_time: {}, bit_time: {}, channel: {}}}",
+                x.index,
+                x.messages,
+                f(x.load.lambda),
+                x.outcome.cycles,
+                x.outcome.delivered,
+                x.outcome.complete,
+                x.outcome.sent,
+                x.outcome.steps,
+                f(x.cycle_bit_time),
+                f(x.bit_time()),
+                ch
+            );
+        }
+    }
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

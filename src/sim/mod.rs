@@ -287,6 +287,53 @@ where
         .collect()
 }
 
+/// The trials of one rate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimRun {
+    pub rate: u32,
+    pub trials: Vec<Trial>,
+}
+
+/// Everything `fabric simulate` reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimReport {
+    pub network: String,
+    pub processors: u32,
+    /// The capacity function, as a formula.
+    pub capacity: String,
+    /// Wires per direction per level (fat-tree; empty for wire-level
+    /// fabrics).
+    pub capacities: Vec<u32>,
+    pub congestion_parameter: Option<f64>,
+    pub algorithm: algorithms::Algorithm,
+    pub policy: Policy,
+    pub traffic: traffic::Traffic,
+    pub seed: u64,
+    /// Where the wire lengths came from.
+    pub layout: String,
+    pub delay: String,
+    pub wire_length: Vec<u64>,
+    pub wire_delay: Vec<f64>,
+    pub time: TimeModel,
+    pub max_cycles: u64,
+    pub runs: Vec<SimRun>,
+}
+
+/// Figure 3-3's row for a load factor on `n` processors (rows meet at their
+/// ends; `lg lg n` is taken as at least 1).
+pub fn figure_3_3_region(lambda: f64, n: u32) -> &'static str {
+    let lgn = lg(n);
+    if lambda <= 1.0 {
+        "lambda <= 1: 1 cycle"
+    } else if lambda <= 2.0 {
+        "1 < lambda <= 2: O(lg n) cycles"
+    } else if lambda <= lgn * lgn.log2().max(1.0) {
+        "2 < lambda <= lg n lg lg n: O(lg n lg lambda) cycles"
+    } else {
+        "lambda > lg n lg lg n: O(lambda) cycles"
+    }
+}
+
 /// Mean, smallest, largest and standard deviation of a sample.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Spread {
