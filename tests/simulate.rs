@@ -425,49 +425,72 @@ fn figure_3_3_cycles_per_lambda_stay_bounded() {
 
 #[test]
 fn theorem_8_greedy_pays_lg_n_and_random_does_not() {
-    let lambda = 12u32;
-    let mut greedy = Vec::new();
-    for k in 1..=6u32 {
-        let n = 1u32 << (2 * k);
-        let tree = FatTree::new(n, theorem8_capacities(n)).unwrap();
-        let mut rng = trial_rng(8, k as u64);
-        let msgs = greedy_adversary(n, lambda, Policy::Priority, &mut rng).unwrap();
-        let lf = tree.load_factor(&msgs).lambda;
-        assert!(lf <= lambda as f64, "property 1: lambda {lf}");
-        let g = route(
-            &tree,
-            &msgs,
-            &Algorithm::Greedy,
-            Policy::Priority,
-            1_000_000,
-            &mut rng,
-        );
-        assert!(g.complete);
-        let lg = (n as f64).log2();
-        // Property 3: at least lambda/6 + (lambda/12) lg n cycles.
-        let bound = lambda as f64 / 6.0 + lambda as f64 / 12.0 * lg;
-        assert!(g.cycles as f64 >= bound, "n {n}: {} < {bound}", g.cycles);
-        let alg = Algorithm::Random(RandomConstants {
-            k1: 1.0,
-            k2: 1.0,
-            r: 1.0,
-        });
-        let r = route(&tree, &msgs, &alg, Policy::IdealRandom, 1_000_000, &mut rng);
-        assert!(r.complete);
-        eprintln!(
-            "n {n}: lambda {lf}, greedy {} (bound {bound}), random {}",
-            g.cycles, r.cycles
-        );
-        greedy.push((lg, g.cycles as f64, r.cycles as f64));
+    let random = Algorithm::Random(RandomConstants {
+        k1: 1.0,
+        k2: 1.0,
+        r: 1.0,
+    });
+    for lambda in [12u32, 48] {
+        let mut rows = Vec::new();
+        for k in 1..=6u32 {
+            let n = 1u32 << (2 * k);
+            let tree = FatTree::new(n, theorem8_capacities(n)).unwrap();
+            let lg = (n as f64).log2();
+            let mut rng = trial_rng(8, k as u64);
+            // Against fixed-priority switches.
+            let msgs = greedy_adversary(n, lambda, Policy::Priority, &mut rng).unwrap();
+            let lf = tree.load_factor(&msgs).lambda;
+            assert!(lf <= lambda as f64, "property 1: lambda {lf}");
+            let g = route(
+                &tree,
+                &msgs,
+                &Algorithm::Greedy,
+                Policy::Priority,
+                1_000_000,
+                &mut rng,
+            );
+            assert!(g.complete);
+            // Property 3: at least lambda/6 + (lambda/12) lg n cycles; the
+            // note's prototype measured exactly lambda (1 + lg n / 6).
+            let bound = lambda as f64 / 6.0 + lambda as f64 / 12.0 * lg;
+            assert!(g.cycles as f64 >= bound, "n {n}: {} < {bound}", g.cycles);
+            assert_eq!(g.cycles, (lambda * (6 + 2 * k) / 6) as u64, "n {n}");
+            // Rotating priority is admissible too, yet its M_n costs GREEDY
+            // only about 5 lambda / 3 for every n: the proof's gap (note §8.5).
+            let rot = greedy_adversary(n, lambda, Policy::Rotating, &mut rng).unwrap();
+            let gr = route(
+                &tree,
+                &rot,
+                &Algorithm::Greedy,
+                Policy::Rotating,
+                1_000_000,
+                &mut rng,
+            );
+            assert!(gr.complete);
+            assert!(
+                gr.cycles as f64 <= 5.0 * lambda as f64 / 3.0,
+                "n {n}: {}",
+                gr.cycles
+            );
+            let r = route(
+                &tree,
+                &msgs,
+                &random,
+                Policy::IdealRandom,
+                1_000_000,
+                &mut rng,
+            );
+            assert!(r.complete);
+            eprintln!(
+                "lambda {lambda}, n {n}: greedy {} (bound {bound}), rotating {}, random {}",
+                g.cycles, gr.cycles, r.cycles
+            );
+            rows.push(r.cycles as f64 / lambda as f64);
+        }
+        // RANDOM needs no lg n factor: within a few lambda at every size
+        // (plus its additive lg n lg lg n, small here).
+        assert!(rows.iter().all(|&x| x <= 4.0), "{rows:?}");
     }
-    // GREEDY grows like lambda lg n: each factor 4 in n adds at least
-    // lambda/6 cycles; RANDOM stays within a few lambda.
-    for w in greedy.windows(2) {
-        assert!(w[1].1 - w[0].1 >= lambda as f64 / 6.0, "{greedy:?}");
-    }
-    let last = greedy.last().unwrap();
-    assert!(last.2 < last.1, "{greedy:?}");
-    assert!(last.2 <= 4.0 * lambda as f64, "{greedy:?}");
 }
 
 #[test]
