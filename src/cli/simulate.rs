@@ -398,7 +398,19 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
                 (t.load_factor(m), out)
             }),
         };
-        runs.push(SimRun { rate, trials });
+        // Trial 0's message set again (its stream starts with the draw), for
+        // the per-level loads.
+        let first = make(0, &mut crate::sim::trial_rng(seed, 0));
+        let levels = match &net {
+            Net::Fat(t) => t.level_loads(&first),
+            Net::Wires(t) => t.level_loads(&first),
+        };
+        debug_assert_eq!(first.len(), trials[0].messages);
+        runs.push(SimRun {
+            rate,
+            trials,
+            levels,
+        });
     }
     let seconds = sim_start.elapsed().as_secs_f64();
     if tty {

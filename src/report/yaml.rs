@@ -603,6 +603,25 @@ pub fn simulation_yaml(r: &crate::sim::SimReport) -> String {
                 scalar(figure_3_3_region(lambda.mean, r.processors))
             );
         }
+        o.push_str("    levels:   # trial 0: the heaviest channel of each level\n");
+        for (l, c) in run.levels.iter().enumerate() {
+            match c {
+                Some(c) => {
+                    let _ = writeln!(
+                        o,
+                        "      - {{level: {l}, lambda: {}, first_processor: {}, direction: {}, load: {}, capacity: {}}}",
+                        f(c.factor()),
+                        c.first_processor,
+                        c.direction,
+                        c.load,
+                        c.capacity
+                    );
+                }
+                None => {
+                    let _ = writeln!(o, "      - {{level: {l}, lambda: 0}}");
+                }
+            }
+        }
         o.push_str("    per_trial:\n");
         for x in t {
             let ch = x.load.channel.as_ref().map_or("null".to_string(), |c| {

@@ -203,47 +203,48 @@ impl LinkTree {
             .unwrap_or(self.levels)
     }
 
-    /// Load factor over the channels: for each level's block, the wires
-    /// leaving it (up) and entering it (down).
-    pub fn load_factor(&self, msgs: &[Message]) -> LoadFactor {
-        let mut best: Option<ChannelLoad> = None;
-        for (l, blocks) in self.blocks.iter().enumerate() {
-            if l as u32 == self.levels {
-                break;
-            }
-            let mut up = vec![0u64; blocks.len()];
-            let mut down = vec![0u64; blocks.len()];
-            let find = |p: u32| blocks.partition_point(|x| x.1 <= p);
-            for m in msgs {
-                let (a, b) = (find(m.src), find(m.dst));
-                if a != b {
-                    up[a] += 1;
-                    down[b] += 1;
-                }
-            }
-            for (direction, table) in [("up", &up), ("down", &down)] {
-                for (j, &load) in table.iter().enumerate() {
-                    let c = ChannelLoad {
-                        level: l as u32,
-                        first_processor: blocks[j].0,
-                        direction,
-                        load,
-                        capacity: blocks[j].2 as u64,
-                    };
-                    let better = match &best {
-                        None => load > 0,
-                        Some(b) => load * b.capacity > b.load * c.capacity,
-                    };
-                    if better {
-                        best = Some(c);
+    /// The most loaded channel of each level below the top: for each
+    /// level's blocks, the wires leaving them (up) and entering them (down).
+    pub fn level_loads(&self, msgs: &[Message]) -> Vec<Option<ChannelLoad>> {
+        self.blocks
+            .iter()
+            .take(self.levels as usize)
+            .enumerate()
+            .map(|(l, blocks)| {
+                let mut up = vec![0u64; blocks.len()];
+                let mut down = vec![0u64; blocks.len()];
+                let find = |p: u32| blocks.partition_point(|x| x.1 <= p);
+                for m in msgs {
+                    let (a, b) = (find(m.src), find(m.dst));
+                    if a != b {
+                        up[a] += 1;
+                        down[b] += 1;
                     }
                 }
-            }
-        }
-        LoadFactor {
-            lambda: best.as_ref().map_or(0.0, ChannelLoad::factor),
-            channel: best,
-        }
+                let mut best: Option<ChannelLoad> = None;
+                for (direction, table) in [("up", &up), ("down", &down)] {
+                    for (j, &load) in table.iter().enumerate() {
+                        let c = ChannelLoad {
+                            level: l as u32,
+                            first_processor: blocks[j].0,
+                            direction,
+                            load,
+                            capacity: blocks[j].2 as u64,
+                        };
+                        if c.heavier_than(best.as_ref()) {
+                            best = Some(c);
+                        }
+                    }
+                }
+                best
+            })
+            .collect()
+    }
+
+    /// Load factor over the channels (the first heaviest, lowest level
+    /// first).
+    pub fn load_factor(&self, msgs: &[Message]) -> LoadFactor {
+        LoadFactor::of_levels(&self.level_loads(msgs))
     }
 
     /// Settle contention for the wanted directed links `(link key, message,

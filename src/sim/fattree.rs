@@ -24,10 +24,12 @@ pub struct FatTree {
     /// Wires per direction of the channel above a subtree of `2^i` leaves,
     /// `i = 0 ..= K` (`K`: the root's external channel).
     pub cap: Vec<u32>,
-    /// Delay of the wires of each level's channels (`w` of their longest
-    /// wire; 1 per wire without a layout). The root's external channel is a
-    /// stub of length 1.
+    /// Delay of each level's slowest channel (`w` of its longest wire; 1
+    /// without a layout). The root's external channel is a stub of length 1.
     pub wire_delay: Vec<f64>,
+    /// Delay of every channel, `[level][subtree]`: `w` of its longest wire
+    /// (a concentrator may put a message on any of them).
+    pub channel_delay: Vec<Vec<f64>>,
     /// Layout wire length of each level's longest wire (1 without a
     /// layout).
     pub wire_length: Vec<u64>,
@@ -63,6 +65,7 @@ impl FatTree {
         Ok(FatTree {
             levels,
             wire_delay: vec![1.0; cap.len()],
+            channel_delay: (0..=levels).map(|i| vec![1.0; (n >> i) as usize]).collect(),
             wire_length: vec![1; cap.len()],
             cap,
         })
@@ -93,6 +96,9 @@ impl FatTree {
         };
         let mut longest = vec![0u64; self.cap.len()];
         let mut wires = vec![0u64; self.cap.len()];
+        let mut per_channel: Vec<Vec<u64>> = (0..=self.levels)
+            .map(|i| vec![1; (n >> i) as usize])
+            .collect();
         for edge in &e.edges {
             let (Some(a), Some(b)) = (heap_of(edge.from), heap_of(edge.to)) else {
                 return Err(format!(
@@ -110,6 +116,8 @@ impl FatTree {
             let level = self.levels - (63 - child.leading_zeros());
             longest[level as usize] = longest[level as usize].max(edge.length());
             wires[level as usize] += 1;
+            let slot = &mut per_channel[level as usize][(child - (n >> level)) as usize];
+            *slot = (*slot).max(edge.length());
         }
         for (i, &count) in wires.iter().enumerate().take(self.levels as usize) {
             let channels = n >> i;
@@ -126,6 +134,10 @@ impl FatTree {
         longest[self.levels as usize] = 1;
         self.wire_length = longest.iter().map(|&l| l.max(1)).collect();
         self.wire_delay = self.wire_length.iter().map(|&l| w.of(l)).collect();
+        self.channel_delay = per_channel
+            .iter()
+            .map(|level| level.iter().map(|&l| w.of(l)).collect())
+            .collect();
         Ok(self)
     }
 
@@ -156,37 +168,36 @@ impl FatTree {
         (up, down)
     }
 
-    /// The load factor (Lemma 1: the largest load over capacity of any
-    /// channel) and the first channel attaining it (lowest level, up before
-    /// down, leftmost).
-    pub fn load_factor(&self, msgs: &[Message]) -> LoadFactor {
+    /// The most loaded channel of each level (load over capacity; the
+    /// first of equals: up before down, leftmost), `None` for an idle level.
+    pub fn level_loads(&self, msgs: &[Message]) -> Vec<Option<ChannelLoad>> {
         let (up, down) = self.loads(msgs);
-        let mut best: Option<ChannelLoad> = None;
-        for i in 0..=self.levels {
-            for (direction, table) in [("up", &up), ("down", &down)] {
-                for (j, &load) in table[i as usize].iter().enumerate() {
-                    let c = ChannelLoad {
-                        level: i,
-                        first_processor: (j as u32) << i,
-                        direction,
-                        load,
-                        capacity: self.cap[i as usize] as u64,
-                    };
-                    // Compare load/cap exactly: a/b > c/d iff a d > c b.
-                    let better = match &best {
-                        None => load > 0,
-                        Some(b) => load * b.capacity > b.load * c.capacity,
-                    };
-                    if better {
-                        best = Some(c);
+        (0..=self.levels)
+            .map(|i| {
+                let mut best: Option<ChannelLoad> = None;
+                for (direction, table) in [("up", &up), ("down", &down)] {
+                    for (j, &load) in table[i as usize].iter().enumerate() {
+                        let c = ChannelLoad {
+                            level: i,
+                            first_processor: (j as u32) << i,
+                            direction,
+                            load,
+                            capacity: self.cap[i as usize] as u64,
+                        };
+                        if c.heavier_than(best.as_ref()) {
+                            best = Some(c);
+                        }
                     }
                 }
-            }
-        }
-        LoadFactor {
-            lambda: best.as_ref().map_or(0.0, ChannelLoad::factor),
-            channel: best,
-        }
+                best
+            })
+            .collect()
+    }
+
+    /// The load factor (Lemma 1: the largest load over capacity of any
+    /// channel) and the first channel attaining it (lowest level first).
+    pub fn load_factor(&self, msgs: &[Message]) -> LoadFactor {
+        LoadFactor::of_levels(&self.level_loads(msgs))
     }
 
     /// The congestion parameter `r` (section 3.2): the least `r` with
@@ -241,11 +252,16 @@ impl Fabric for FatTree {
         if t == 0 {
             return 0.0;
         }
-        let wires: f64 = (0..t).map(|i| self.wire_delay[i as usize]).sum();
+        let up: f64 = (0..t)
+            .map(|i| self.channel_delay[i as usize][(m.src >> i) as usize])
+            .sum();
         if m.dst == SINK {
-            wires + self.levels as f64 * time.switch_delay
+            up + self.levels as f64 * time.switch_delay
         } else {
-            2.0 * wires + (2 * t - 1) as f64 * time.switch_delay
+            let down: f64 = (0..t)
+                .map(|i| self.channel_delay[i as usize][(m.dst >> i) as usize])
+                .sum();
+            up + down + (2 * t - 1) as f64 * time.switch_delay
         }
     }
 

@@ -192,6 +192,16 @@ impl ChannelLoad {
     pub fn factor(&self) -> f64 {
         self.load as f64 / self.capacity as f64
     }
+
+    /// Whether this channel's load factor is larger than `other`'s
+    /// (compared exactly: `a/b > c/d` iff `a d > c b`); any loaded channel
+    /// beats none.
+    pub fn heavier_than(&self, other: Option<&ChannelLoad>) -> bool {
+        match other {
+            None => self.load > 0,
+            Some(b) => self.load * b.capacity > b.load * self.capacity,
+        }
+    }
 }
 
 /// The load factor of a message set and the channel attaining it.
@@ -199,6 +209,23 @@ impl ChannelLoad {
 pub struct LoadFactor {
     pub lambda: f64,
     pub channel: Option<ChannelLoad>,
+}
+
+impl LoadFactor {
+    /// The heaviest of the levels' heaviest channels (the lowest level on
+    /// ties).
+    pub fn of_levels(levels: &[Option<ChannelLoad>]) -> LoadFactor {
+        let mut best: Option<&ChannelLoad> = None;
+        for c in levels.iter().flatten() {
+            if c.heavier_than(best) {
+                best = Some(c);
+            }
+        }
+        LoadFactor {
+            lambda: best.map_or(0.0, ChannelLoad::factor),
+            channel: best.cloned(),
+        }
+    }
 }
 
 /// The outcome of routing one message set.
@@ -292,6 +319,8 @@ where
 pub struct SimRun {
     pub rate: u32,
     pub trials: Vec<Trial>,
+    /// The heaviest channel of each level for trial 0's message set.
+    pub levels: Vec<Option<ChannelLoad>>,
 }
 
 /// Everything `fabric simulate` reports.
