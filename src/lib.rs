@@ -1,8 +1,8 @@
 //! `fabric`: CAD for VLSI interconnect.
 //!
 //! Three pillars share one crate: channel routing ([`channel`]), grid layouts
-//! of interconnection networks, and routing simulation over laid-out fabrics.
-//! This release carries the channel-routing foundation.
+//! of interconnection networks ([`layout`], [`network`]), and routing
+//! simulation over laid-out fabrics ([`sim`]).
 //!
 //! # Pipeline
 //! parse ([`io`]) → validate ([`channel::ChannelProblem::validate`]) →
@@ -14,6 +14,9 @@
 //!   on nothing else here.
 //! - [`channel`]: channel problems, analysis, routers, solutions, verifier;
 //!   uses `geom` and `graph`.
+//! - [`layout`], [`network`]: grid embeddings and their checker; networks as
+//!   graphs.
+//! - [`sim`]: routing simulators over networks and their layouts.
 //! - [`io`]: text and YAML into raw models and then validated ones; parses
 //!   from `&str`, never opens files.
 //! - [`report`]: YAML, SVG and terminal tables; writes strings, never runs an
