@@ -11,6 +11,7 @@
 pub mod butterfly;
 pub mod check;
 pub mod fattree;
+pub mod folded;
 pub mod metrics;
 pub mod sweep;
 pub mod tree_of_meshes;

@@ -202,6 +202,53 @@ impl Network {
         net
     }
 
+    /// The tree of meshes `T(3, n)` truncated to `l` levels, by the folded
+    /// definition of [`crate::layout::folded`]: node `(i, X, Y, Z)` is
+    /// `i n^3 + Z n^2 + Y n + X`, at level `l - i`; the level-`l` nodes are
+    /// the processors.
+    pub fn tree_of_meshes_3d(n: u64, l: u32) -> Network {
+        use crate::layout::folded::{block_size, node_id};
+        let mut net =
+            Network::with_nodes("tree-of-meshes-3d", (n * n * n) as usize * (l as usize + 1));
+        for i in 0..=l {
+            for z in 0..n {
+                for y in 0..n {
+                    for x in 0..n {
+                        let c = [x, y, z];
+                        let me = NodeId(node_id(n, 3, i, &c));
+                        net.set_node(
+                            me,
+                            NodeData {
+                                role: if i == l {
+                                    Role::Processor
+                                } else {
+                                    Role::Switch
+                                },
+                                level: l - i,
+                            },
+                        );
+                        for k in 0..3 {
+                            let s = block_size(n, 3, i, k as u32);
+                            if (c[k] + 1) % s != 0 {
+                                let mut d = c;
+                                d[k] += 1;
+                                net.add_link(me, NodeId(node_id(n, 3, i, &d)));
+                            }
+                        }
+                        if i < l {
+                            let d = (i % 3) as usize;
+                            let s = block_size(n, 3, i, d as u32);
+                            if c[d] % s == 0 || c[d] % s == s - 1 {
+                                net.add_link(me, NodeId(node_id(n, 3, i + 1, &c)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        net
+    }
+
     /// The butterfly fat-tree of `n = 4^k` processors (spec note §2.3), ids
     /// as [`crate::layout::butterfly::switch_id`].
     pub fn butterfly_fat_tree(n: u64) -> Result<Network, String> {
@@ -356,6 +403,14 @@ impl Network {
                     return Err("bad tree-of-meshes parameters".to_string());
                 }
                 Ok(Network::tree_of_meshes(n, l))
+            })()),
+            "tree-of-meshes-3d" => Some((|| {
+                let n = num("root_side")?;
+                let l = num("levels")? as u32;
+                if n < 2 || !n.is_power_of_two() || l > 3 * n.trailing_zeros() {
+                    return Err("bad tree-of-meshes-3d parameters".to_string());
+                }
+                Ok(Network::tree_of_meshes_3d(n, l))
             })()),
             _ => None,
         }

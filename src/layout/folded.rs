@@ -1,0 +1,475 @@
+//! Fold-and-squash layouts of trees of meshes (thesis chapter 5; spec note
+//! 003 part 1, sections 2.5 and 2.6).
+//!
+//! The tree of meshes `T(D, n)` truncated to `l` levels, folded: level
+//! `i = 0 ..= l` cuts the `n^D` grid into blocks, the cut at level `i` being
+//! across dimension `i mod D`; every level has a node at every position;
+//! mesh edges join neighbours inside a block; a tree edge joins `(i, p)` to
+//! `(i + 1, p)` where `p` lies on one of the two faces of its level-`i`
+//! block across the cut, and runs towards that face's side.
+//!
+//! *Fold*: all levels sit on the one `n^D` grid of positions. *Squash*:
+//! each position becomes a cubie holding one point per level, at offsets
+//! that are rookwise independent (any two levels differ in at least two
+//! coordinates), so the wires of different levels never share a line.
+//!
+//! - 2-D (section 2.5): cubies of side `m = l + 1`, level `t` at offset
+//!   `(t, t)`; lines at odd coordinates `2 (X m + t) + 1`, auxiliary lines at
+//!   the even ones. Mesh edges are straight (length `2m`); a tree edge leaves
+//!   its point one step towards its face, runs two steps in the other
+//!   dimension to the next level's line, and three steps back (length 6).
+//!   Side `2 n m`.
+//! - 3-D (section 2.6, the note's repair of Lemma 22's routing): cubies of
+//!   side `3q`, `q` the least with a walk of `l + 1` cells through `Z_q^2`;
+//!   level `t` at point `p(i, j) = (i, (i + j) mod q, j)` of the walk's
+//!   `t`-th cell, where consecutive cells keep the coordinate `t mod 3`
+//!   (the cut dimension). Coordinates `3 (X q + p) + 1`, with private
+//!   auxiliary planes at `3p` and `3p + 2`. A tree edge steps once towards
+//!   its face, runs along the other two dimensions to the next level's
+//!   point, and steps back (length `2 + 3|de1| + 3|de2| <= 6q - 4`); mesh
+//!   edges are straight (length `3q`). Side `3 n q`: volume
+//!   `27 n^3 ceil(sqrt(l + 1))^3 = O(n^3 l^(3/2))`, longest wire `O(sqrt l)`.
+
+use std::collections::BTreeMap;
+
+use super::{Edge, Embedding, Node, P3};
+
+/// Block size along dimension `k` at level `i` of `T(D, n)`.
+pub fn block_size(n: u64, dims: u32, i: u32, k: u32) -> u64 {
+    n >> ((i + dims - 1 - k) / dims)
+}
+
+/// Which face of its level-`i` block position `c` lies on, across the cut:
+/// `Some(-1)` low side, `Some(1)` high side, `None` inside.
+fn face(n: u64, dims: u32, i: u32, c: &[u64]) -> Option<i64> {
+    let d = (i % dims) as usize;
+    let s = block_size(n, dims, i, d as u32);
+    if c[d] % s == 0 {
+        Some(-1)
+    } else if c[d] % s == s - 1 {
+        Some(1)
+    } else {
+        None
+    }
+}
+
+/// Node id of level `i` at position `c`: `i n^D + ... + c[1] n + c[0]`.
+pub fn node_id(n: u64, dims: u32, i: u32, c: &[u64]) -> u32 {
+    let mut id = i as u64;
+    for k in (0..dims as usize).rev() {
+        id = id * n + c[k];
+    }
+    id as u32
+}
+
+fn check_params(n: u64, dims: u32, l: u32) -> Result<(), String> {
+    if n < 2 || !n.is_power_of_two() {
+        return Err(format!(
+            "the root mesh side must be a power of 2, at least 2, not {n}"
+        ));
+    }
+    let full = dims * n.trailing_zeros();
+    if l > full {
+        return Err(format!(
+            "--levels must be at most {dims} lg n = {full}, not {l}"
+        ));
+    }
+    let count = n.pow(dims) * (l as u64 + 1);
+    if count > 1 << 24 {
+        return Err(format!(
+            "{count} nodes are more than this layout builds (2^24)"
+        ));
+    }
+    Ok(())
+}
+
+/// Every position of the `n^dims` grid, first coordinate fastest.
+fn positions(n: u64, dims: u32) -> impl Iterator<Item = Vec<u64>> {
+    (0..n.pow(dims)).map(move |mut k| {
+        (0..dims)
+            .map(|_| {
+                let c = k % n;
+                k /= n;
+                c
+            })
+            .collect()
+    })
+}
+
+/// The edges of `T(dims, n)` truncated to `l` levels: `(level, position,
+/// kind)` where kind is `Mesh(k)` to the next position along dimension `k`
+/// or `Tree(sign)` to the next level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Link {
+    Mesh(usize),
+    Tree(i64),
+}
+
+fn links(n: u64, dims: u32, l: u32) -> Vec<(u32, Vec<u64>, Link)> {
+    let mut out = Vec::new();
+    for i in 0..=l {
+        for c in positions(n, dims) {
+            for k in 0..dims as usize {
+                let s = block_size(n, dims, i, k as u32);
+                if (c[k] + 1) % s != 0 {
+                    out.push((i, c.clone(), Link::Mesh(k)));
+                }
+            }
+            if i < l {
+                if let Some(sign) = face(n, dims, i, &c) {
+                    out.push((i, c.clone(), Link::Tree(sign)));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn embedding(
+    n: u64,
+    dims: u32,
+    l: u32,
+    place: impl Fn(u32, &[u64]) -> P3,
+    route: impl Fn(u32, &[u64], Link) -> Vec<P3>,
+    layout: &str,
+) -> Embedding {
+    let mut nodes = Vec::new();
+    for i in 0..=l {
+        for c in positions(n, dims) {
+            let p = place(i, &c);
+            nodes.push(Node {
+                id: node_id(n, dims, i, &c),
+                kind: if i == l { "processor" } else { "switch" }.into(),
+                level: l - i,
+                min: p,
+                max: p,
+            });
+        }
+    }
+    let mut edges = Vec::new();
+    for (i, c, link) in links(n, dims, l) {
+        let (to_level, to) = match link {
+            Link::Mesh(k) => {
+                let mut d = c.clone();
+                d[k] += 1;
+                (i, d)
+            }
+            Link::Tree(_) => (i + 1, c.clone()),
+        };
+        edges.push(Edge {
+            id: edges.len() as u32,
+            from: node_id(n, dims, i, &c),
+            to: node_id(n, dims, to_level, &to),
+            path: route(i, &c, link),
+        });
+    }
+    let mut parameters = BTreeMap::new();
+    parameters.insert("root_side".to_string(), n.to_string());
+    parameters.insert("levels".to_string(), l.to_string());
+    parameters.insert("layout".to_string(), layout.to_string());
+    Embedding {
+        network: if dims == 2 {
+            "tree-of-meshes".into()
+        } else {
+            "tree-of-meshes-3d".into()
+        },
+        parameters,
+        dimensions: dims,
+        nodes,
+        edges,
+    }
+}
+
+/// Drop repeated corners: a path as its turning points.
+fn corners(points: Vec<P3>) -> Vec<P3> {
+    let mut out: Vec<P3> = Vec::with_capacity(points.len());
+    for p in points {
+        if out.last() == Some(&p) {
+            continue;
+        }
+        if out.len() >= 2 {
+            let (a, b) = (out[out.len() - 2], out[out.len() - 1]);
+            let straight = (a.x == b.x && b.x == p.x && a.y == b.y && b.y == p.y)
+                || (a.x == b.x && b.x == p.x && a.z == b.z && b.z == p.z)
+                || (a.y == b.y && b.y == p.y && a.z == b.z && b.z == p.z);
+            if straight {
+                out.pop();
+            }
+        }
+        out.push(p);
+    }
+    out
+}
+
+/// The 2-D fold-and-squash layout of `T(2, n)` truncated to `l` levels
+/// (section 2.5): side `2 n (l + 1)`, every tree edge of length 6, mesh
+/// edges `2 (l + 1)`.
+pub fn fold_and_squash_2d(n: u64, l: u32) -> Result<Embedding, String> {
+    check_params(n, 2, l)?;
+    let m = l as i64 + 1;
+    let line = |c: u64, t: u32| 2 * (c as i64 * m + t as i64) + 1;
+    let place = |t: u32, c: &[u64]| P3::xy(line(c[0], t), line(c[1], t));
+    let route = |t: u32, c: &[u64], link: Link| -> Vec<P3> {
+        let p = place(t, c);
+        match link {
+            Link::Mesh(k) => {
+                let mut d = c.to_vec();
+                d[k] += 1;
+                vec![p, place(t, &d)]
+            }
+            Link::Tree(sign) => {
+                let q = place(t + 1, c);
+                // Auxiliary line one step beyond the point on the face's side:
+                // 2(Xm + t) below, 2(Xm + t + 2) above.
+                let step = if sign < 0 { -1 } else { 3 };
+                if t % 2 == 0 {
+                    let aux = p.x + step;
+                    corners(vec![p, P3::xy(aux, p.y), P3::xy(aux, q.y), q])
+                } else {
+                    let aux = p.y + step;
+                    corners(vec![p, P3::xy(p.x, aux), P3::xy(q.x, aux), q])
+                }
+            }
+        }
+    };
+    Ok(embedding(n, 2, l, place, route, "fold-and-squash"))
+}
+
+/// A walk of `len` cells through `Z_q^2` whose step `t -> t + 1` keeps the
+/// coordinate `t mod 3` of `p(i, j) = (i, (i + j) mod q, j)` (x keeps `i`,
+/// y keeps `i + j`, z keeps `j`); `None` if there is none. Depth-first from
+/// `(0, 0)`, trying first the cells with the fewest onward moves.
+pub fn walk(q: u32, len: usize) -> Option<Vec<(u32, u32)>> {
+    if len == 0 || len > (q * q) as usize {
+        return None;
+    }
+    let moves = |t: usize, (i, j): (u32, u32)| -> Vec<(u32, u32)> {
+        (0..q)
+            .flat_map(|a| (0..q).map(move |b| (a, b)))
+            .filter(|&(a, b)| {
+                (a, b) != (i, j)
+                    && match t % 3 {
+                        0 => a == i,
+                        1 => (a + b) % q == (i + j) % q,
+                        _ => b == j,
+                    }
+            })
+            .collect()
+    };
+    let mut path = vec![(0u32, 0u32)];
+    let mut used = vec![false; (q * q) as usize];
+    used[0] = true;
+    let mut budget: u64 = 2_000_000;
+    fn dfs(
+        path: &mut Vec<(u32, u32)>,
+        used: &mut Vec<bool>,
+        len: usize,
+        q: u32,
+        budget: &mut u64,
+        moves: &dyn Fn(usize, (u32, u32)) -> Vec<(u32, u32)>,
+    ) -> bool {
+        if path.len() == len {
+            return true;
+        }
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let t = path.len() - 1;
+        let here = *path.last().expect("non-empty");
+        let mut next: Vec<(usize, (u32, u32))> = moves(t, here)
+            .into_iter()
+            .filter(|&(a, b)| !used[(a * q + b) as usize])
+            .map(|c| {
+                let onward = moves(t + 1, c)
+                    .into_iter()
+                    .filter(|&(a, b)| !used[(a * q + b) as usize])
+                    .count();
+                (onward, c)
+            })
+            .collect();
+        next.sort_unstable();
+        for (_, c) in next {
+            used[(c.0 * q + c.1) as usize] = true;
+            path.push(c);
+            if dfs(path, used, len, q, budget, moves) {
+                return true;
+            }
+            path.pop();
+            used[(c.0 * q + c.1) as usize] = false;
+        }
+        false
+    }
+    if dfs(&mut path, &mut used, len, q, &mut budget, &moves) {
+        Some(path)
+    } else {
+        None
+    }
+}
+
+/// The cubie side `q(l)` of the 3-D layout and its walk of `l + 1` cells.
+pub fn cubie(l: u32) -> (u32, Vec<(u32, u32)>) {
+    let mut q = 2;
+    loop {
+        if let Some(w) = walk(q, l as usize + 1) {
+            return (q, w);
+        }
+        q += 1;
+    }
+}
+
+/// The 3-D fold-and-squash layout of `T(3, n)` truncated to `l` levels:
+/// side `4 n q(l)` (module documentation; this repairs the note's pitch-3
+/// routing, which meets FORMATS.md's rules only with knock-knees and three
+/// paths through one point).
+pub fn fold_and_squash_3d(n: u64, l: u32) -> Result<Embedding, String> {
+    check_params(n, 3, l)?;
+    let (q, cells) = cubie(l);
+    let q = q as i64;
+    let offset = |t: u32| -> [i64; 3] {
+        let (i, j) = cells[t as usize];
+        let (i, j) = (i as i64, j as i64);
+        [i, (i + j) % q, j]
+    };
+    // First coordinate of the level-t box of position c along each axis.
+    let base = |c: &[u64], t: u32| -> [i64; 3] {
+        let p = offset(t);
+        [0, 1, 2].map(|k| 4 * (c[k] as i64 * q + p[k]))
+    };
+    let at = |a: [i64; 3]| P3::new(a[0], a[1], a[2]);
+    let place_box = |t: u32, c: &[u64]| -> (P3, P3) {
+        let b = base(c, t);
+        (at(b.map(|v| v + 1)), at(b.map(|v| v + 2)))
+    };
+    let route = |t: u32, c: &[u64], link: Link| -> Vec<P3> {
+        match link {
+            Link::Mesh(k) => {
+                // Along axis k at sub-offsets 1 on axis k+1 and 2 on k+2:
+                // lines of different axes never meet.
+                let mut d = c.to_vec();
+                d[k] += 1;
+                let (from, to) = (base(c, t), base(&d, t));
+                let mut a = from;
+                a[k] += 2;
+                a[(k + 1) % 3] += 1;
+                a[(k + 2) % 3] += 2;
+                let mut b = to;
+                b[k] += 1;
+                b[(k + 1) % 3] += 1;
+                b[(k + 2) % 3] += 2;
+                vec![at(a), at(b)]
+            }
+            Link::Tree(sign) => {
+                let (pb, qb) = (base(c, t), base(c, t + 1));
+                let d = (t % 3) as usize;
+                debug_assert_eq!(pb[d], qb[d], "the walk keeps the cut coordinate");
+                let (e1, e2) = ((d + 1) % 3, (d + 2) % 3);
+                // Leave P's box towards the face at sub-offsets (1, 1),
+                // cross the auxiliary plane along e1 at sub-offset 1 of e2,
+                // then along e2 at sub-offset 2 of e1, enter Q's box at
+                // (2, 2): no turn lies on a mesh line or on another tree
+                // edge's leg (docs/layout.md).
+                let mut p0 = pb;
+                p0[d] += if sign < 0 { 1 } else { 2 };
+                p0[e1] += 1;
+                p0[e2] += 1;
+                let mut a = p0;
+                a[d] += sign;
+                let mut m1 = a;
+                m1[e1] = qb[e1] + 2;
+                let mut m2 = m1;
+                m2[e2] = qb[e2] + 2;
+                let mut q0 = m2;
+                q0[d] -= sign;
+                corners(vec![at(p0), at(a), at(m1), at(m2), at(q0)])
+            }
+        }
+    };
+    let mut e = embedding(n, 3, l, |t, c| place_box(t, c).0, route, "fold-and-squash");
+    for node in &mut e.nodes {
+        node.max = P3::new(node.min.x + 1, node.min.y + 1, node.min.z + 1);
+    }
+    Ok(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::check::check;
+    use super::super::metrics::measure;
+    use super::*;
+
+    #[test]
+    fn walks_of_the_spec_note() {
+        // Maxima 3 for q = 2 and 7 for q = 3; q^2 for q >= 4.
+        assert!(walk(2, 3).is_some() && walk(2, 4).is_none());
+        assert!(walk(3, 7).is_some() && walk(3, 8).is_none());
+        for q in 4..=7 {
+            let w = walk(q, (q * q) as usize).unwrap();
+            let mut seen = w.clone();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len(), (q * q) as usize);
+            for (t, s) in w.windows(2).enumerate() {
+                let p = |(i, j): (u32, u32)| [i, (i + j) % q, j];
+                assert_eq!(p(s[0])[t % 3], p(s[1])[t % 3], "q {q} step {t}");
+            }
+        }
+        assert_eq!(cubie(2).0, 2);
+        assert_eq!(cubie(6).0, 3);
+        // The note's "ceil(sqrt(l + 1)) for l >= 7" is 3 at l = 7, 8, but a
+        // walk through Z_3^2 has at most 7 cells: q = 4 there.
+        assert_eq!(cubie(7).0, 4);
+        assert_eq!(cubie(8).0, 4);
+        assert_eq!(cubie(15).0, 4);
+        assert_eq!(cubie(16).0, 5);
+        assert_eq!(cubie(24).0, 5);
+    }
+
+    #[test]
+    fn two_d_spec_examples() {
+        for (n, l, side, wire) in [(4u64, 4u32, 40u64, 10u64), (8, 6, 112, 14), (2, 2, 12, 6)] {
+            let e = fold_and_squash_2d(n, l).unwrap();
+            let c = check(&e);
+            assert!(c.is_legal(), "n {n} l {l}: {:?}", c.violations);
+            let m = measure(&e);
+            assert!(
+                m.width.max(m.height) <= side + 1,
+                "n {n} l {l}: {} x {}",
+                m.width,
+                m.height
+            );
+            assert_eq!(m.max_wire_length, wire.max(6), "n {n} l {l}");
+        }
+    }
+
+    #[test]
+    fn three_d_spec_examples() {
+        // Side 4 n q (the note's 3 n q with pitch 4): n = 4, l = 6 -> 48.
+        for (n, l, side) in [
+            (2u64, 2u32, 16u64),
+            (2, 3, 24),
+            (4, 6, 48),
+            (8, 9, 128),
+            (16, 12, 256),
+        ] {
+            let e = fold_and_squash_3d(n, l).unwrap();
+            let c = check(&e);
+            assert!(
+                c.is_legal(),
+                "n {n} l {l}: {:?}",
+                &c.violations[..c.violations.len().min(5)]
+            );
+            let m = measure(&e);
+            let q = cubie(l).0 as u64;
+            assert!(
+                m.width <= side && m.height <= side && m.depth <= side,
+                "n {n} l {l}"
+            );
+            assert!(
+                m.max_wire_length <= 8 * q - 4,
+                "n {n} l {l}: {}",
+                m.max_wire_length
+            );
+        }
+    }
+}
