@@ -3,6 +3,21 @@
 use clap::Parser;
 
 fn main() {
+    // A closed stdout (`fabric ... | head`) ends the run quietly, as a
+    // SIGPIPE would, instead of a panic message.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if text.contains("failed printing to stdout") && text.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default_hook(info);
+    }));
     let cli = fabric::cli::Cli::parse();
     match fabric::cli::run(cli) {
         Ok(code) => std::process::exit(code),

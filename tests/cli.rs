@@ -809,6 +809,15 @@ fn simulate_refuses_bad_options_without_output() {
         vec!["--size", "64", "--rate", "0"],
         vec!["--size", "64", "--r", "x"],
         vec!["--size", "64", "--capacity", "table:1,2"],
+        vec![
+            "--size",
+            "64",
+            "--algorithm",
+            "greedy",
+            "--policy",
+            "drop-all",
+        ],
+        vec!["--size", "64", "--constants", "proof", "--k1", "3"],
     ] {
         let o = run(fabric()
             .args(["simulate", "fat-tree", "-o"])

@@ -3,13 +3,14 @@
 
 use std::collections::BTreeMap;
 
-use fabric::layout::fattree::{heap_id, Capacity, FatTreeSpec};
+use fabric::layout::fattree::{Capacity, FatTreeSpec};
 use fabric::network::{Network, NodeId};
 use fabric::sim::algorithms::{route, Algorithm, RandomConstants};
 use fabric::sim::bft::LinkTree;
 use fabric::sim::fattree::FatTree;
 use fabric::sim::traffic::{generate, greedy_adversary, theorem8_capacities, Traffic};
 use fabric::sim::{trial_rng, Fabric, Message, Policy, SINK};
+
 use rand::Rng;
 
 fn fat_tree(n: u32, capacity: &Capacity) -> (FatTree, Network) {
@@ -245,9 +246,6 @@ fn delivery_cycles_match_the_slow_model() {
             }
             let (tree, net) = fat_tree(n, &capacity);
             let slow = Slow::new(&net, tree.cap[tree.levels as usize] as u64);
-            // Node ids follow heap order; the slow model must see the same
-            // processors.
-            assert_eq!(heap_id(n as u64, n as u64), 0);
             for round in 0..40 {
                 let count = rng.gen_range(1..4 * n as usize);
                 let msgs = random_messages(n, count, round % 2 == 0, &mut rng);
@@ -515,6 +513,8 @@ fn lemma_10_mesh_load_factor_is_order_lg_a() {
 
 #[test]
 fn butterfly_fat_tree_routes_permutations_in_about_two_lambda() {
+    // Spec note §3.5: about 2 lambda on random permutations (n <= 256), and
+    // GREEDY with random parents about the same.
     for k in 2..=4u32 {
         let n = 1u32 << (2 * k);
         let net = Network::butterfly_fat_tree(n as u64).unwrap();
@@ -523,40 +523,158 @@ fn butterfly_fat_tree_routes_permutations_in_about_two_lambda() {
         for rate in [1u32, 4] {
             let msgs =
                 generate(Traffic::Permutation, n, rate, Policy::IdealRandom, &mut rng).unwrap();
+            // Every level's channels: 2^l wires above 4^l leaves.
+            for c in tree.level_loads(&msgs).into_iter().flatten() {
+                assert_eq!(c.capacity, 1u64 << c.level, "{c:?}");
+            }
             let lf = tree.load_factor(&msgs);
-            // A channel of the butterfly fat-tree above 4^l leaves has 2^l wires.
-            let c = lf.channel.clone().unwrap();
-            assert_eq!(c.capacity, 1u64 << c.level, "{c:?}");
-            let out = route(
-                &tree,
-                &msgs,
-                &Algorithm::ButterflyFatTree,
-                Policy::IdealRandom,
-                1_000_000,
-                &mut rng,
-            );
-            assert!(out.complete);
             let lg = (n as f64).log2();
-            assert!(out.cycles as f64 >= lf.lambda.ceil());
-            assert!(
-                out.cycles as f64 <= lf.lambda * lg * lg,
-                "n {n}: {} cycles, lambda {}",
-                out.cycles,
-                lf.lambda
-            );
-            let g = route(
-                &tree,
-                &msgs,
-                &Algorithm::Greedy,
-                Policy::IdealRandom,
-                1_000_000,
-                &mut rng,
-            );
-            assert!(g.complete);
-            eprintln!(
-                "BFT n {n} rate {rate}: lambda {}, cycles {} (greedy {})",
-                lf.lambda, out.cycles, g.cycles
-            );
+            for alg in [Algorithm::ButterflyFatTree, Algorithm::Greedy] {
+                let out = route(&tree, &msgs, &alg, Policy::IdealRandom, 1_000_000, &mut rng);
+                assert!(out.complete);
+                assert!(out.cycles as f64 >= lf.lambda.ceil());
+                assert!(
+                    out.cycles as f64 <= 3.0 * lf.lambda + lg,
+                    "n {n} {alg:?}: {} cycles, lambda {}",
+                    out.cycles,
+                    lf.lambda
+                );
+                eprintln!(
+                    "BFT n {n} rate {rate} {}: lambda {}, cycles {}",
+                    alg.name(),
+                    lf.lambda,
+                    out.cycles
+                );
+            }
         }
     }
+}
+
+/// A fabric that delivers nothing and records what was sent: the
+/// algorithms' schedules laid bare.
+struct Nothing {
+    n: u32,
+    sent: std::sync::Mutex<Vec<usize>>,
+}
+
+impl Fabric for Nothing {
+    type Work = ();
+    fn processors(&self) -> u32 {
+        self.n
+    }
+    fn cycle(
+        &self,
+        _: &[Message],
+        sent: &[u32],
+        _: Policy,
+        _: u64,
+        _: &mut rand_chacha::ChaCha8Rng,
+        _: &mut (),
+        _: &mut Vec<u32>,
+    ) -> u64 {
+        self.sent.lock().unwrap().push(sent.len());
+        0
+    }
+    fn latency(&self, _: Message, _: &fabric::sim::TimeModel) -> f64 {
+        0.0
+    }
+    fn address_bits(&self) -> u64 {
+        0
+    }
+    fn worst_latency(&self, _: &fabric::sim::TimeModel) -> f64 {
+        0.0
+    }
+}
+
+#[test]
+fn try_guess_schedule_and_subset_probabilities() {
+    // n = 16 (lg n = 4), k1 = k2 = r = 1: send all; TRY-GUESS(2): 4 rounds of
+    // p = 1/2, send all; the guess 4 ends phase one (4 < 4 fails); then
+    // TRY-GUESS(lg n lg lg n = 8): 8 rounds of 1/8, 4 of 1/4, 4 of 1/2, all;
+    // then TRY-GUESS(16): 16 of 1/16, 8 of 1/8, 4 of 1/4, 4 of 1/2, all.
+    let m = 200_000usize;
+    let msgs: Vec<Message> = (0..m)
+        .map(|i| Message {
+            src: (i % 16) as u32,
+            dst: 0,
+        })
+        .collect();
+    let mut msgs = msgs;
+    msgs.sort_by_key(|x| x.src);
+    let f = Nothing {
+        n: 16,
+        sent: Default::default(),
+    };
+    let mut want: Vec<f64> = vec![1.0];
+    want.extend([0.5; 4]);
+    want.push(1.0);
+    for (count, p) in [(8, 0.125), (4, 0.25), (4, 0.5)] {
+        want.extend(std::iter::repeat_n(p, count));
+    }
+    want.push(1.0);
+    for (count, p) in [(16, 1.0 / 16.0), (8, 0.125), (4, 0.25), (4, 0.5)] {
+        want.extend(std::iter::repeat_n(p, count));
+    }
+    want.push(1.0);
+    let alg = Algorithm::Random(RandomConstants {
+        k1: 1.0,
+        k2: 1.0,
+        r: 1.0,
+    });
+    let out = route(
+        &f,
+        &msgs,
+        &alg,
+        Policy::IdealRandom,
+        want.len() as u64,
+        &mut trial_rng(4, 0),
+    );
+    assert!(!out.complete);
+    let sent = f.sent.lock().unwrap().clone();
+    assert_eq!(sent.len(), want.len());
+    for (k, (&got, &p)) in sent.iter().zip(&want).enumerate() {
+        // A p-subset of 200,000: within 6 standard deviations.
+        let sd = (m as f64 * p * (1.0 - p)).sqrt();
+        assert!(
+            (got as f64 - p * m as f64).abs() <= 6.0 * sd + 1e-9,
+            "cycle {k}: sent {got}, want p = {p}"
+        );
+    }
+    // RANDOM' runs passes of 1, 2, 4, ... slots, empty ones included; the
+    // butterfly algorithm repeats each pass (k + 1) lg n times (k = 2 here:
+    // 200,000 messages on 16 processors is about n^4.4, k = 5).
+    let f = Nothing {
+        n: 16,
+        sent: Default::default(),
+    };
+    route(
+        &f,
+        &msgs,
+        &Algorithm::RandomPrime,
+        Policy::IdealRandom,
+        7,
+        &mut trial_rng(4, 1),
+    );
+    let sent = f.sent.lock().unwrap().clone();
+    assert_eq!(sent.len(), 7);
+    assert_eq!(sent[0], m);
+    assert_eq!(sent[1] + sent[2], m);
+    assert_eq!(sent[3..7].iter().sum::<usize>(), m);
+    let f = Nothing {
+        n: 16,
+        sent: Default::default(),
+    };
+    let k = ((m as f64).ln() / 16f64.ln()).ceil();
+    let repeats = ((k + 1.0) * 4.0) as usize;
+    route(
+        &f,
+        &msgs,
+        &Algorithm::ButterflyFatTree,
+        Policy::IdealRandom,
+        (repeats + 2) as u64,
+        &mut trial_rng(4, 2),
+    );
+    let sent = f.sent.lock().unwrap().clone();
+    assert!(sent[..repeats].iter().all(|&x| x == m), "{sent:?}");
+    assert_eq!(sent[repeats] + sent[repeats + 1], m);
 }

@@ -148,8 +148,9 @@ pub struct SeparationArgs {
 pub struct LayoutArgs {
     /// What to lay out: `htree` (complete binary tree), `fat-tree`,
     /// `butterfly-fat-tree` and `scalable-fat-tree` (constant-size
-    /// switches), or `tree-of-meshes`.
-    #[arg(value_parser = ["htree", "fat-tree", "butterfly-fat-tree", "scalable-fat-tree", "tree-of-meshes"])]
+    /// switches), `tree-of-meshes` (H-tree style), `folded-tree-of-meshes`
+    /// (2-D fold-and-squash) or `tree-of-meshes-3d` (3-D fold-and-squash).
+    #[arg(value_parser = ["htree", "fat-tree", "butterfly-fat-tree", "scalable-fat-tree", "tree-of-meshes", "folded-tree-of-meshes", "tree-of-meshes-3d"])]
     pub kind: String,
     /// Number of processors (leaves), a power of 4; for `tree-of-meshes`
     /// the side n of the root mesh, a power of 2.
@@ -160,9 +161,9 @@ pub struct LayoutArgs {
     /// longest wire grow: a YAML table with --output and a chart with --svg.
     #[arg(long, conflicts_with_all = ["size", "levels"])]
     pub sweep: bool,
-    /// tree-of-meshes: keep this many levels below the root (default 2 lg n,
-    /// the full tree; an odd count gives a layout (l+3)n/2 wide and (l+1)n/2
-    /// high).
+    /// Trees of meshes: keep this many levels below the root (default the
+    /// full tree, 2 lg n, or 3 lg n in 3-D; an odd count in H-tree style
+    /// gives a layout (l+3)n/2 wide and (l+1)n/2 high).
     #[arg(long)]
     pub levels: Option<u32>,
     /// fat-tree channel capacity c(p) above p leaves: sqrt-over-lg
@@ -638,6 +639,8 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
     let start = Instant::now();
     // Width when the layout is not square (the H-tree of 2·4^k leaves).
     let mut wide: Option<u64> = None;
+    // 3-D fold-and-squash: bounds on the side and the longest wire.
+    let mut three_d: Option<(u64, u64)> = None;
     // H-trees of 2·4^k leaves (and sizes that are not powers of 2, which
     // `htree` refuses with the right message).
     let odd_htree =
@@ -672,6 +675,24 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
             .last()
             .expect("k + 1 sides");
         (e, s, crate::layout::butterfly::closed_form_side(k), None)
+    } else if args.kind == "folded-tree-of-meshes" {
+        let full = 2 * size.trailing_zeros();
+        let e = crate::layout::folded::fold_and_squash_2d(size, args.levels.unwrap_or(full))
+            .map_err(Error::Usage)?;
+        let l = args.levels.unwrap_or(full);
+        let (w, h) = crate::layout::folded::extent_2d(size, l);
+        if w != h {
+            wide = Some(w);
+        }
+        (e, h, h, Some(crate::layout::folded::max_wire_2d(l)))
+    } else if args.kind == "tree-of-meshes-3d" {
+        let full = 3 * size.trailing_zeros();
+        let l = args.levels.unwrap_or(full);
+        let e = crate::layout::folded::fold_and_squash_3d(size, l).map_err(Error::Usage)?;
+        let q = crate::layout::folded::cubie(l).0 as u64;
+        // Bounds, not exact: the extreme auxiliary planes may go unused.
+        three_d = Some((4 * size * q, 8 * q - 4));
+        (e, 4 * size * q, 4 * size * q, None)
     } else if args.kind == "tree-of-meshes" {
         let e = tree_of_meshes::tree_of_meshes(size, args.levels).map_err(Error::Usage)?;
         let l: u32 = e.parameters["levels"]
@@ -750,7 +771,14 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         )));
     }
     let m = metrics::measure(&embedding);
-    if m.width != wide.unwrap_or(side)
+    if let Some((bound, wire)) = three_d {
+        if m.width.max(m.height).max(m.depth) > bound || m.max_wire_length > wire {
+            return Err(Error::Failed(format!(
+                "the layout is {} x {} x {} with wires up to {} long, beyond the bounds 4nq = {bound} and 8q - 4 = {wire}",
+                m.width, m.height, m.depth, m.max_wire_length
+            )));
+        }
+    } else if m.width != wide.unwrap_or(side)
         || m.height != side
         || closed != side
         || formula_max_wire.is_some_and(|w| w != m.max_wire_length)
@@ -779,8 +807,8 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
 fn run_layout(args: &LayoutArgs) -> Result<i32> {
     use crate::layout::{metrics, sweep};
     check_output_paths(&[], &outputs_of(&args.output, &args.svg))?;
-    if args.levels.is_some() && args.kind != "tree-of-meshes" {
-        return Err(Error::Usage("--levels applies to tree-of-meshes".into()));
+    if args.levels.is_some() && !args.kind.contains("tree-of-meshes") {
+        return Err(Error::Usage("--levels applies to trees of meshes".into()));
     }
     let delay = metrics::Delay::parse(&args.delay).map_err(Error::Usage)?;
     if args.sweep {

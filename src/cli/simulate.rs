@@ -68,7 +68,7 @@ pub struct SimulateArgs {
     pub r: String,
     /// random: `proof` uses Theorem 7's constants (k1 = 400 r^2 ln r,
     /// k2 = 36 r, r the fat-tree's congestion parameter); very many cycles.
-    #[arg(long, value_parser = ["proof"])]
+    #[arg(long, value_parser = ["proof"], conflicts_with_all = ["k1", "k2", "r"])]
     pub constants: Option<String>,
     /// Take the network and its wire lengths from this layout file
     /// (`fabric layout ... -o`); it is checked first. Default: lay the
@@ -174,6 +174,11 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
     )
     .expect("clap checks the name");
     let delay = Delay::parse(&args.delay).map_err(usage)?;
+    if algorithm_name == "greedy" && policy == Policy::DropAll {
+        return Err(usage(
+            "greedy with drop-all switches never finishes once a channel is over capacity (drop-all is not an admissible switch); choose another --policy".into(),
+        ));
+    }
     let wires = algorithm_name == "butterfly-fat-tree";
     if args.rate.is_empty() || args.rate.contains(&0) {
         return Err(usage("--rate needs positive numbers".into()));
@@ -344,7 +349,16 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
     };
     let time = TimeModel {
         switch_delay: args.switch_delay.unwrap_or(match &net {
-            Net::Fat(t) => 2.0 * (2.0 * t.max_capacity() as f64).log2().ceil(),
+            // The root's external channel counts only for sink traffic.
+            Net::Fat(t) => {
+                let used = if adversary {
+                    &t.cap[..]
+                } else {
+                    &t.cap[..t.levels as usize]
+                };
+                let c_max = used.iter().copied().max().unwrap_or(1);
+                2.0 * (2.0 * c_max as f64).log2().ceil()
+            }
             Net::Wires(_) => 1.0,
         }),
         payload_bits: args.payload,
@@ -416,6 +430,15 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
     if tty {
         eprint!("\r\x1b[K");
     }
+    let worst = match &net {
+        Net::Fat(t) => t.worst_latency(&time),
+        Net::Wires(t) => t.worst_latency(&time),
+    };
+    let address = match &net {
+        Net::Fat(t) => t.address_bits(),
+        Net::Wires(t) => t.address_bits(),
+    };
+    let network_cycle_bit_time = 2.0 * worst + (address + time.payload_bits) as f64;
     let (n, levels_cap, wire_length, wire_delay, r) = match &net {
         Net::Fat(t) => (
             t.processors(),
@@ -454,6 +477,7 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
         wire_length,
         wire_delay,
         time,
+        network_cycle_bit_time,
         max_cycles: args.max_cycles,
         runs,
     };

@@ -235,6 +235,28 @@ pub fn fold_and_squash_2d(n: u64, l: u32) -> Result<Embedding, String> {
     Ok(embedding(n, 2, l, place, route, "fold-and-squash"))
 }
 
+/// Width and height of the 2-D layout: `2 n m` square for even `l >= 2`;
+/// for odd `l` the last cut is across x, so the east auxiliary column of
+/// the last level sticks out one step and the top row is not used
+/// (`2nm + 1` by `2nm - 1`); `l = 0` is a bare mesh of side `2n - 1`.
+pub fn extent_2d(n: u64, l: u32) -> (u64, u64) {
+    let m = l as u64 + 1;
+    match l {
+        0 => (2 * n - 1, 2 * n - 1),
+        _ if l % 2 == 1 => (2 * n * m + 1, 2 * n * m - 1),
+        _ => (2 * n * m, 2 * n * m),
+    }
+}
+
+/// Longest wire of the 2-D layout: mesh edges `2 (l + 1)`, tree edges 6.
+pub fn max_wire_2d(l: u32) -> u64 {
+    if l == 0 {
+        2
+    } else {
+        (2 * (l as u64 + 1)).max(6)
+    }
+}
+
 /// A walk of `len` cells through `Z_q^2` whose step `t -> t + 1` keeps the
 /// coordinate `t mod 3` of `p(i, j) = (i, (i + j) mod q, j)` (x keeps `i`,
 /// y keeps `i + j`, z keeps `j`); `None` if there is none. Depth-first from

@@ -560,6 +560,11 @@ pub fn simulation_yaml(r: &crate::sim::SimReport) -> String {
     let _ = writeln!(o, "  wire_delay: [{}]", list_f(&r.wire_delay));
     let _ = writeln!(o, "  switch_delay: {}", f(r.time.switch_delay));
     let _ = writeln!(o, "  payload_bits: {}", r.time.payload_bits);
+    let _ = writeln!(
+        o,
+        "  network_cycle_bit_time: {}   # 2 x the longest leaf-root-leaf latency + message bits",
+        f(r.network_cycle_bit_time)
+    );
     o.push_str("runs:\n");
     for run in &r.runs {
         let t = &run.trials;

@@ -149,7 +149,7 @@ impl<'a, F: Fabric> State<'a, F> {
             return self.send_all(rng);
         }
         self.batch.clear();
-        let ln_q = (1.0 - p).ln();
+        let ln_q = (-p).ln_1p();
         let mut i = 0usize;
         loop {
             let u: f64 = rng.gen::<f64>();
@@ -179,8 +179,15 @@ impl<'a, F: Fabric> State<'a, F> {
     }
 }
 
-/// Route a message set: run `algorithm` until every message is delivered or
-/// `max_cycles` cycles have run.
+/// Route a message set (sorted by source, as the generators return it): run
+/// `algorithm` until every message is delivered or `max_cycles` cycles have
+/// run. The count stops at the cycle that delivers the last message; the
+/// rounds of TRY-GUESS or the slots of a RANDOM' pass that would follow,
+/// empty, are not counted (docs/simulation.md).
+///
+/// # Panics
+/// If `msgs` is not sorted by source: the fabrics group a channel's
+/// arrivals by runs of equal sources.
 pub fn route<F: Fabric>(
     fabric: &F,
     msgs: &[Message],
@@ -189,6 +196,10 @@ pub fn route<F: Fabric>(
     max_cycles: u64,
     rng: &mut ChaCha8Rng,
 ) -> Outcome {
+    assert!(
+        msgs.windows(2).all(|w| w[0].src <= w[1].src),
+        "message sets must be sorted by source"
+    );
     let mut s = State::new(fabric, msgs, policy, max_cycles);
     let lgn = super::lg(fabric.processors());
     match *algorithm {

@@ -291,13 +291,15 @@ impl Fabric for LinkTree {
         self.n
     }
 
-    fn routable(&self, m: Message) -> bool {
-        m.src < self.n && m.dst < self.n
-    }
-
     fn address_bits(&self) -> u64 {
         // Up and down choices at every level: 2 lg n bits suffice.
         2 * (self.n.max(2) as f64).log2().ceil() as u64
+    }
+
+    fn worst_latency(&self, time: &TimeModel) -> f64 {
+        let k = self.levels as usize;
+        let wires: f64 = self.wire_delay[..k].iter().sum();
+        2.0 * wires + (2 * k).saturating_sub(1) as f64 * time.switch_delay
     }
 
     fn latency(&self, m: Message, time: &TimeModel) -> f64 {

@@ -239,12 +239,14 @@ impl Fabric for FatTree {
         self.n()
     }
 
-    fn routable(&self, m: Message) -> bool {
-        m.src < self.n() && (m.dst < self.n() || m.dst == SINK)
-    }
-
     fn address_bits(&self) -> u64 {
         2 * self.levels as u64
+    }
+
+    fn worst_latency(&self, time: &TimeModel) -> f64 {
+        let k = self.levels as usize;
+        let wires: f64 = self.wire_delay[..k].iter().sum();
+        2.0 * wires + (2 * k).saturating_sub(1) as f64 * time.switch_delay
     }
 
     fn latency(&self, m: Message, time: &TimeModel) -> f64 {

@@ -140,7 +140,8 @@ pub trait Fabric: Sync {
     fn processors(&self) -> u32;
 
     /// Run one delivery cycle: the messages `sent` (indices into `msgs`,
-    /// increasing) try their paths. Appends the delivered ones to
+    /// increasing; `msgs` sorted by source, as every generator returns
+    /// them) try their paths. Appends the delivered ones to
     /// `delivered` and returns the message-channel steps taken (one per
     /// arrival of a message at a channel or wire).
     #[allow(clippy::too_many_arguments)]
@@ -155,15 +156,16 @@ pub trait Fabric: Sync {
         delivered: &mut Vec<u32>,
     ) -> u64;
 
-    /// Whether the fabric can route the message at all.
-    fn routable(&self, m: Message) -> bool;
-
     /// Path latency of one message in bit-times: switch delays plus wire
     /// delays along its path (the longest wires where it may choose).
     fn latency(&self, m: Message, time: &TimeModel) -> f64;
 
     /// Bits of a message's relative address.
     fn address_bits(&self) -> u64;
+
+    /// Latency of the longest path any message between processors can take
+    /// (through the root, over each level's slowest wire).
+    fn worst_latency(&self, time: &TimeModel) -> f64;
 }
 
 /// How bit-times are counted (spec note §3.6).
@@ -344,6 +346,9 @@ pub struct SimReport {
     pub wire_length: Vec<u64>,
     pub wire_delay: Vec<f64>,
     pub time: TimeModel,
+    /// Bit-times of a delivery cycle sized for the network's longest path
+    /// (spec note §3.6), whatever the message set.
+    pub network_cycle_bit_time: f64,
     pub max_cycles: u64,
     pub runs: Vec<SimRun>,
 }
