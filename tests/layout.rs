@@ -214,3 +214,81 @@ fn htrees_of_every_power_of_two() {
         );
     }
 }
+
+fn realises(e: &fabric::layout::Embedding) {
+    use fabric::network::Network;
+    let want = Network::intended(e).expect("known network").unwrap();
+    Network::from_embedding(e)
+        .and_then(|got| got.compare(&want))
+        .unwrap();
+}
+
+#[test]
+fn two_d_fold_and_squash_for_every_truncation() {
+    use fabric::layout::folded::{extent_2d, fold_and_squash_2d, max_wire_2d};
+    for k in 1..=5u32 {
+        let n = 1u64 << k;
+        for l in 0..=2 * k {
+            let e = fold_and_squash_2d(n, l).unwrap();
+            let c = check(&e);
+            assert!(c.is_legal(), "n {n} l {l}: {:?}", c.violations);
+            let m = measure(&e);
+            assert_eq!((m.width, m.height), extent_2d(n, l), "n {n} l {l}");
+            // O(n l) x O(n l): area / (n (l+1))^2 is 4 for even l.
+            if l % 2 == 0 && l > 0 {
+                assert_eq!(m.area, 4 * (n * (l as u64 + 1)).pow(2));
+            }
+            // The longest wire does not depend on n.
+            assert_eq!(m.max_wire_length, max_wire_2d(l), "n {n} l {l}");
+            realises(&e);
+        }
+    }
+}
+
+#[test]
+fn three_d_fold_and_squash_for_every_truncation() {
+    use fabric::layout::folded::{cubie, fold_and_squash_3d};
+    let mut constants = Vec::new();
+    for (n, top) in [(2u64, 3u32), (4, 6), (8, 9), (16, 12)] {
+        for l in 0..=top {
+            if n == 16 && l % 3 != 0 {
+                continue;
+            }
+            let e = fold_and_squash_3d(n, l).unwrap();
+            let c = check(&e);
+            assert!(
+                c.is_legal(),
+                "n {n} l {l}: {:?}",
+                &c.violations[..c.violations.len().min(4)]
+            );
+            let m = measure(&e);
+            let q = cubie(l).0 as u64;
+            let side = 4 * n * q;
+            assert!(m.width.max(m.height).max(m.depth) <= side, "n {n} l {l}");
+            assert!(m.max_wire_length <= 8 * q - 4, "n {n} l {l}");
+            realises(&e);
+            if l >= 3 {
+                let v = m.area as f64 / ((n * n * n) as f64 * (l as f64).powf(1.5));
+                let w = m.max_wire_length as f64 / (l as f64).sqrt();
+                constants.push((n, l, v, w));
+            }
+        }
+    }
+    // Volume O(n^3 l^(3/2)) and wire O(l^(1/2)): with q = ceil(sqrt(l+1))
+    // (or the least q with a long enough walk) both ratios stay bounded.
+    // The ratios peak at small l, where q / sqrt(l) is largest (l = 3
+    // needs q = 3), and fall towards 64 and 8 as l grows.
+    for &(n, l, v, w) in &constants {
+        eprintln!("n {n} l {l}: volume / (n^3 l^1.5) = {v:.1}, wire / l^0.5 = {w:.2}");
+        assert!(
+            v <= 350.0 && w <= 12.0,
+            "n {n} l {l}: volume ratio {v}, wire ratio {w}"
+        );
+        if l >= 9 {
+            assert!(
+                v <= 160.0 && w <= 7.0,
+                "n {n} l {l}: volume ratio {v}, wire ratio {w}"
+            );
+        }
+    }
+}

@@ -927,30 +927,71 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
         .iter()
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    println!(
-        "{} ({}): {} x {}, area {}",
-        embedding.network,
-        params.join(", "),
-        m.width,
-        m.height,
-        m.area
-    );
-    let recurrence = if args.kind == "tree-of-meshes" {
-        "S(m, r) = 2 S(m/2, r-2) + m (height); closed form n (l/2 + 1), n (l+1)/2 for odd l"
-    } else if args.kind == "butterfly-fat-tree" {
-        "S_j = 2 S_(j-1) + 2^(j+1) + 1; closed form 2^(k+1) (k+1) - 1 ="
-    } else if args.kind == "scalable-fat-tree" {
-        "S_j = 2 S_(j-1) + 4 c(4^(j-1)) + 1; closed form"
+    if embedding.dimensions == 3 {
+        println!(
+            "{} ({}): {} x {} x {}, volume {}",
+            embedding.network,
+            params.join(", "),
+            m.width,
+            m.height,
+            m.depth,
+            m.area
+        );
     } else {
-        "S(n) = 2 S(n/4) + t(n); closed form"
-    };
-    println!(
-        "  side {} = recurrence {recurrence} {}; verified legal ({} crossings), realises its network; {:.3} ms",
-        b.side,
-        b.closed,
-        b.crossings,
-        b.seconds * 1e3
-    );
+        println!(
+            "{} ({}): {} x {}, area {}",
+            embedding.network,
+            params.join(", "),
+            m.width,
+            m.height,
+            m.area
+        );
+    }
+    if args.kind == "tree-of-meshes-3d" {
+        let l: u32 = embedding.parameters["levels"].parse().expect("written");
+        let q = crate::layout::folded::cubie(l).0;
+        let n = size as f64;
+        println!(
+            "  side at most 4 n q = {} (cubie side q = {q}); verified legal ({} crossings), realises its network; {:.3} ms",
+            b.side,
+            b.crossings,
+            b.seconds * 1e3
+        );
+        println!(
+            "  volume / (n^3 l^(3/2)) = {:.3}; longest wire / l^(1/2) = {:.3} (at most 8q - 4 = {})",
+            m.area as f64 / (n * n * n * (l.max(1) as f64).powf(1.5)),
+            m.max_wire_length as f64 / (l.max(1) as f64).sqrt(),
+            8 * q - 4
+        );
+    } else {
+        let recurrence = if args.kind == "tree-of-meshes" {
+            "S(m, r) = 2 S(m/2, r-2) + m (height); closed form n (l/2 + 1), n (l+1)/2 for odd l"
+        } else if args.kind == "folded-tree-of-meshes" {
+            "2 n (l + 1) (height; odd l: (2nm + 1) x (2nm - 1)); closed form"
+        } else if args.kind == "butterfly-fat-tree" {
+            "S_j = 2 S_(j-1) + 2^(j+1) + 1; closed form 2^(k+1) (k+1) - 1 ="
+        } else if args.kind == "scalable-fat-tree" {
+            "S_j = 2 S_(j-1) + 4 c(4^(j-1)) + 1; closed form"
+        } else {
+            "S(n) = 2 S(n/4) + t(n); closed form"
+        };
+        println!(
+            "  side {} = recurrence {recurrence} {}; verified legal ({} crossings), realises its network; {:.3} ms",
+            b.side,
+            b.closed,
+            b.crossings,
+            b.seconds * 1e3
+        );
+        if args.kind == "folded-tree-of-meshes" {
+            let l: u32 = embedding.parameters["levels"].parse().expect("written");
+            let n = size as f64;
+            println!(
+                "  area / (n^2 (l+1)^2) = {:.3} (4 for even l); longest wire {} = max(2 (l + 1), 6), independent of n",
+                m.area as f64 / (n * n * ((l + 1) as f64).powi(2)),
+                m.max_wire_length
+            );
+        }
+    }
     println!(
         "  {} nodes, {} wires; wire length {} in all, {} at most{}",
         embedding.nodes.len(),
