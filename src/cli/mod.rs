@@ -628,6 +628,8 @@ struct Built {
     metrics: crate::layout::metrics::LayoutMetrics,
     crossings: u64,
     side: u64,
+    /// The closed form's width (the side, unless the layout is not square).
+    width: u64,
     closed: u64,
     /// The closed-form longest wire, for constructions that have one.
     formula_max_wire: Option<u64>,
@@ -798,6 +800,7 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         metrics: m,
         crossings: verdict.crossings,
         side,
+        width: wide.unwrap_or(side),
         closed,
         formula_max_wire,
         seconds: start.elapsed().as_secs_f64(),
@@ -812,7 +815,11 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
     }
     let delay = metrics::Delay::parse(&args.delay).map_err(Error::Usage)?;
     if args.sweep {
-        let sizes: Vec<u64> = if args.kind == "tree-of-meshes" {
+        let sizes: Vec<u64> = if args.kind == "tree-of-meshes-3d" {
+            // The checker's raster needs about 25 bytes per point: n = 16
+            // (256^3 points) is the largest that fits well within 2 GB.
+            (1..=4).map(|k| 1u64 << k).collect()
+        } else if args.kind.contains("tree-of-meshes") {
             (1..=6).map(|k| 1u64 << k).collect()
         } else {
             (1..=8).map(|k| 4u64.pow(k)).collect()
@@ -831,6 +838,11 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
                 total_wire_length: b.metrics.total_wire_length,
                 max_wire_length: b.metrics.max_wire_length,
                 recurrence_side: b.side,
+                formula_area: if args.kind == "tree-of-meshes-3d" {
+                    b.side.pow(3)
+                } else {
+                    b.side * b.width
+                },
                 formula_max_wire: b.formula_max_wire,
                 nodes: b.embedding.nodes.len(),
                 edges: b.embedding.edges.len(),
@@ -841,7 +853,7 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
         if tty {
             eprint!("\r\x1b[K");
         }
-        let x_name = if args.kind == "tree-of-meshes" {
+        let x_name = if args.kind.contains("tree-of-meshes") {
             "n (root mesh side)"
         } else {
             "n (processors)"
@@ -912,13 +924,23 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
         ));
     }
     if let Some(path) = &args.svg {
-        let svg = report::svg::layout_svg(embedding, m).ok_or_else(|| {
-            Error::Usage(format!(
-                "{} nodes and edges are too many to draw (at most {}); drop --svg or lay out fewer processors",
-                embedding.nodes.len() + embedding.edges.len(),
-                report::svg::LAYOUT_SVG_LIMIT
-            ))
-        })?;
+        let svg = if embedding.dimensions == 3 {
+            report::svg::layout_svg_3d(embedding, m).ok_or_else(|| {
+                Error::Usage(format!(
+                    "a 3-D layout is drawn with at most {} planes and {} nodes and edges; drop --svg or lay out a smaller one",
+                    report::svg::LAYOUT_SVG_PLANES,
+                    report::svg::LAYOUT_SVG_LIMIT
+                ))
+            })?
+        } else {
+            report::svg::layout_svg(embedding, m).ok_or_else(|| {
+                Error::Usage(format!(
+                    "{} nodes and edges are too many to draw (at most {}); drop --svg or lay out fewer processors",
+                    embedding.nodes.len() + embedding.edges.len(),
+                    report::svg::LAYOUT_SVG_LIMIT
+                ))
+            })?
+        };
         outputs.push((path.clone(), svg));
     }
     write_all_or_nothing(&outputs)?;

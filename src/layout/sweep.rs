@@ -11,8 +11,11 @@ pub struct SweepRow {
     pub area: u64,
     pub total_wire_length: u64,
     pub max_wire_length: u64,
-    /// The side the recurrence gives (equal to `side`, checked).
+    /// The side the recurrence gives (equal to `side`, checked; an upper
+    /// bound for 3-D layouts).
     pub recurrence_side: u64,
+    /// The area (volume in 3-D) of the closed form.
+    pub formula_area: u64,
     /// The longest wire the construction's closed form gives, if it has one.
     pub formula_max_wire: Option<u64>,
     pub nodes: usize,

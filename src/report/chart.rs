@@ -23,12 +23,7 @@ pub fn sweep_chart(title: &str, x_name: &str, rows: &[SweepRow]) -> Result<Strin
         let series: [(&str, Pick); 2] = [
             (
                 "area",
-                Box::new(|r: &SweepRow| {
-                    (
-                        r.area as f64,
-                        (r.recurrence_side * r.recurrence_side) as f64,
-                    )
-                }),
+                Box::new(|r: &SweepRow| (r.area as f64, r.formula_area as f64)),
             ),
             (
                 "longest wire",

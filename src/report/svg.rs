@@ -486,3 +486,226 @@ pub fn layout_svg(
     }
     Some(doc.to_string())
 }
+
+/// Most z-planes drawn as panels by [`layout_svg_3d`].
+pub const LAYOUT_SVG_PLANES: usize = 64;
+
+/// A 3-D layout: an isometric overview, then one panel per z-plane (x to
+/// the right, y up) with the node boxes cut by the plane, the wire runs in
+/// it, and a dot where a wire passes through it along z. `None` if the
+/// layout is too large to draw or has more than [`LAYOUT_SVG_PLANES`]
+/// planes.
+pub fn layout_svg_3d(
+    e: &crate::layout::Embedding,
+    m: &crate::layout::metrics::LayoutMetrics,
+) -> Option<String> {
+    use crate::layout::P3;
+    use std::collections::BTreeMap;
+    if e.nodes.len() + e.edges.len() > LAYOUT_SVG_LIMIT {
+        return None;
+    }
+    let (lo, hi) = crate::layout::check::bounding_box(e)?;
+    let planes = (hi.z - lo.z + 1) as usize;
+    if planes > LAYOUT_SVG_PLANES {
+        return None;
+    }
+    let levels = e.nodes.iter().map(|n| n.level).max().unwrap_or(0).max(1);
+    let colour = |level: u32| {
+        let t = level as f64 / levels as f64;
+        let c = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
+        format!(
+            "#{:02x}{:02x}{:02x}",
+            c(214.0, 31.0),
+            c(39.0, 119.0),
+            c(40.0, 180.0)
+        )
+    };
+    // Each edge's colour: the higher level of its two ends.
+    let level_of: BTreeMap<u32, u32> = e.nodes.iter().map(|n| (n.id, n.level)).collect();
+    let edge_level = |x: &crate::layout::Edge| {
+        level_of
+            .get(&x.from)
+            .copied()
+            .unwrap_or(0)
+            .max(level_of.get(&x.to).copied().unwrap_or(0))
+    };
+    let (w, h, d) = (
+        (hi.x - lo.x + 1) as f64,
+        (hi.y - lo.y + 1) as f64,
+        (hi.z - lo.z + 1) as f64,
+    );
+    // Isometric overview, about 640 px across: x runs right and down, z
+    // right and up, y straight up.
+    let (c30, s30) = (3f64.sqrt() / 2.0, 0.5);
+    let raw = |x: f64, y: f64, z: f64| ((x + z) * c30, (x - z) * s30 - y);
+    let corners: Vec<(f64, f64)> = [0.0, w]
+        .iter()
+        .flat_map(|&x| [0.0, h].map(move |y| (x, y)))
+        .flat_map(|(x, y)| [0.0, d].map(move |z| raw(x, y, z)))
+        .collect();
+    let (min_u, max_u) = corners
+        .iter()
+        .fold((f64::MAX, f64::MIN), |a, c| (a.0.min(c.0), a.1.max(c.0)));
+    let (min_v, max_v) = corners
+        .iter()
+        .fold((f64::MAX, f64::MIN), |a, c| (a.0.min(c.1), a.1.max(c.1)));
+    let (iso_w, iso_h) = (max_u - min_u, max_v - min_v);
+    let scale = (640.0 / iso_w.max(iso_h)).min(24.0);
+    let (left, top) = (20.0, 40.0);
+    let iso = |p: P3| {
+        let (u, v) = raw(
+            (p.x - lo.x) as f64,
+            (p.y - lo.y) as f64,
+            (p.z - lo.z) as f64,
+        );
+        (left + (u - min_u) * scale, top + (v - min_v) * scale)
+    };
+    let panel_unit = (220.0 / w.max(h)).clamp(0.5, 12.0);
+    let panel = (w.max(h) * panel_unit, h * panel_unit);
+    let columns = ((1100f64.max(iso_w * scale + 2.0 * left) - left) / (panel.0 + 24.0))
+        .floor()
+        .max(1.0) as usize;
+    let rows = planes.div_ceil(columns);
+    let iso_height = iso_h * scale;
+    let width = (left * 2.0 + columns as f64 * (panel.0 + 24.0)).max(iso_w * scale + 2.0 * left);
+    let height = top + iso_height + 30.0 + rows as f64 * (panel.1 + 40.0) + 40.0;
+    let mut doc = document(width, height).add(
+        Text::new(format!(
+            "{} ({}): {} x {} x {}, volume {}, wire length {} in all, {} at most",
+            e.network,
+            e.parameters
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            m.width,
+            m.height,
+            m.depth,
+            m.area,
+            m.total_wire_length,
+            m.max_wire_length
+        ))
+        .set("class", "legend")
+        .set("x", left)
+        .set("y", 18.0),
+    );
+    // Overview: wires as polylines, nodes as dots, far planes first.
+    let mut order: Vec<&crate::layout::Edge> = e.edges.iter().collect();
+    order.sort_by_key(|x| std::cmp::Reverse(x.path.iter().map(|p| p.z).min().unwrap_or(0)));
+    let mut overview = Group::new()
+        .set("fill", "none")
+        .set("stroke-width", (scale * 0.25).max(0.3));
+    for x in order {
+        let points: Vec<String> = x
+            .path
+            .iter()
+            .map(|&p| {
+                let (a, b) = iso(p);
+                format!("{a:.2},{b:.2}")
+            })
+            .collect();
+        overview = overview.add(
+            svg::node::element::Polyline::new()
+                .set("points", points.join(" "))
+                .set("stroke", colour(edge_level(x))),
+        );
+    }
+    for n in &e.nodes {
+        let (a, b) = iso(n.min);
+        overview = overview.add(
+            Rectangle::new()
+                .set("x", a - scale * 0.4)
+                .set("y", b - scale * 0.4)
+                .set("width", scale * 0.8)
+                .set("height", scale * 0.8)
+                .set(
+                    "fill",
+                    if n.kind == "processor" {
+                        "#333333"
+                    } else {
+                        "#1f77b4"
+                    },
+                )
+                .set("stroke", "none"),
+        );
+    }
+    doc = doc.add(overview);
+    // Panels, one per z-plane.
+    let base = top + iso_height + 30.0;
+    for (k, z) in (lo.z..=hi.z).enumerate() {
+        let (col, row) = (k % columns, k / columns);
+        let ox = left + col as f64 * (panel.0 + 24.0);
+        let oy = base + row as f64 * (panel.1 + 40.0);
+        let px = |x: i64| ox + (x - lo.x) as f64 * panel_unit + panel_unit / 2.0;
+        let py = |y: i64| oy + 16.0 + (hi.y - y) as f64 * panel_unit + panel_unit / 2.0;
+        let mut g = Group::new().add(
+            Text::new(format!("z = {z}"))
+                .set("class", "legend")
+                .set("x", ox)
+                .set("y", oy + 10.0),
+        );
+        g = g.add(
+            Rectangle::new()
+                .set("x", ox)
+                .set("y", oy + 16.0)
+                .set("width", w * panel_unit)
+                .set("height", h * panel_unit)
+                .set("fill", "none")
+                .set("stroke", "#cccccc"),
+        );
+        for n in e.nodes.iter().filter(|n| n.min.z <= z && z <= n.max.z) {
+            g = g.add(
+                Rectangle::new()
+                    .set("x", px(n.min.x) - panel_unit / 2.0)
+                    .set("y", py(n.max.y) - panel_unit / 2.0)
+                    .set("width", (n.max.x - n.min.x + 1) as f64 * panel_unit)
+                    .set("height", (n.max.y - n.min.y + 1) as f64 * panel_unit)
+                    .set(
+                        "fill",
+                        if n.kind == "processor" {
+                            "#333333"
+                        } else {
+                            "#1f77b4"
+                        },
+                    ),
+            );
+        }
+        for x in &e.edges {
+            let stroke = colour(edge_level(x));
+            for s in x.path.windows(2) {
+                let (a, b) = (s[0], s[1]);
+                if a.z == z && b.z == z {
+                    g = g.add(
+                        svg::node::element::Line::new()
+                            .set("x1", px(a.x))
+                            .set("y1", py(a.y))
+                            .set("x2", px(b.x))
+                            .set("y2", py(b.y))
+                            .set("stroke", stroke.clone())
+                            .set("stroke-width", (panel_unit * 0.3).max(0.3)),
+                    );
+                } else if a.x == b.x && a.y == b.y && a.z.min(b.z) <= z && z <= a.z.max(b.z) {
+                    g = g.add(
+                        svg::node::element::Circle::new()
+                            .set("cx", px(a.x))
+                            .set("cy", py(a.y))
+                            .set("r", (panel_unit * 0.3).max(0.4))
+                            .set("fill", stroke.clone()),
+                    );
+                }
+            }
+        }
+        doc = doc.add(g);
+    }
+    let legend_y = base + rows as f64 * (panel.1 + 40.0) + 10.0;
+    doc = doc.add(
+        Text::new(
+            "overview: isometric (x right-down, z right-up, y up); panels: one per z-plane, x right, y up; dots: wires along z; colour from red (low levels) to blue (high)"
+                .to_string(),
+        )
+        .set("class", "legend")
+        .set("x", left)
+        .set("y", legend_y),
+    );
+    Some(doc.to_string())
+}
