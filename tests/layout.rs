@@ -292,3 +292,50 @@ fn three_d_fold_and_squash_for_every_truncation() {
         }
     }
 }
+
+#[test]
+fn fat_pyramids_are_legal_with_short_wires_and_small_stretch() {
+    use fabric::layout::pyramid::{fat_pyramid, level_wires, survey, PyramidSpec};
+    // Spec note §2.7 (prototype, tile level): area/A 13-28 and the largest
+    // path/(d + lg A) about 19-27 for A = 2^12 .. 2^18; wires at level h
+    // O(2^h lg A). Here every size is a legal grid embedding of the
+    // network its parameters describe, and the ratios stay bounded.
+    for k in 2..=8u32 {
+        let n = 1u64 << (2 * k);
+        let spec = PyramidSpec::new(n).unwrap();
+        let p = fat_pyramid(&spec).unwrap();
+        let c = check(&p.embedding);
+        assert!(
+            c.is_legal(),
+            "n {n}: {:?}",
+            &c.violations[..c.violations.len().min(4)]
+        );
+        realises(&p.embedding);
+        let m = measure(&p.embedding);
+        let lg_a = (n as f64).log2();
+        let area = m.area as f64 / n as f64;
+        // Small trees pay for the 10-row switch box against blocks of side
+        // 3 or 7 (n = 16: 22.5).
+        assert!(
+            area <= if k >= 4 { 16.0 } else { 32.0 },
+            "n {n}: area / A = {area}"
+        );
+        for (h, tree, mesh) in level_wires(&p) {
+            let unit = (1u64 << h) as f64 * lg_a;
+            assert!(
+                tree as f64 <= 6.0 * unit && mesh as f64 <= 6.0 * unit,
+                "n {n} level {h}: {tree}, {mesh} against 2^h lg A = {unit}"
+            );
+        }
+        // Tracks per band grow at most linearly in the levels above the
+        // blocks (the note: 7K vertical, 3K horizontal).
+        assert!(p.tracks.0 <= 7 * spec.k() as i64 && p.tracks.1 <= 3 * spec.k() as i64 + 1);
+        let s = survey(&p, 0);
+        eprintln!(
+            "n {n}: area/A {area:.2}, tracks {:?}, stretch {:.2} (worst parents {:.2}) over {} pairs",
+            p.tracks, s.max_best, s.max_worst, s.pairs
+        );
+        assert!(s.max_worst <= 32.0, "n {n}: {:?}", s.worst);
+        assert!(s.pairs >= (n * (n - 1)).min(30_000));
+    }
+}

@@ -149,8 +149,10 @@ pub struct LayoutArgs {
     /// What to lay out: `htree` (complete binary tree), `fat-tree`,
     /// `butterfly-fat-tree` and `scalable-fat-tree` (constant-size
     /// switches), `tree-of-meshes` (H-tree style), `folded-tree-of-meshes`
-    /// (2-D fold-and-squash) or `tree-of-meshes-3d` (3-D fold-and-squash).
-    #[arg(value_parser = ["htree", "fat-tree", "butterfly-fat-tree", "scalable-fat-tree", "tree-of-meshes", "folded-tree-of-meshes", "tree-of-meshes-3d"])]
+    /// (2-D fold-and-squash), `tree-of-meshes-3d` (3-D fold-and-squash) or
+    /// `fat-pyramid` (butterfly fat-tree over H-tree blocks with a mesh at
+    /// every level, laid out regularly).
+    #[arg(value_parser = ["htree", "fat-tree", "butterfly-fat-tree", "scalable-fat-tree", "tree-of-meshes", "folded-tree-of-meshes", "tree-of-meshes-3d", "fat-pyramid"])]
     pub kind: String,
     /// Number of processors (leaves), a power of 4; for `tree-of-meshes`
     /// the side n of the root mesh, a power of 2.
@@ -643,6 +645,9 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
     let mut wide: Option<u64> = None;
     // 3-D fold-and-squash: bounds on the side and the longest wire.
     let mut three_d: Option<(u64, u64)> = None;
+    // Fat-pyramid: bounds on width and height (the last bands' outer tracks
+    // may go unused).
+    let mut pyramid: Option<(u64, u64)> = None;
     // H-trees of 2·4^k leaves (and sizes that are not powers of 2, which
     // `htree` refuses with the right message).
     let odd_htree =
@@ -687,6 +692,14 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
             wide = Some(w);
         }
         (e, h, h, Some(crate::layout::folded::max_wire_2d(l)))
+    } else if args.kind == "fat-pyramid" {
+        let spec = crate::layout::pyramid::PyramidSpec::new(size).map_err(Error::Usage)?;
+        let p = crate::layout::pyramid::fat_pyramid(&spec).map_err(Error::Usage)?;
+        let tiles = 1u64 << spec.k();
+        let (w, h) = (tiles * p.pitch.0 as u64, tiles * p.pitch.1 as u64);
+        pyramid = Some((w, h));
+        wide = Some(w);
+        (p.embedding, h, h, None)
     } else if args.kind == "tree-of-meshes-3d" {
         let full = 3 * size.trailing_zeros();
         let l = args.levels.unwrap_or(full);
@@ -773,7 +786,14 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         )));
     }
     let m = metrics::measure(&embedding);
-    if let Some((bound, wire)) = three_d {
+    if let Some((w, h)) = pyramid {
+        if m.width > w || m.height > h {
+            return Err(Error::Failed(format!(
+                "the layout is {} x {}, beyond its tiles' {w} x {h}",
+                m.width, m.height
+            )));
+        }
+    } else if let Some((bound, wire)) = three_d {
         if m.width.max(m.height).max(m.depth) > bound || m.max_wire_length > wire {
             return Err(Error::Failed(format!(
                 "the layout is {} x {} x {} with wires up to {} long, beyond the bounds 4nq = {bound} and 8q - 4 = {wire}",
@@ -815,7 +835,9 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
     }
     let delay = metrics::Delay::parse(&args.delay).map_err(Error::Usage)?;
     if args.sweep {
-        let sizes: Vec<u64> = if args.kind == "tree-of-meshes-3d" {
+        let sizes: Vec<u64> = if args.kind == "fat-pyramid" {
+            (2..=9).map(|k| 4u64.pow(k)).collect()
+        } else if args.kind == "tree-of-meshes-3d" {
             // The checker's raster needs about 25 bytes per point: n = 16
             // (256^3 points) is the largest that fits well within 2 GB.
             (1..=4).map(|k| 1u64 << k).collect()
@@ -969,7 +991,47 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
             m.area
         );
     }
-    if args.kind == "tree-of-meshes-3d" {
+    if args.kind == "fat-pyramid" {
+        use crate::layout::pyramid;
+        let spec = pyramid::PyramidSpec::new(size).map_err(Error::Usage)?;
+        let p = pyramid::fat_pyramid(&spec).map_err(Error::Usage)?;
+        let lg_a = (size as f64).log2();
+        println!(
+            "  {} blocks of {} processors (H-trees) under {} butterfly levels; tiles {} x {} ({} vertical and {} horizontal tracks per band); verified legal ({} crossings), realises its network; {:.3} ms",
+            spec.blocks(),
+            spec.block(),
+            spec.k(),
+            p.pitch.0,
+            p.pitch.1,
+            p.tracks.0,
+            p.tracks.1,
+            b.crossings,
+            b.seconds * 1e3
+        );
+        println!(
+            "  area / A = {:.2} (A = n = {size}, unit processors)",
+            m.area as f64 / size as f64
+        );
+        for (h, tree, mesh) in pyramid::level_wires(&p) {
+            let unit = (1u64 << h) as f64 * lg_a;
+            println!(
+                "  level {h}: longest tree wire {tree} ({:.2} 2^h lg A), mesh wire {mesh} ({:.2} 2^h lg A)",
+                tree as f64 / unit,
+                mesh as f64 / unit
+            );
+        }
+        let survey = pyramid::survey(&p, 0);
+        println!(
+            "  Theorem 18 over {} pairs of a competing mesh of area A: max path / (d + lg A) = {:.2} (best parents), {:.2} (worst parents)",
+            survey.pairs, survey.max_best, survey.max_worst
+        );
+        if let Some(w) = survey.worst {
+            println!(
+                "    worst pair ({}, {}) -> ({}, {}): d = {}, path {} (turns at level {})",
+                w.from.0, w.from.1, w.to.0, w.to.1, w.d, w.worst, w.level
+            );
+        }
+    } else if args.kind == "tree-of-meshes-3d" {
         let l: u32 = embedding.parameters["levels"].parse().expect("written");
         let q = crate::layout::folded::cubie(l).0;
         let n = size as f64;

@@ -13,6 +13,7 @@ pub mod check;
 pub mod fattree;
 pub mod folded;
 pub mod metrics;
+pub mod pyramid;
 pub mod sweep;
 pub mod tree_of_meshes;
 

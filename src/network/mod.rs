@@ -202,6 +202,53 @@ impl Network {
         net
     }
 
+    /// The fat-pyramid of [`crate::layout::pyramid`]: H-tree blocks (each
+    /// the fat-tree of capacity 1 on its `b` processors), a butterfly
+    /// fat-tree over the block roots, and the meshes of its levels; ids as
+    /// [`crate::layout::pyramid::Ids`].
+    pub fn fat_pyramid(spec: &crate::layout::pyramid::PyramidSpec) -> Network {
+        use crate::layout::pyramid::{upper_links, Ids};
+        let ids = Ids::new(spec);
+        let (b, k) = (spec.block(), spec.k());
+        let mut net = Network::with_nodes("fat-pyramid", ids.total(k) as usize);
+        let block_levels = b.trailing_zeros();
+        for q in 0..spec.blocks() {
+            for heap in 1..2 * b {
+                let depth = 63 - heap.leading_zeros();
+                let id = NodeId(ids.block_node(q, heap));
+                net.set_node(
+                    id,
+                    NodeData {
+                        role: if heap >= b {
+                            Role::Processor
+                        } else {
+                            Role::Switch
+                        },
+                        level: block_levels - depth,
+                    },
+                );
+                if heap >= 2 {
+                    net.add_link(id, NodeId(ids.block_node(q, heap / 2)));
+                }
+            }
+        }
+        for h in 1..=k {
+            for a in 0..(spec.blocks() >> (h + 1)) {
+                net.set_node(
+                    NodeId(ids.switch(h, a)),
+                    NodeData {
+                        role: Role::Switch,
+                        level: block_levels + h,
+                    },
+                );
+            }
+        }
+        for (a, c, _, _, _) in upper_links(spec) {
+            net.add_link(NodeId(a), NodeId(c));
+        }
+        net
+    }
+
     /// The tree of meshes `T(3, n)` truncated to `l` levels, by the folded
     /// definition of [`crate::layout::folded`]: node `(i, X, Y, Z)` is
     /// `i n^3 + Z n^2 + Y n + X`, at level `l - i`; the level-`l` nodes are
@@ -403,6 +450,18 @@ impl Network {
                     return Err("bad tree-of-meshes parameters".to_string());
                 }
                 Ok(Network::tree_of_meshes(n, l))
+            })()),
+            "fat-pyramid" => Some((|| {
+                let n = num("processors")?;
+                let beta = num("block_levels")? as u32;
+                let spec = crate::layout::pyramid::PyramidSpec::new(n)?;
+                if beta >= n.trailing_zeros() / 2 {
+                    return Err("bad fat-pyramid parameters".to_string());
+                }
+                Ok(Network::fat_pyramid(&crate::layout::pyramid::PyramidSpec {
+                    beta,
+                    ..spec
+                }))
             })()),
             "tree-of-meshes-3d" => Some((|| {
                 let n = num("root_side")?;

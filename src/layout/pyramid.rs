@@ -1,0 +1,923 @@
+//! The fat-pyramid (thesis section 4.3; spec note 003 part 1, section 2.7):
+//! a butterfly fat-tree over H-tree blocks, laid out regularly, with a mesh
+//! superposed on the switches of every level.
+//!
+//! **Network.** `n = 4^(K + beta)` processors in `B = 4^K` blocks of
+//! `b = 4^beta` (`beta = floor(lg lg n)`, so a block's side is about
+//! `lg n`). Each block is an H-tree (the fat-tree of capacity 1). Above the
+//! blocks a butterfly fat-tree: a level-`h` node covers `4^h` blocks and
+//! holds `2^(h-1)` switches, each with 4 children and 2 parents
+//! ([`crate::layout::butterfly::parents`]); a block's root is a leaf of it.
+//! At every level `1 <= h < K` the nodes form a `2^(K-h)` square grid
+//! (Z-order) and switch `i` of a node is joined to switch `i` of its east
+//! and north neighbours.
+//!
+//! **Layout.** One tile per block on a `2^K x 2^K` grid (Z-order). A tile
+//! is a core (the block's H-tree, and the tile's switch box if it has one)
+//! with a band of vertical tracks on its right and a band of horizontal
+//! tracks above. Switches sit by the note's "ruler": the `2^(h-1)` switches
+//! of a level-`h` node whose region starts at tile `(x0, y0)` go in tile
+//! row `y0 + 2^(h-1) - 1` (rows whose binary form ends in `0` then `h - 1`
+//! ones), columns `x0 + 2i + [h > 1]`: at most one switch per tile, and a
+//! level's switches spread evenly.
+//!
+//! A switch is a `1 x 10` box at the core's right edge; each of its links
+//! leaves on its own row. A block's root leaves upwards through the
+//! H-tree's free centre column, above the switch box, then right. Every
+//! link runs: its stub right into its tile column's vertical band, up or
+//! down a vertical track to the horizontal band of the target's tile row,
+//! along a horizontal track to the target's tile column, down or up a
+//! vertical track to the target's stub row, and left into the target. Tracks
+//! are assigned per band by interval colouring (closed intervals, so no two
+//! wires meet at a turn), on symbolic coordinates that do not depend on the
+//! band widths; the band widths are then the colours used.
+
+use std::collections::BTreeMap;
+
+use super::fattree::{heap_id, htree};
+use super::{Edge, Embedding, Node, P3};
+
+/// Terminal rows of a switch box (4 children, 2 parents, 4 mesh links).
+const SIGMA: i64 = 10;
+
+/// Parameters of a fat-pyramid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PyramidSpec {
+    /// Processors, `4^(K + beta)`.
+    pub processors: u64,
+    /// Block levels: `b = 4^beta` processors per block.
+    pub beta: u32,
+}
+
+impl PyramidSpec {
+    /// The default spec for `n` processors: `beta = floor(lg lg n)`, at most
+    /// leaving one 4-ary level above the blocks.
+    pub fn new(n: u64) -> Result<PyramidSpec, String> {
+        if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
+            return Err(format!(
+                "{n} processors: the fat-pyramid needs a power of 4, at least 4"
+            ));
+        }
+        let m = n.trailing_zeros() / 2;
+        let lg = 2 * m;
+        let beta = (31 - lg.leading_zeros()).min(m - 1);
+        Ok(PyramidSpec {
+            processors: n,
+            beta,
+        })
+    }
+
+    /// `K`: 4-ary levels above the blocks.
+    pub fn k(&self) -> u32 {
+        self.processors.trailing_zeros() / 2 - self.beta
+    }
+
+    pub fn block(&self) -> u64 {
+        1 << (2 * self.beta)
+    }
+
+    pub fn blocks(&self) -> u64 {
+        1 << (2 * self.k())
+    }
+}
+
+/// Node ids: processors `q b + j` (block `q`, leaf `j`); then each block's
+/// H-tree switches; then the butterfly switches level by level.
+#[derive(Clone, Copy, Debug)]
+pub struct Ids {
+    n: u64,
+    b: u64,
+    blocks: u64,
+}
+
+impl Ids {
+    pub fn new(spec: &PyramidSpec) -> Ids {
+        Ids {
+            n: spec.processors,
+            b: spec.block(),
+            blocks: spec.blocks(),
+        }
+    }
+
+    /// Node of block `q` with heap index `heap` in its H-tree.
+    pub fn block_node(&self, q: u64, heap: u64) -> u32 {
+        let local = heap_id(heap, self.b) as u64;
+        if local < self.b {
+            (q * self.b + local) as u32
+        } else {
+            (self.n + q * (self.b - 1) + (local - self.b)) as u32
+        }
+    }
+
+    /// The root of block `q` (the processor itself when `b = 1`).
+    pub fn block_root(&self, q: u64) -> u32 {
+        self.block_node(q, 1)
+    }
+
+    /// Butterfly switch `a` of level `h >= 1`.
+    pub fn switch(&self, h: u32, a: u64) -> u32 {
+        let below: u64 = (1..h).map(|i| self.blocks >> (i + 1)).sum();
+        (self.n + self.blocks * (self.b - 1) + below + a) as u32
+    }
+
+    pub fn total(&self, k: u32) -> u64 {
+        self.n + self.blocks * (self.b - 1) + (1..=k).map(|i| self.blocks >> (i + 1)).sum::<u64>()
+    }
+}
+
+/// Z-order: the grid position of index `v` (x from the even bits).
+pub fn z_position(v: u64) -> (u64, u64) {
+    let (mut x, mut y) = (0, 0);
+    for bit in 0..32 {
+        x |= ((v >> (2 * bit)) & 1) << bit;
+        y |= ((v >> (2 * bit + 1)) & 1) << bit;
+    }
+    (x, y)
+}
+
+/// Index of grid position `(x, y)` in Z-order.
+pub fn z_index(x: u64, y: u64) -> u64 {
+    let mut v = 0;
+    for bit in 0..32 {
+        v |= ((x >> bit) & 1) << (2 * bit);
+        v |= ((y >> bit) & 1) << (2 * bit + 1);
+    }
+    v
+}
+
+/// The links above the blocks: `(from, to, level, mesh, band)`, with the
+/// level of the upper end, whether it is a mesh link, and the tile row
+/// whose horizontal band carries it (spread so that each row of a node's
+/// region carries O(1) links per level: the note's private rows).
+pub fn upper_links(spec: &PyramidSpec) -> Vec<(u32, u32, u32, bool, u64)> {
+    use super::butterfly::parents;
+    let ids = Ids::new(spec);
+    let k = spec.k();
+    let mut out = Vec::new();
+    for l in 0..k {
+        let count = if l == 0 {
+            spec.blocks()
+        } else {
+            spec.blocks() >> (l + 1)
+        };
+        for a in 0..count {
+            let me = if l == 0 {
+                ids.block_root(a)
+            } else {
+                ids.switch(l, a)
+            };
+            // The child's region: a block's tile, or the level-l node's
+            // 2^l rows, shared by its 2^(l-1) switches x 2 parents.
+            let band = |e: u64| -> u64 {
+                if l == 0 {
+                    z_position(a).1
+                } else {
+                    let per = 1u64 << (l - 1);
+                    let (_, gy) = z_position(a / per);
+                    (gy << l) + 2 * (a % per) + e
+                }
+            };
+            for (e, p) in parents(l, a, k).into_iter().enumerate() {
+                out.push((me, ids.switch(l + 1, p), l + 1, false, band(e as u64)));
+            }
+        }
+    }
+    for h in 1..k {
+        let per = 1u64 << (h - 1);
+        let side = 1u64 << (k - h);
+        for node in 0..(spec.blocks() >> (2 * h)) {
+            let (gx, gy) = z_position(node);
+            for (nx, ny) in [(gx + 1, gy), (gx, gy + 1)] {
+                if nx < side && ny < side {
+                    let other = z_index(nx, ny);
+                    for i in 0..per {
+                        out.push((
+                            ids.switch(h, node * per + i),
+                            ids.switch(h, other * per + i),
+                            h,
+                            true,
+                            (gy << h) + i,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Tile of switch `a` of level `h` (the ruler placement).
+pub fn switch_tile(h: u32, a: u64) -> (u64, u64) {
+    let per = 1u64 << (h - 1);
+    let (node, i) = (a / per, a % per);
+    let (gx, gy) = z_position(node);
+    let (x0, y0) = (gx << h, gy << h);
+    (x0 + 2 * i + u64::from(h > 1), y0 + per - 1)
+}
+
+/// A symbolic coordinate along one axis: `(tile, offset)`, with the core
+/// at offsets `0 .. core` and the band above or right of it from `core`.
+type Sym = (u64, i64);
+const BAND_END: i64 = i64::MAX / 4;
+
+/// Assign tracks to closed intervals so that overlapping ones differ;
+/// returns each interval's track and the number of tracks.
+fn colour(mut items: Vec<(Sym, Sym, usize)>) -> (BTreeMap<usize, i64>, i64) {
+    items.sort();
+    let mut ends: Vec<Sym> = Vec::new();
+    let mut out = BTreeMap::new();
+    for (lo, hi, id) in items {
+        let t = match ends.iter().position(|&e| e < lo) {
+            Some(t) => t,
+            None => {
+                ends.push(hi);
+                ends.len() - 1
+            }
+        };
+        ends[t] = hi;
+        out.insert(id, t as i64);
+    }
+    let n = ends.len() as i64;
+    (out, n)
+}
+
+/// The fat-pyramid layout and its figures.
+pub struct Pyramid {
+    pub embedding: Embedding,
+    pub spec: PyramidSpec,
+    /// Tile pitch `(x, y)`.
+    pub pitch: (i64, i64),
+    /// Vertical and horizontal tracks per band.
+    pub tracks: (i64, i64),
+}
+
+/// Lay out the fat-pyramid of `spec`.
+pub fn fat_pyramid(spec: &PyramidSpec) -> Result<Pyramid, String> {
+    let k = spec.k();
+    let b = spec.block();
+    let ids = Ids::new(spec);
+    if spec.processors > 1 << 20 {
+        return Err(format!(
+            "{} processors: the fat-pyramid builds at most 4^10",
+            spec.processors
+        ));
+    }
+    // The block's H-tree (one processor when b = 1).
+    let block = if b == 1 { None } else { Some(htree(b)?) };
+    let s_b = match &block {
+        Some(e) => {
+            let (lo, hi) = super::check::bounding_box(e).ok_or("empty H-tree")?;
+            debug_assert_eq!((lo.x, lo.y), (0, 0));
+            hi.x + 1
+        }
+        None => 1,
+    };
+    let centre = (s_b - 1) / 2;
+    let core_w = s_b + 2; // block, a free column, the switch column
+    let core_h = s_b.max(SIGMA) + 1; // the root's escape row on top
+    let escape_row = s_b.max(SIGMA);
+    let switch_col = s_b + 1;
+
+    // Every upper link with its two terminals: (tile, core row) each.
+    let links = upper_links(spec);
+    let mut terminal_count: BTreeMap<u32, i64> = BTreeMap::new();
+    let mut ends: Vec<[((u64, u64), i64); 2]> = Vec::with_capacity(links.len());
+    let tile_of = |id: u32| -> (u64, u64) {
+        let id = id as u64;
+        let base = spec.processors + spec.blocks() * (b - 1);
+        if id < base {
+            // A block root: its block's tile.
+            let q = if id < spec.processors {
+                id / b
+            } else {
+                (id - spec.processors) / (b - 1)
+            };
+            z_position(q)
+        } else {
+            let mut rest = id - base;
+            let mut h = 1;
+            while rest >= spec.blocks() >> (h + 1) {
+                rest -= spec.blocks() >> (h + 1);
+                h += 1;
+            }
+            switch_tile(h, rest)
+        }
+    };
+    let is_root = |id: u32| (id as u64) < spec.processors + spec.blocks() * (b - 1);
+    for &(a, c, _, _, _) in &links {
+        let mut pair = [((0, 0), 0i64); 2];
+        for (slot, id) in [a, c].into_iter().enumerate() {
+            let row = if is_root(id) {
+                escape_row
+            } else {
+                let t = terminal_count.entry(id).or_insert(0);
+                *t += 1;
+                if *t > SIGMA {
+                    return Err(format!("switch {id} has more than {SIGMA} links"));
+                }
+                *t - 1
+            };
+            pair[slot] = (tile_of(id), row);
+        }
+        ends.push(pair);
+    }
+    // Symbolic intervals: vertical segments per tile column, horizontal per
+    // tile row. Segment ids: 3 * link + {0: first vertical, 1: horizontal,
+    // 2: second vertical}.
+    let mut vertical: BTreeMap<u64, Vec<(Sym, Sym, usize)>> = BTreeMap::new();
+    let mut horizontal: BTreeMap<u64, Vec<(Sym, Sym, usize)>> = BTreeMap::new();
+    let span = |a: Sym, c: Sym| if a <= c { (a, c) } else { (c, a) };
+    for (li, [(ta, ra), (tb, rb)]) in ends.iter().enumerate() {
+        let (ta, tb) = (*ta, *tb);
+        if ta.0 == tb.0 {
+            let (lo, hi) = span((ta.1, *ra), (tb.1, *rb));
+            vertical.entry(ta.0).or_default().push((lo, hi, 3 * li));
+            continue;
+        }
+        // Up or down to the band of the link's row, across, then up or
+        // down to the target.
+        let row = links[li].4;
+        let band_lo: Sym = (row, core_h);
+        let band_hi: Sym = (row, BAND_END);
+        let to_band = |at: Sym| {
+            if at <= band_lo {
+                (at, band_hi)
+            } else {
+                (band_lo, at)
+            }
+        };
+        let first = to_band((ta.1, *ra));
+        let second = to_band((tb.1, *rb));
+        vertical
+            .entry(ta.0)
+            .or_default()
+            .push((first.0, first.1, 3 * li));
+        vertical
+            .entry(tb.0)
+            .or_default()
+            .push((second.0, second.1, 3 * li + 2));
+        let (x_lo, x_hi) = if ta.0 < tb.0 {
+            ((ta.0, core_w), (tb.0, BAND_END))
+        } else {
+            ((tb.0, core_w), (ta.0, BAND_END))
+        };
+        horizontal
+            .entry(row)
+            .or_default()
+            .push((x_lo, x_hi, 3 * li + 1));
+    }
+    let mut track: BTreeMap<usize, i64> = BTreeMap::new();
+    let (mut tv, mut th) = (0i64, 0i64);
+    for (_, items) in vertical {
+        let (t, n) = colour(items);
+        tv = tv.max(n);
+        track.extend(t);
+    }
+    for (_, items) in horizontal {
+        let (t, n) = colour(items);
+        th = th.max(n);
+        track.extend(t);
+    }
+    let (px, py) = (core_w + tv.max(1), core_h + th.max(1));
+    let origin = |t: (u64, u64)| (t.0 as i64 * px, t.1 as i64 * py);
+
+    // Nodes.
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut edges: Vec<Edge> = Vec::new();
+    let mut root_point: BTreeMap<u32, P3> = BTreeMap::new();
+    for q in 0..spec.blocks() {
+        let (ox, oy) = origin(z_position(q));
+        match &block {
+            None => {
+                let p = P3::xy(ox + centre, oy + centre);
+                nodes.push(Node {
+                    id: ids.block_root(q),
+                    kind: "processor".into(),
+                    level: 0,
+                    min: p,
+                    max: p,
+                });
+                root_point.insert(ids.block_root(q), p);
+            }
+            Some(e) => {
+                // Block ids: the H-tree's node id -> heap -> pyramid id.
+                let heap_of = |id: u32| -> u64 {
+                    let id = id as u64;
+                    if id < b {
+                        id + b
+                    } else {
+                        id - b + 1
+                    }
+                };
+                let shift = |p: P3| P3::xy(p.x + ox, p.y + oy);
+                for nd in &e.nodes {
+                    let id = ids.block_node(q, heap_of(nd.id));
+                    nodes.push(Node {
+                        id,
+                        kind: nd.kind.clone(),
+                        level: nd.level,
+                        min: shift(nd.min),
+                        max: shift(nd.max),
+                    });
+                }
+                for x in &e.edges {
+                    edges.push(Edge {
+                        id: 0,
+                        from: ids.block_node(q, heap_of(x.from)),
+                        to: ids.block_node(q, heap_of(x.to)),
+                        path: x.path.iter().map(|&p| shift(p)).collect(),
+                    });
+                }
+                root_point.insert(ids.block_root(q), P3::xy(ox + centre, oy + centre));
+            }
+        }
+    }
+    let top_level = 2 * spec.beta;
+    for h in 1..=k {
+        for a in 0..(spec.blocks() >> (h + 1)) {
+            let (ox, oy) = origin(switch_tile(h, a));
+            nodes.push(Node {
+                id: ids.switch(h, a),
+                kind: "switch".into(),
+                level: top_level + h,
+                min: P3::xy(ox + switch_col, oy),
+                max: P3::xy(ox + switch_col, oy + SIGMA - 1),
+            });
+        }
+    }
+    // Upper links.
+    for (li, (&(a, c, _, _, row), [(ta, ra), (tb, rb)])) in links.iter().zip(&ends).enumerate() {
+        let (ax, ay) = origin(*ta);
+        let (bx, by) = origin(*tb);
+        let mut path = Vec::new();
+        // Start: a switch terminal or a block root's escape.
+        if is_root(a) {
+            let r = root_point[&a];
+            path.push(r);
+            path.push(P3::xy(r.x, ay + escape_row));
+        } else {
+            path.push(P3::xy(ax + switch_col, ay + ra));
+        }
+        let va = ax + core_w + track[&(3 * li)];
+        if ta.0 == tb.0 {
+            path.push(P3::xy(va, ay + ra));
+            path.push(P3::xy(va, by + rb));
+        } else {
+            let hr = row as i64 * py + core_h + track[&(3 * li + 1)];
+            let vb = bx + core_w + track[&(3 * li + 2)];
+            path.push(P3::xy(va, ay + ra));
+            path.push(P3::xy(va, hr));
+            path.push(P3::xy(vb, hr));
+            path.push(P3::xy(vb, by + rb));
+        }
+        // End: a switch terminal (a block root is never the upper end).
+        path.push(P3::xy(bx + switch_col, by + rb));
+        edges.push(Edge {
+            id: 0,
+            from: a,
+            to: c,
+            path: simplify(path),
+        });
+    }
+    for (i, e) in edges.iter_mut().enumerate() {
+        e.id = i as u32;
+    }
+    nodes.sort_unstable_by_key(|x| x.id);
+    let mut parameters = BTreeMap::new();
+    parameters.insert("processors".to_string(), spec.processors.to_string());
+    parameters.insert("block_levels".to_string(), spec.beta.to_string());
+    Ok(Pyramid {
+        embedding: Embedding {
+            network: "fat-pyramid".into(),
+            parameters,
+            dimensions: 2,
+            nodes,
+            edges,
+        },
+        spec: *spec,
+        pitch: (px, py),
+        tracks: (tv, th),
+    })
+}
+
+/// Theorem 18's measure for one pair of processors of a competing mesh.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairPath {
+    /// Mesh points `(x, y)` of the two processors.
+    pub from: (u64, u64),
+    pub to: (u64, u64),
+    /// Their distance in the competing mesh.
+    pub d: u64,
+    /// Wire length of the shortcut path in the fat-pyramid, with the best
+    /// and the worst choices of parents on the way up.
+    pub best: u64,
+    pub worst: u64,
+    /// The level where the path turns (0: inside one block).
+    pub level: u32,
+}
+
+/// Paths in a laid-out fat-pyramid under the shortcut rule, for processors
+/// of a competing `sqrt n x sqrt n` mesh mapped geometrically: mesh point
+/// `(x, y)` goes to the block of tile `(x, y) >> beta`, and within it to
+/// the H-tree leaf at the same relative position.
+pub struct Router<'a> {
+    p: &'a Pyramid,
+    ids: Ids,
+    length: std::collections::HashMap<(u32, u32), u64>,
+    /// Leaf index of each relative position in a block.
+    leaf_at: Vec<u64>,
+    /// Children of each butterfly switch `(h, a)`, by level.
+    children: Vec<Vec<Vec<u64>>>,
+}
+
+impl<'a> Router<'a> {
+    pub fn new(p: &'a Pyramid) -> Router<'a> {
+        use super::butterfly::parents;
+        let spec = p.spec;
+        let ids = Ids::new(&spec);
+        let mut length = std::collections::HashMap::new();
+        for e in &p.embedding.edges {
+            length.insert((e.from, e.to), e.length());
+            length.insert((e.to, e.from), e.length());
+        }
+        // Leaves of block 0 by position.
+        let side = 1u64 << spec.beta;
+        let mut leaves: Vec<(i64, i64, u64)> = p
+            .embedding
+            .nodes
+            .iter()
+            .filter(|nd| (nd.id as u64) < spec.block())
+            .map(|nd| (nd.min.x, nd.min.y, nd.id as u64))
+            .collect();
+        let mut xs: Vec<i64> = leaves.iter().map(|l| l.0).collect();
+        let mut ys: Vec<i64> = leaves.iter().map(|l| l.1).collect();
+        xs.sort_unstable();
+        xs.dedup();
+        ys.sort_unstable();
+        ys.dedup();
+        let mut leaf_at = vec![0u64; (side * side) as usize];
+        for (x, y, id) in leaves.drain(..) {
+            let u = xs.binary_search(&x).expect("a leaf column") as u64;
+            let v = ys.binary_search(&y).expect("a leaf row") as u64;
+            leaf_at[(v * side + u) as usize] = id;
+        }
+        let k = spec.k();
+        let mut children: Vec<Vec<Vec<u64>>> = vec![Vec::new(); k as usize + 1];
+        for h in 1..=k {
+            children[h as usize] = vec![Vec::new(); (spec.blocks() >> (h + 1)) as usize];
+            let below = if h == 1 {
+                spec.blocks()
+            } else {
+                spec.blocks() >> h
+            };
+            for c in 0..below {
+                for par in parents(h - 1, c, k) {
+                    children[h as usize][par as usize].push(c);
+                }
+            }
+        }
+        Router {
+            p,
+            ids,
+            length,
+            leaf_at,
+            children,
+        }
+    }
+
+    fn len(&self, a: u32, b: u32) -> u64 {
+        self.length[&(a, b)]
+    }
+
+    fn node_of(&self, h: u32, a: u64) -> u32 {
+        if h == 0 {
+            self.ids.block_root(a)
+        } else {
+            self.ids.switch(h, a)
+        }
+    }
+
+    /// Wire length from a leaf up to its block's root.
+    fn in_block(&self, q: u64, leaf: u64) -> u64 {
+        let b = self.p.spec.block();
+        let mut heap = b + leaf;
+        let mut total = 0;
+        while heap > 1 {
+            total += self.len(
+                self.ids.block_node(q, heap),
+                self.ids.block_node(q, heap / 2),
+            );
+            heap /= 2;
+        }
+        total
+    }
+
+    /// Down from switch `(h, a)` to block `q`'s root: the unique path.
+    fn down(&self, h: u32, a: u64, q: u64) -> u64 {
+        let (mut h, mut a) = (h, a);
+        let mut total = 0;
+        while h > 0 {
+            let want = q >> (2 * (h - 1));
+            let c = *self.children[h as usize][a as usize]
+                .iter()
+                .find(|&&c| {
+                    let node = if h == 1 { c } else { c >> (h - 2) };
+                    node == want
+                })
+                .expect("a child towards the block");
+            total += self.len(self.node_of(h - 1, c), self.node_of(h, a));
+            h -= 1;
+            a = c;
+        }
+        total
+    }
+
+    /// The path between mesh points `from` and `to`.
+    pub fn path(&self, from: (u64, u64), to: (u64, u64)) -> PairPath {
+        use super::butterfly::parents;
+        let spec = self.p.spec;
+        let side = 1u64 << spec.beta;
+        let d = from.0.abs_diff(to.0) + from.1.abs_diff(to.1);
+        let locate = |(x, y): (u64, u64)| {
+            let q = z_index(x >> spec.beta, y >> spec.beta);
+            let leaf = self.leaf_at[((y % side) * side + x % side) as usize];
+            (q, leaf)
+        };
+        let ((qs, ls), (qt, lt)) = (locate(from), locate(to));
+        if qs == qt {
+            // Inside one block: up to the common ancestor and down.
+            let b = spec.block();
+            let (mut u, mut v) = (b + ls, b + lt);
+            let mut total = 0;
+            while u != v {
+                if u > v {
+                    total += self.len(self.ids.block_node(qs, u), self.ids.block_node(qs, u / 2));
+                    u /= 2;
+                } else {
+                    total += self.len(self.ids.block_node(qs, v), self.ids.block_node(qs, v / 2));
+                    v /= 2;
+                }
+            }
+            return PairPath {
+                from,
+                to,
+                d,
+                best: total,
+                worst: total,
+                level: 0,
+            };
+        }
+        let ends = self.in_block(qs, ls) + self.in_block(qt, lt);
+        // Reachable switches of each level with the least and most wire
+        // used to reach them.
+        let k = spec.k();
+        let mut reach: BTreeMap<u64, (u64, u64)> = BTreeMap::new();
+        reach.insert(qs, (0, 0));
+        for h in 1..=k {
+            let mut next: BTreeMap<u64, (u64, u64)> = BTreeMap::new();
+            for (&c, &(lo, hi)) in &reach {
+                for par in parents(h - 1, c, k) {
+                    let w = self.len(self.node_of(h - 1, c), self.node_of(h, par));
+                    let e = next.entry(par).or_insert((u64::MAX, 0));
+                    e.0 = e.0.min(lo + w);
+                    e.1 = e.1.max(hi + w);
+                }
+            }
+            reach = next;
+            let per = 1u64 << (h - 1);
+            let (ns, nt) = (qs >> (2 * h), qt >> (2 * h));
+            let ((sx, sy), (tx, ty)) = (z_position(ns), z_position(nt));
+            let (dx, dy) = (sx.abs_diff(tx), sy.abs_diff(ty));
+            if dx > 1 || dy > 1 {
+                continue;
+            }
+            let (mut best, mut worst) = (u64::MAX, 0);
+            for (&a, &(lo, hi)) in &reach {
+                let i = a % per;
+                // Mesh hops: along x first, then y.
+                let mut hop = 0;
+                let mut here = ns;
+                if dx == 1 {
+                    let there = z_index(tx, sy);
+                    hop += self.len(
+                        self.ids.switch(h, here * per + i),
+                        self.ids.switch(h, there * per + i),
+                    );
+                    here = there;
+                }
+                if dy == 1 {
+                    let there = z_index(tx, ty);
+                    hop += self.len(
+                        self.ids.switch(h, here * per + i),
+                        self.ids.switch(h, there * per + i),
+                    );
+                    here = there;
+                }
+                debug_assert_eq!(here, nt);
+                let rest = hop + self.down(h, nt * per + i, qt);
+                best = best.min(lo + rest);
+                worst = worst.max(hi + rest);
+            }
+            return PairPath {
+                from,
+                to,
+                d,
+                best: best + ends,
+                worst: worst + ends,
+                level: h,
+            };
+        }
+        unreachable!("the top level has one node")
+    }
+}
+
+/// Theorem 18 over a set of pairs: the largest `L / (d + lg A)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Survey {
+    pub pairs: u64,
+    /// Largest ratio with the best and the worst choices of parents.
+    pub max_best: f64,
+    pub max_worst: f64,
+    /// The pair attaining `max_worst`.
+    pub worst: Option<PairPath>,
+}
+
+impl Survey {
+    /// The survey with seed 0.
+    pub fn default_for(p: &Pyramid) -> Survey {
+        survey(p, 0)
+    }
+}
+
+/// Survey pairs of a competing mesh of area `A = n`: every pair when
+/// `n <= 256`; otherwise every mesh edge (distance 1, the pairs that
+/// straddle the block and seam boundaries), pairs at distance `2^j` along
+/// each axis from random points, and random pairs, all drawn from `seed`.
+pub fn survey(p: &Pyramid, seed: u64) -> Survey {
+    use rand::{Rng, SeedableRng};
+    let router = Router::new(p);
+    let n = p.spec.processors;
+    let side = (n as f64).sqrt().round() as u64;
+    let lg_a = (n as f64).log2();
+    let mut out = Survey {
+        pairs: 0,
+        max_best: 0.0,
+        max_worst: 0.0,
+        worst: None,
+    };
+    let mut take = |from: (u64, u64), to: (u64, u64)| {
+        if from == to {
+            return;
+        }
+        let path = router.path(from, to);
+        let denominator = path.d as f64 + lg_a;
+        out.pairs += 1;
+        out.max_best = out.max_best.max(path.best as f64 / denominator);
+        let w = path.worst as f64 / denominator;
+        if w > out.max_worst {
+            out.max_worst = w;
+            out.worst = Some(path);
+        }
+    };
+    if n <= 256 {
+        for a in 0..n {
+            for b in 0..n {
+                take((a % side, a / side), (b % side, b / side));
+            }
+        }
+        return out;
+    }
+    for y in 0..side {
+        for x in 0..side {
+            if x + 1 < side {
+                take((x, y), (x + 1, y));
+            }
+            if y + 1 < side {
+                take((x, y), (x, y + 1));
+            }
+        }
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..2000 {
+        let (x, y) = (rng.gen_range(0..side), rng.gen_range(0..side));
+        let mut step = 2;
+        while step < side {
+            if x + step < side {
+                take((x, y), (x + step, y));
+            }
+            if y + step < side {
+                take((x, y), (x, y + step));
+            }
+            step *= 2;
+        }
+    }
+    for _ in 0..20_000 {
+        let a = (rng.gen_range(0..side), rng.gen_range(0..side));
+        let b = (rng.gen_range(0..side), rng.gen_range(0..side));
+        take(a, b);
+    }
+    out
+}
+
+/// Longest wire at each level above the blocks: tree links into level `h`
+/// and mesh links of level `h`.
+pub fn level_wires(p: &Pyramid) -> Vec<(u32, u64, u64)> {
+    let spec = p.spec;
+    let mut by_pair: std::collections::HashMap<(u32, u32), u64> = std::collections::HashMap::new();
+    for e in &p.embedding.edges {
+        by_pair.insert((e.from, e.to), e.length());
+    }
+    let mut out: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
+    for (a, c, h, mesh, _) in upper_links(&spec) {
+        let len = by_pair[&(a, c)];
+        let e = out.entry(h).or_insert((0, 0));
+        if mesh {
+            e.1 = e.1.max(len);
+        } else {
+            e.0 = e.0.max(len);
+        }
+    }
+    out.into_iter().map(|(h, (t, m))| (h, t, m)).collect()
+}
+
+/// Drop repeated points and straight-through corners.
+fn simplify(points: Vec<P3>) -> Vec<P3> {
+    let mut out: Vec<P3> = Vec::with_capacity(points.len());
+    for p in points {
+        if out.last() == Some(&p) {
+            continue;
+        }
+        if out.len() >= 2 {
+            let (a, b) = (out[out.len() - 2], out[out.len() - 1]);
+            if (a.x == b.x && b.x == p.x) || (a.y == b.y && b.y == p.y) {
+                out.pop();
+            }
+        }
+        out.push(p);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::check::check;
+    use super::*;
+
+    #[test]
+    fn z_order_round_trips() {
+        for v in 0..1024 {
+            let (x, y) = z_position(v);
+            assert_eq!(z_index(x, y), v);
+        }
+    }
+
+    #[test]
+    fn ruler_places_at_most_one_switch_per_tile() {
+        for k in 1..=6u32 {
+            let blocks = 1u64 << (2 * k);
+            let mut seen = std::collections::BTreeSet::new();
+            for h in 1..=k {
+                for a in 0..(blocks >> (h + 1)) {
+                    let t = switch_tile(h, a);
+                    assert!(t.0 < 1 << k && t.1 < 1 << k);
+                    assert!(seen.insert(t), "k {k}: two switches in tile {t:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shortcut_paths_in_a_small_pyramid() {
+        let p = fat_pyramid(&PyramidSpec::new(256).unwrap()).unwrap();
+        let r = Router::new(&p);
+        // Same block: no upper link used.
+        let same = r.path((0, 0), (1, 0));
+        assert_eq!(same.level, 0);
+        assert!(same.best >= 2);
+        // Adjacent blocks across the middle: a level-1 hop at most.
+        let s = Survey::default_for(&p);
+        assert!(s.max_worst >= s.max_best && s.max_best > 0.0);
+    }
+
+    #[test]
+    fn small_pyramids_are_legal() {
+        for n in [16u64, 64, 256, 1024, 4096] {
+            let spec = PyramidSpec::new(n).unwrap();
+            let p = fat_pyramid(&spec).unwrap();
+            let c = check(&p.embedding);
+            assert!(
+                c.is_legal(),
+                "n {n} (beta {}, K {}): {:?}",
+                spec.beta,
+                spec.k(),
+                &c.violations[..c.violations.len().min(5)]
+            );
+            let want = crate::network::Network::intended(&p.embedding)
+                .unwrap()
+                .unwrap();
+            crate::network::Network::from_embedding(&p.embedding)
+                .and_then(|got| got.compare(&want))
+                .unwrap();
+        }
+    }
+}
