@@ -46,6 +46,39 @@ fn layout_benches(c: &mut Criterion) {
             b.iter(|| run(black_box(&spec)))
         });
     }
+    // Folded and pyramid layouts: build, verify, measure (and for the
+    // fat-pyramid the Theorem 18 survey).
+    {
+        use fabric::layout::folded::fold_and_squash_3d;
+        use fabric::layout::pyramid::{fat_pyramid, survey, PyramidSpec};
+        let e = fold_and_squash_3d(16, 12).expect("valid");
+        let m = measure(&e);
+        eprintln!(
+            "tree-of-meshes-3d n 16 l 12: {} x {} x {}, volume {}, {} nodes, {} wires, longest {}",
+            m.width,
+            m.height,
+            m.depth,
+            m.area,
+            e.nodes.len(),
+            e.edges.len(),
+            m.max_wire_length
+        );
+        group.bench_function("build-verify-measure/tree-of-meshes-3d/n16-l12", |b| {
+            b.iter(|| {
+                let e = fold_and_squash_3d(16, 12).expect("valid");
+                assert!(check(&e).is_legal());
+                measure(&e).area
+            })
+        });
+        let spec = PyramidSpec::new(1 << 18).expect("valid");
+        group.bench_function("build-verify-survey/fat-pyramid/4^9", |b| {
+            b.iter(|| {
+                let p = fat_pyramid(&spec).expect("valid");
+                assert!(check(&p.embedding).is_legal());
+                survey(&p, 0).max_worst
+            })
+        });
+    }
     group.finish();
 }
 

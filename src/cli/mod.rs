@@ -929,7 +929,7 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
         }
         let show = |e: Option<f64>| e.map_or("-".to_string(), |e| format!("{e:.3}"));
         println!(
-            "  fitted exponents: area ~ n^{}, longest wire ~ n^{}; every size verified legal, side = recurrence",
+            "  fitted exponents: area ~ n^{}, longest wire ~ n^{}; every size verified legal, side = recurrence (within the bounds for tree-of-meshes-3d and fat-pyramid)",
             show(area_exp),
             show(wire_exp)
         );
