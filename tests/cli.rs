@@ -844,3 +844,63 @@ fn simulate_refuses_bad_options_without_output() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
     assert_eq!(yaml(&out)["runs"][0]["complete"].as_u64(), Some(0));
 }
+
+#[test]
+fn folded_3d_and_pyramid_layouts_round_trip_through_verify_layout() {
+    let dir = scratch("folded-layouts");
+    for (kind, args) in [
+        (
+            "folded-tree-of-meshes",
+            vec!["--size", "8", "--levels", "5"],
+        ),
+        ("tree-of-meshes-3d", vec!["--size", "4", "--levels", "6"]),
+        ("fat-pyramid", vec!["--size", "1024"]),
+    ] {
+        let (out, svg) = (
+            dir.join(format!("{kind}.yaml")),
+            dir.join(format!("{kind}.svg")),
+        );
+        let o = run(fabric()
+            .args(["layout", kind])
+            .args(&args)
+            .arg("-o")
+            .arg(&out)
+            .arg("--svg")
+            .arg(&svg));
+        assert!(o.status.success(), "{kind}: {}", text(&o.stderr));
+        assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+        let o = run(fabric().arg("verify-layout").arg(&out));
+        assert!(o.status.success(), "{kind}: {}", text(&o.stdout));
+        let said = text(&o.stdout);
+        assert!(said.contains("realises the intended"), "{kind}: {said}");
+        if kind == "tree-of-meshes-3d" {
+            assert!(said.contains("volume"), "{said}");
+            assert_eq!(yaml(&out)["dimensions"].as_u64(), Some(3));
+        }
+        // A node moved onto another's position is caught.
+        let text_in = std::fs::read_to_string(&out).unwrap();
+        let broken = dir.join(format!("{kind}-broken.yaml"));
+        let lines: Vec<&str> = text_in.lines().collect();
+        let first = lines.iter().position(|l| l.contains("{id: 0,")).unwrap();
+        let second = lines.iter().position(|l| l.contains("{id: 1,")).unwrap();
+        let min_of = |l: &str| l[l.find("min:").unwrap()..].to_string();
+        let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        changed[second] = format!(
+            "{}{}",
+            &lines[second][..lines[second].find("min:").unwrap()],
+            min_of(lines[first])
+        );
+        std::fs::write(&broken, changed.join("\n")).unwrap();
+        let o = run(fabric().arg("verify-layout").arg(&broken));
+        assert_eq!(o.status.code(), Some(1), "{kind}: {}", text(&o.stdout));
+    }
+    for args in [
+        vec!["tree-of-meshes-3d", "--size", "4", "--levels", "7"],
+        vec!["fat-pyramid", "--size", "8"],
+        vec!["fat-pyramid", "--size", "64", "--levels", "2"],
+        vec!["folded-tree-of-meshes", "--size", "3"],
+    ] {
+        let o = run(fabric().arg("layout").args(&args));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+    }
+}

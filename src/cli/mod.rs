@@ -521,13 +521,15 @@ pub fn run(cli: Cli) -> Result<i32> {
                     );
                 }
                 println!(
-                    "legal: {} with {} nodes and {} edges, {} x {}, area {}, wire length {} ({} at most), {} crossings",
+                    "legal: {} with {} nodes and {} edges, {}, wire length {} ({} at most), {} crossings",
                     file.embedding.network,
                     file.embedding.nodes.len(),
                     file.embedding.edges.len(),
-                    m.width,
-                    m.height,
-                    m.area,
+                    if file.embedding.dimensions == 3 {
+                        format!("{} x {} x {}, volume {}", m.width, m.height, m.depth, m.area)
+                    } else {
+                        format!("{} x {}, area {}", m.width, m.height, m.area)
+                    },
                     m.total_wire_length,
                     m.max_wire_length,
                     verdict.crossings
