@@ -45,6 +45,7 @@ fn sim_benches(c: &mut Criterion) {
         k1: 1.0,
         k2: 1.0,
         r: 1.0,
+        interleave: false,
     });
     for (name, alg, policy) in [
         ("fat-tree-greedy", Algorithm::Greedy, Policy::Priority),

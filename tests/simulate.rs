@@ -317,6 +317,7 @@ fn every_algorithm_delivers_everything_and_never_beats_lambda() {
                     k1: 1.0,
                     k2: 1.0,
                     r: 1.0,
+                    interleave: false,
                 }),
                 Policy::IdealRandom,
             ),
@@ -325,6 +326,7 @@ fn every_algorithm_delivers_everything_and_never_beats_lambda() {
                     k1: 2.0,
                     k2: 1.0,
                     r: 2.0,
+                    interleave: false,
                 }),
                 Policy::DropAll,
             ),
@@ -360,6 +362,7 @@ fn same_seed_same_outcome() {
             k1: 1.0,
             k2: 1.0,
             r: 1.0,
+            interleave: false,
         });
         route(&tree, &msgs, &alg, Policy::IdealRandom, 1_000_000, &mut rng)
     };
@@ -400,7 +403,14 @@ fn figure_3_3_cycles_per_lambda_stay_bounded() {
     )
     .unwrap();
     let rates = [2, 4, 16];
-    let random = |k1, r| Algorithm::Random(RandomConstants { k1, k2: 1.0, r });
+    let random = |k1, r| {
+        Algorithm::Random(RandomConstants {
+            k1,
+            k2: 1.0,
+            r,
+            interleave: false,
+        })
+    };
     let cases = [
         (random(1.0, 1.0), Policy::IdealRandom, 3.0, &doubling_tree),
         (random(2.0, 2.0), Policy::DropAll, 6.0, &doubling_tree),
@@ -427,6 +437,7 @@ fn theorem_8_greedy_pays_lg_n_and_random_does_not() {
         k1: 1.0,
         k2: 1.0,
         r: 1.0,
+        interleave: false,
     });
     for lambda in [12u32, 48] {
         let mut rows = Vec::new();
@@ -620,6 +631,7 @@ fn try_guess_schedule_and_subset_probabilities() {
         k1: 1.0,
         k2: 1.0,
         r: 1.0,
+        interleave: false,
     });
     let out = route(
         &f,

@@ -340,6 +340,7 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
                     k1: args.k1,
                     k2: args.k2,
                     r,
+                    interleave: false,
                 }
             })
         }

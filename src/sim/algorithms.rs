@@ -22,6 +22,10 @@ pub struct RandomConstants {
     pub k2: f64,
     /// The congestion parameter used for the subset probability `1/(r lambda)`.
     pub r: f64,
+    /// The guaranteed-finite variant (section 3.2): after every RANDOM cycle
+    /// one cycle sends a single undelivered message alone, which always gets
+    /// through, so the run ends even with drop-all switches.
+    pub interleave: bool,
 }
 
 impl RandomConstants {
@@ -33,6 +37,7 @@ impl RandomConstants {
             k1: 400.0 * r * r * r.ln(),
             k2: 36.0 * r,
             r,
+            interleave: false,
         }
     }
 }
@@ -141,6 +146,21 @@ impl<'a, F: Fabric> State<'a, F> {
         self.send_batch(rng);
     }
 
+    /// Send the first undelivered message alone (if any are left and cycles
+    /// remain).
+    fn send_one(&mut self, rng: &mut ChaCha8Rng) {
+        if !self.going() {
+            return;
+        }
+        let done = &self.done;
+        let Some(&id) = self.pending.iter().find(|&&id| !done[id as usize]) else {
+            return;
+        };
+        self.batch.clear();
+        self.batch.push(id);
+        self.send_batch(rng);
+    }
+
     /// Send a `p`-subset of the undelivered messages (each independently
     /// with probability `p`), drawn by geometric skips so a small subset
     /// costs little.
@@ -211,6 +231,9 @@ pub fn route<F: Fabric>(
         Algorithm::Random(c) => {
             if s.going() {
                 s.send_all(rng);
+                if c.interleave {
+                    s.send_one(rng);
+                }
             }
             let mut guess = 2.0f64;
             while c.k1 * guess < c.k2 * lgn && s.going() {
@@ -251,11 +274,17 @@ fn try_guess<F: Fabric>(
                 return;
             }
             s.send_subset(1.0 / (c.r * lambda), rng);
+            if c.interleave {
+                s.send_one(rng);
+            }
         }
         lambda /= 2.0;
     }
     if s.going() {
         s.send_all(rng);
+        if c.interleave {
+            s.send_one(rng);
+        }
     }
 }
 
