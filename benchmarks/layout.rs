@@ -75,7 +75,7 @@ fn layout_benches(c: &mut Criterion) {
             b.iter(|| {
                 let p = fat_pyramid(&spec).expect("valid");
                 assert!(check(&p.embedding).is_legal());
-                survey(&p, 0).max_worst
+                survey(&p.embedding, p.spec, 0).max_worst
             })
         });
     }

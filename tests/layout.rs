@@ -320,7 +320,7 @@ fn fat_pyramids_are_legal_with_short_wires_and_small_stretch() {
             area <= if k >= 4 { 16.0 } else { 32.0 },
             "n {n}: area / A = {area}"
         );
-        for (h, tree, mesh) in level_wires(&p) {
+        for (h, tree, mesh) in level_wires(&p.embedding, p.spec) {
             let unit = (1u64 << h) as f64 * lg_a;
             assert!(
                 tree as f64 <= 6.0 * unit && mesh as f64 <= 6.0 * unit,
@@ -330,7 +330,7 @@ fn fat_pyramids_are_legal_with_short_wires_and_small_stretch() {
         // Tracks per band grow at most linearly in the levels above the
         // blocks (the note: 7K vertical, 3K horizontal).
         assert!(p.tracks.0 <= 7 * spec.k() as i64 && p.tracks.1 <= 3 * spec.k() as i64 + 1);
-        let s = survey(&p, 0);
+        let s = survey(&p.embedding, p.spec, 0);
         eprintln!(
             "n {n}: area/A {area:.2}, tracks {:?}, stretch {:.2} (worst parents {:.2}) over {} pairs",
             p.tracks, s.max_best, s.max_worst, s.pairs

@@ -627,6 +627,9 @@ pub fn run(cli: Cli) -> Result<i32> {
 /// One layout built, checked against the checker and its recurrence, and
 /// measured: the embedding, its metrics and check, the recurrence side, its
 /// closed form, and the closed-form longest wire.
+/// A fat-pyramid's spec, tile pitch and tracks per band.
+type PyramidFigures = (crate::layout::pyramid::PyramidSpec, (i64, i64), (i64, i64));
+
 struct Built {
     embedding: crate::layout::Embedding,
     metrics: crate::layout::metrics::LayoutMetrics,
@@ -634,6 +637,8 @@ struct Built {
     side: u64,
     /// The closed form's width (the side, unless the layout is not square).
     width: u64,
+    /// Fat-pyramid: its spec, tile pitch and tracks per band.
+    pyramid: Option<PyramidFigures>,
     closed: u64,
     /// The closed-form longest wire, for constructions that have one.
     formula_max_wire: Option<u64>,
@@ -648,8 +653,9 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
     // 3-D fold-and-squash: bounds on the side and the longest wire.
     let mut three_d: Option<(u64, u64)> = None;
     // Fat-pyramid: bounds on width and height (the last bands' outer tracks
-    // may go unused).
+    // may go unused), and its figures.
     let mut pyramid: Option<(u64, u64)> = None;
+    let mut pyramid_info = None;
     // H-trees of 2·4^k leaves (and sizes that are not powers of 2, which
     // `htree` refuses with the right message).
     let odd_htree =
@@ -700,6 +706,7 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         let tiles = 1u64 << spec.k();
         let (w, h) = (tiles * p.pitch.0 as u64, tiles * p.pitch.1 as u64);
         pyramid = Some((w, h));
+        pyramid_info = Some((spec, p.pitch, p.tracks));
         wide = Some(w);
         (p.embedding, h, h, None)
     } else if args.kind == "tree-of-meshes-3d" {
@@ -823,6 +830,7 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         crossings: verdict.crossings,
         side,
         width: wide.unwrap_or(side),
+        pyramid: pyramid_info,
         closed,
         formula_max_wire,
         seconds: start.elapsed().as_secs_f64(),
@@ -995,18 +1003,17 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
     }
     if args.kind == "fat-pyramid" {
         use crate::layout::pyramid;
-        let spec = pyramid::PyramidSpec::new(size).map_err(Error::Usage)?;
-        let p = pyramid::fat_pyramid(&spec).map_err(Error::Usage)?;
+        let (spec, pitch, tracks) = b.pyramid.expect("set for fat-pyramid");
         let lg_a = (size as f64).log2();
         println!(
             "  {} blocks of {} processors (H-trees) under {} butterfly levels; tiles {} x {} ({} vertical and {} horizontal tracks per band); verified legal ({} crossings), realises its network; {:.3} ms",
             spec.blocks(),
             spec.block(),
             spec.k(),
-            p.pitch.0,
-            p.pitch.1,
-            p.tracks.0,
-            p.tracks.1,
+            pitch.0,
+            pitch.1,
+            tracks.0,
+            tracks.1,
             b.crossings,
             b.seconds * 1e3
         );
@@ -1014,7 +1021,7 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
             "  area / A = {:.2} (A = n = {size}, unit processors)",
             m.area as f64 / size as f64
         );
-        for (h, tree, mesh) in pyramid::level_wires(&p) {
+        for (h, tree, mesh) in pyramid::level_wires(embedding, spec) {
             let unit = (1u64 << h) as f64 * lg_a;
             println!(
                 "  level {h}: longest tree wire {tree} ({:.2} 2^h lg A), mesh wire {mesh} ({:.2} 2^h lg A)",
@@ -1022,7 +1029,7 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
                 mesh as f64 / unit
             );
         }
-        let survey = pyramid::survey(&p, 0);
+        let survey = pyramid::survey(embedding, spec, 0);
         println!(
             "  Theorem 18 over {} pairs of a competing mesh of area A: max path / (d + lg A) = {:.2} (best parents), {:.2} (worst parents)",
             survey.pairs, survey.max_best, survey.max_worst

@@ -19,16 +19,20 @@
 //!   its point one step towards its face, runs two steps in the other
 //!   dimension to the next level's line, and three steps back (length 6).
 //!   Side `2 n m`.
-//! - 3-D (section 2.6, the note's repair of Lemma 22's routing): cubies of
-//!   side `3q`, `q` the least with a walk of `l + 1` cells through `Z_q^2`;
-//!   level `t` at point `p(i, j) = (i, (i + j) mod q, j)` of the walk's
-//!   `t`-th cell, where consecutive cells keep the coordinate `t mod 3`
-//!   (the cut dimension). Coordinates `3 (X q + p) + 1`, with private
-//!   auxiliary planes at `3p` and `3p + 2`. A tree edge steps once towards
-//!   its face, runs along the other two dimensions to the next level's
-//!   point, and steps back (length `2 + 3|de1| + 3|de2| <= 6q - 4`); mesh
-//!   edges are straight (length `3q`). Side `3 n q`: volume
-//!   `27 n^3 ceil(sqrt(l + 1))^3 = O(n^3 l^(3/2))`, longest wire `O(sqrt l)`.
+//! - 3-D (section 2.6; Lemma 22's cubies, routed legally under FORMATS.md):
+//!   `q` is the least side with a walk of `l + 1` cells through `Z_q^2`;
+//!   level `t` sits at `p(i, j) = (i, (i + j) mod q, j)` of the walk's
+//!   `t`-th cell, consecutive cells keeping the coordinate `t mod 3` (the
+//!   cut dimension). Pitch 4: a node is the `2 x 2 x 2` box at offsets
+//!   `4p + 1 ..= 4p + 2` of its cubie, auxiliary planes at `4p` and
+//!   `4p + 3`. Mesh edges along axis `k` run at sub-offsets 1 on axis
+//!   `k + 1` and 2 on `k + 2` (length `4q - 1`), so lines of different axes
+//!   never meet; a tree edge steps out of its box towards its face, runs
+//!   along the other two axes in the auxiliary plane at sub-offsets no mesh
+//!   line or other leg's turn uses, and steps into the next level's box
+//!   (length at most `8q - 4`). Side at most `4 n q`: volume
+//!   `O(n^3 l^(3/2))`, longest wire `O(sqrt l)`. The note's pitch-3 routing
+//!   has knock-knees and three-path points, which FORMATS.md forbids.
 
 use std::collections::BTreeMap;
 

@@ -520,8 +520,8 @@ pub struct PairPath {
 /// of a competing `sqrt n x sqrt n` mesh mapped geometrically: mesh point
 /// `(x, y)` goes to the block of tile `(x, y) >> beta`, and within it to
 /// the H-tree leaf at the same relative position.
-pub struct Router<'a> {
-    p: &'a Pyramid,
+pub struct Router {
+    spec: PyramidSpec,
     ids: Ids,
     length: std::collections::HashMap<(u32, u32), u64>,
     /// Leaf index of each relative position in a block.
@@ -530,20 +530,18 @@ pub struct Router<'a> {
     children: Vec<Vec<Vec<u64>>>,
 }
 
-impl<'a> Router<'a> {
-    pub fn new(p: &'a Pyramid) -> Router<'a> {
+impl Router {
+    pub fn new(e: &Embedding, spec: PyramidSpec) -> Router {
         use super::butterfly::parents;
-        let spec = p.spec;
         let ids = Ids::new(&spec);
         let mut length = std::collections::HashMap::new();
-        for e in &p.embedding.edges {
-            length.insert((e.from, e.to), e.length());
-            length.insert((e.to, e.from), e.length());
+        for x in &e.edges {
+            length.insert((x.from, x.to), x.length());
+            length.insert((x.to, x.from), x.length());
         }
         // Leaves of block 0 by position.
         let side = 1u64 << spec.beta;
-        let mut leaves: Vec<(i64, i64, u64)> = p
-            .embedding
+        let mut leaves: Vec<(i64, i64, u64)> = e
             .nodes
             .iter()
             .filter(|nd| (nd.id as u64) < spec.block())
@@ -577,7 +575,7 @@ impl<'a> Router<'a> {
             }
         }
         Router {
-            p,
+            spec,
             ids,
             length,
             leaf_at,
@@ -599,7 +597,7 @@ impl<'a> Router<'a> {
 
     /// Wire length from a leaf up to its block's root.
     fn in_block(&self, q: u64, leaf: u64) -> u64 {
-        let b = self.p.spec.block();
+        let b = self.spec.block();
         let mut heap = b + leaf;
         let mut total = 0;
         while heap > 1 {
@@ -635,7 +633,7 @@ impl<'a> Router<'a> {
     /// The path between mesh points `from` and `to`.
     pub fn path(&self, from: (u64, u64), to: (u64, u64)) -> PairPath {
         use super::butterfly::parents;
-        let spec = self.p.spec;
+        let spec = self.spec;
         let side = 1u64 << spec.beta;
         let d = from.0.abs_diff(to.0) + from.1.abs_diff(to.1);
         let locate = |(x, y): (u64, u64)| {
@@ -745,7 +743,7 @@ pub struct Survey {
 impl Survey {
     /// The survey with seed 0.
     pub fn default_for(p: &Pyramid) -> Survey {
-        survey(p, 0)
+        survey(&p.embedding, p.spec, 0)
     }
 }
 
@@ -753,10 +751,10 @@ impl Survey {
 /// `n <= 256`; otherwise every mesh edge (distance 1, the pairs that
 /// straddle the block and seam boundaries), pairs at distance `2^j` along
 /// each axis from random points, and random pairs, all drawn from `seed`.
-pub fn survey(p: &Pyramid, seed: u64) -> Survey {
+pub fn survey(e: &Embedding, spec: PyramidSpec, seed: u64) -> Survey {
     use rand::{Rng, SeedableRng};
-    let router = Router::new(p);
-    let n = p.spec.processors;
+    let router = Router::new(e, spec);
+    let n = spec.processors;
     let side = (n as f64).sqrt().round() as u64;
     let lg_a = (n as f64).log2();
     let mut out = Survey {
@@ -821,11 +819,10 @@ pub fn survey(p: &Pyramid, seed: u64) -> Survey {
 
 /// Longest wire at each level above the blocks: tree links into level `h`
 /// and mesh links of level `h`.
-pub fn level_wires(p: &Pyramid) -> Vec<(u32, u64, u64)> {
-    let spec = p.spec;
+pub fn level_wires(e: &Embedding, spec: PyramidSpec) -> Vec<(u32, u64, u64)> {
     let mut by_pair: std::collections::HashMap<(u32, u32), u64> = std::collections::HashMap::new();
-    for e in &p.embedding.edges {
-        by_pair.insert((e.from, e.to), e.length());
+    for x in &e.edges {
+        by_pair.insert((x.from, x.to), x.length());
     }
     let mut out: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
     for (a, c, h, mesh, _) in upper_links(&spec) {
@@ -887,16 +884,42 @@ mod tests {
     }
 
     #[test]
-    fn shortcut_paths_in_a_small_pyramid() {
-        let p = fat_pyramid(&PyramidSpec::new(256).unwrap()).unwrap();
-        let r = Router::new(&p);
-        // Same block: no upper link used.
+    fn shortcut_paths_climb_only_as_far_as_the_distance_needs() {
+        // n = 4096: blocks of 8 x 8 points, 3 butterfly levels, meshes at
+        // levels 1 and 2.
+        let spec = PyramidSpec::new(4096).unwrap();
+        assert_eq!((spec.beta, spec.k()), (3, 3));
+        let p = fat_pyramid(&spec).unwrap();
+        let r = Router::new(&p.embedding, spec);
+        // Inside one block: no upper link.
         let same = r.path((0, 0), (1, 0));
         assert_eq!(same.level, 0);
-        assert!(same.best >= 2);
-        // Adjacent blocks across the middle: a level-1 hop at most.
-        let s = Survey::default_for(&p);
-        assert!(s.max_worst >= s.max_best && s.max_best > 0.0);
+        // Across the seam between level-1 nodes (16 x 16 points each), and
+        // diagonally across a corner of four: one level up, then 1 or 2
+        // mesh links.
+        let seam = r.path((15, 3), (16, 3));
+        assert_eq!(seam.level, 1);
+        let corner = r.path((15, 15), (16, 16));
+        assert_eq!(corner.level, 1);
+        // Across the middle of the whole mesh (the top seam): still level 1,
+        // where a tree-only route would climb to the root (level 3).
+        let middle = r.path((31, 40), (32, 40));
+        assert_eq!(middle.level, 1);
+        assert!(middle.best < 2 * seam.best + 64, "{middle:?} vs {seam:?}");
+        // Theorem 18's proof: the path turns within lg ceil(d / 2^beta) + 1
+        // levels (blocks ceil(d / 2^beta) apart fit in four adjacent
+        // subtrees of that size).
+        let side = 64u64;
+        for a in (0..side * side).step_by(37) {
+            for b in (0..side * side).step_by(53) {
+                let (f, t) = ((a % side, a / side), (b % side, b / side));
+                let path = r.path(f, t);
+                let blocks = path.d.div_ceil(8).max(1);
+                let bound = 64 - (blocks - 1).leading_zeros() + 1;
+                assert!(path.level <= bound, "{path:?}: level > {bound}");
+                assert!(path.worst >= path.best);
+            }
+        }
     }
 
     #[test]

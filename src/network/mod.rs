@@ -202,12 +202,17 @@ impl Network {
         net
     }
 
-    /// The fat-pyramid of [`crate::layout::pyramid`]: H-tree blocks (each
-    /// the fat-tree of capacity 1 on its `b` processors), a butterfly
-    /// fat-tree over the block roots, and the meshes of its levels; ids as
+    /// The fat-pyramid of [`crate::layout::pyramid`], built from its
+    /// definition without the layout's link list: H-tree blocks (each the
+    /// fat-tree of capacity 1 on its `b` processors); over the block roots a
+    /// butterfly fat-tree where switch `i` of a level-`l` node joins switches
+    /// `i mod 2^l` and `(i + 2^(l-1)) mod 2^l` of its parent node (a block
+    /// root joins its level-1 node's one switch); at every level `1 <= h <
+    /// K` switch `i` of a node joins switch `i` of the nodes east and north
+    /// of it on the level's grid (blocks and nodes in Z-order). Ids as
     /// [`crate::layout::pyramid::Ids`].
     pub fn fat_pyramid(spec: &crate::layout::pyramid::PyramidSpec) -> Network {
-        use crate::layout::pyramid::{upper_links, Ids};
+        use crate::layout::pyramid::Ids;
         let ids = Ids::new(spec);
         let (b, k) = (spec.block(), spec.k());
         let mut net = Network::with_nodes("fat-pyramid", ids.total(k) as usize);
@@ -232,19 +237,61 @@ impl Network {
                 }
             }
         }
+        // Node `v` of level `h` holds switches `v 2^(h-1) .. (v+1) 2^(h-1)`.
+        let switch = |h: u32, v: u64, i: u64| NodeId(ids.switch(h, (v << (h - 1)) + i));
         for h in 1..=k {
-            for a in 0..(spec.blocks() >> (h + 1)) {
-                net.set_node(
-                    NodeId(ids.switch(h, a)),
-                    NodeData {
-                        role: Role::Switch,
-                        level: block_levels + h,
-                    },
-                );
+            for v in 0..(spec.blocks() >> (2 * h)) {
+                for i in 0..(1u64 << (h - 1)) {
+                    net.set_node(
+                        switch(h, v, i),
+                        NodeData {
+                            role: Role::Switch,
+                            level: block_levels + h,
+                        },
+                    );
+                }
             }
         }
-        for (a, c, _, _, _) in upper_links(spec) {
-            net.add_link(NodeId(a), NodeId(c));
+        for q in 0..spec.blocks() {
+            if k >= 1 {
+                net.add_link(NodeId(ids.block_root(q)), switch(1, q / 4, 0));
+            }
+        }
+        for l in 1..k {
+            let width = 1u64 << l;
+            for v in 0..(spec.blocks() >> (2 * l)) {
+                for i in 0..(1u64 << (l - 1)) {
+                    let me = switch(l, v, i);
+                    net.add_link(me, switch(l + 1, v / 4, i % width));
+                    net.add_link(me, switch(l + 1, v / 4, (i + width / 2) % width));
+                }
+            }
+        }
+        // Grid position of a Z-order index, bit by bit.
+        let grid = |mut v: u64| {
+            let (mut x, mut y, mut bit) = (0u64, 0u64, 0);
+            while v > 0 {
+                x |= (v & 1) << bit;
+                y |= ((v >> 1) & 1) << bit;
+                v >>= 2;
+                bit += 1;
+            }
+            (x, y)
+        };
+        for h in 1..k {
+            let nodes = spec.blocks() >> (2 * h);
+            let at: std::collections::HashMap<(u64, u64), u64> =
+                (0..nodes).map(|v| (grid(v), v)).collect();
+            for v in 0..nodes {
+                let (x, y) = grid(v);
+                for other in [(x + 1, y), (x, y + 1)] {
+                    if let Some(&w) = at.get(&other) {
+                        for i in 0..(1u64 << (h - 1)) {
+                            net.add_link(switch(h, v, i), switch(h, w, i));
+                        }
+                    }
+                }
+            }
         }
         net
     }
