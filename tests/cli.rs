@@ -818,6 +818,7 @@ fn simulate_refuses_bad_options_without_output() {
             "drop-all",
         ],
         vec!["--size", "64", "--constants", "proof", "--k1", "3"],
+        vec!["--size", "64", "--algorithm", "greedy", "--interleave"],
     ] {
         let o = run(fabric()
             .args(["simulate", "fat-tree", "-o"])

@@ -690,3 +690,42 @@ fn try_guess_schedule_and_subset_probabilities() {
     assert!(sent[..repeats].iter().all(|&x| x == m), "{sent:?}");
     assert_eq!(sent[repeats] + sent[repeats + 1], m);
 }
+
+#[test]
+fn the_guaranteed_finite_variant_interleaves_lone_messages() {
+    // On a fabric that delivers nothing, every RANDOM cycle is followed by
+    // one that sends a single message.
+    let m = 1000usize;
+    let mut msgs: Vec<Message> = (0..m)
+        .map(|i| Message {
+            src: (i % 16) as u32,
+            dst: 0,
+        })
+        .collect();
+    msgs.sort_by_key(|x| x.src);
+    let f = Nothing {
+        n: 16,
+        sent: Default::default(),
+    };
+    let alg = Algorithm::Random(RandomConstants {
+        k1: 1.0,
+        k2: 1.0,
+        r: 1.0,
+        interleave: true,
+    });
+    route(&f, &msgs, &alg, Policy::DropAll, 40, &mut trial_rng(6, 0));
+    let sent = f.sent.lock().unwrap().clone();
+    assert_eq!(sent.len(), 40);
+    assert_eq!(sent[0], m);
+    assert!(sent.iter().skip(1).step_by(2).all(|&x| x == 1), "{sent:?}");
+    // On a real fat-tree with drop-all switches it always finishes, and the
+    // lone cycles deliver at least one message each.
+    let tree = doubling(64);
+    for seed in 0..5 {
+        let mut rng = trial_rng(seed, 9);
+        let msgs = generate(Traffic::Random, 64, 4, Policy::DropAll, &mut rng).unwrap();
+        let out = route(&tree, &msgs, &alg, Policy::DropAll, 1_000_000, &mut rng);
+        assert!(out.complete);
+        assert!(out.cycles as f64 >= tree.load_factor(&msgs).lambda.ceil());
+    }
+}

@@ -70,6 +70,10 @@ pub struct SimulateArgs {
     /// k2 = 36 r, r the fat-tree's congestion parameter); very many cycles.
     #[arg(long, value_parser = ["proof"], conflicts_with_all = ["k1", "k2", "r"])]
     pub constants: Option<String>,
+    /// random: the guaranteed-finite variant (section 3.2): after every
+    /// RANDOM cycle, one cycle sends a single undelivered message alone.
+    #[arg(long)]
+    pub interleave: bool,
     /// Take the network and its wire lengths from this layout file
     /// (`fabric layout ... -o`); it is checked first. Default: lay the
     /// network out in memory.
@@ -199,11 +203,14 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
             "the butterfly fat-tree's capacities are fixed (2^l wires above 4^l leaves); drop --capacity".into(),
         ));
     }
-    let explicit_random =
-        args.k1 != 1.0 || args.k2 != 1.0 || args.r != "1" || args.constants.is_some();
+    let explicit_random = args.k1 != 1.0
+        || args.k2 != 1.0
+        || args.r != "1"
+        || args.constants.is_some()
+        || args.interleave;
     if explicit_random && algorithm_name != "random" {
         return Err(usage(
-            "--k1, --k2, --r and --constants belong to the random algorithm".into(),
+            "--k1, --k2, --r, --constants and --interleave belong to the random algorithm".into(),
         ));
     }
     if args.subtree != 16 && !matches!(traffic, Traffic::Local { .. }) {
@@ -334,13 +341,16 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
                 return Err(usage("--k1 and --k2 must be positive".into()));
             }
             Algorithm::Random(if args.constants.is_some() {
-                RandomConstants::proof(r)
+                RandomConstants {
+                    interleave: args.interleave,
+                    ..RandomConstants::proof(r)
+                }
             } else {
                 RandomConstants {
                     k1: args.k1,
                     k2: args.k2,
                     r,
-                    interleave: false,
+                    interleave: args.interleave,
                 }
             })
         }

@@ -536,10 +536,11 @@ pub fn simulation_yaml(r: &crate::sim::SimReport) -> String {
     if let Algorithm::Random(c) = r.algorithm {
         let _ = writeln!(
             o,
-            "  constants: {{k1: {}, k2: {}, r: {}}}",
+            "  constants: {{k1: {}, k2: {}, r: {}, interleave: {}}}",
             f(c.k1),
             f(c.k2),
-            f(c.r)
+            f(c.r),
+            c.interleave
         );
     }
     let _ = writeln!(o, "  policy: {}", scalar(r.policy.name()));
