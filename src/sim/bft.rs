@@ -221,22 +221,13 @@ impl LinkTree {
                         down[b] += 1;
                     }
                 }
-                let mut best: Option<ChannelLoad> = None;
-                for (direction, table) in [("up", &up), ("down", &down)] {
-                    for (j, &load) in table.iter().enumerate() {
-                        let c = ChannelLoad {
-                            level: l as u32,
-                            first_processor: blocks[j].0,
-                            direction,
-                            load,
-                            capacity: blocks[j].2 as u64,
-                        };
-                        if c.heavier_than(best.as_ref()) {
-                            best = Some(c);
-                        }
-                    }
-                }
-                best
+                super::heaviest(
+                    l as u32,
+                    &up,
+                    &down,
+                    |j| blocks[j].0,
+                    |j| blocks[j].2 as u64,
+                )
             })
             .collect()
     }
@@ -297,9 +288,7 @@ impl Fabric for LinkTree {
     }
 
     fn worst_latency(&self, time: &TimeModel) -> f64 {
-        let k = self.levels as usize;
-        let wires: f64 = self.wire_delay[..k].iter().sum();
-        2.0 * wires + (2 * k).saturating_sub(1) as f64 * time.switch_delay
+        super::leaf_root_leaf_latency(&self.wire_delay, self.levels, time)
     }
 
     fn latency(&self, m: Message, time: &TimeModel) -> f64 {

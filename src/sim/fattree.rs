@@ -174,22 +174,14 @@ impl FatTree {
         let (up, down) = self.loads(msgs);
         (0..=self.levels)
             .map(|i| {
-                let mut best: Option<ChannelLoad> = None;
-                for (direction, table) in [("up", &up), ("down", &down)] {
-                    for (j, &load) in table[i as usize].iter().enumerate() {
-                        let c = ChannelLoad {
-                            level: i,
-                            first_processor: (j as u32) << i,
-                            direction,
-                            load,
-                            capacity: self.cap[i as usize] as u64,
-                        };
-                        if c.heavier_than(best.as_ref()) {
-                            best = Some(c);
-                        }
-                    }
-                }
-                best
+                let cap = self.cap[i as usize] as u64;
+                super::heaviest(
+                    i,
+                    &up[i as usize],
+                    &down[i as usize],
+                    |j| (j as u32) << i,
+                    |_| cap,
+                )
             })
             .collect()
     }
@@ -244,9 +236,7 @@ impl Fabric for FatTree {
     }
 
     fn worst_latency(&self, time: &TimeModel) -> f64 {
-        let k = self.levels as usize;
-        let wires: f64 = self.wire_delay[..k].iter().sum();
-        2.0 * wires + (2 * k).saturating_sub(1) as f64 * time.switch_delay
+        super::leaf_root_leaf_latency(&self.wire_delay, self.levels, time)
     }
 
     fn latency(&self, m: Message, time: &TimeModel) -> f64 {

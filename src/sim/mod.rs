@@ -213,6 +213,43 @@ pub struct LoadFactor {
     pub channel: Option<ChannelLoad>,
 }
 
+/// The heaviest channel of one level: `up[j]` and `down[j]` are the loads
+/// of the channel above subtree `j`, which starts at processor `first(j)`
+/// and has `cap(j)` wires. The first of equals wins: up before down, then
+/// the lowest `j`. `None` when the level carries nothing.
+pub fn heaviest(
+    level: u32,
+    up: &[u64],
+    down: &[u64],
+    first: impl Fn(usize) -> u32,
+    cap: impl Fn(usize) -> u64,
+) -> Option<ChannelLoad> {
+    let mut best: Option<ChannelLoad> = None;
+    for (direction, table) in [("up", up), ("down", down)] {
+        for (j, &load) in table.iter().enumerate() {
+            let c = ChannelLoad {
+                level,
+                first_processor: first(j),
+                direction,
+                load,
+                capacity: cap(j),
+            };
+            if c.heavier_than(best.as_ref()) {
+                best = Some(c);
+            }
+        }
+    }
+    best
+}
+
+/// Latency of a path up `levels` levels and down again, over each level's
+/// slowest wire `wire_delay[i]`, through `2 levels - 1` switches.
+pub fn leaf_root_leaf_latency(wire_delay: &[f64], levels: u32, time: &TimeModel) -> f64 {
+    let k = levels as usize;
+    let wires: f64 = wire_delay[..k].iter().sum();
+    2.0 * wires + (2 * k).saturating_sub(1) as f64 * time.switch_delay
+}
+
 impl LoadFactor {
     /// The heaviest of the levels' heaviest channels (the lowest level on
     /// ties).
