@@ -166,6 +166,10 @@ impl Grid {
         let epoch = self.epoch;
         let mut out: Vec<Vec<Cell>> = Vec::new();
         let top = self.top_row();
+        let cols = (self.columns + 2) as usize;
+        let rows = (self.width + 2) as usize;
+        let plane = cols * rows;
+        let layers = self.layers as usize;
         let mine = std::mem::take(&mut self.cells_of[net as usize]);
         for &start in &mine {
             let s0 = start as usize;
@@ -179,48 +183,41 @@ impl Grid {
             let mut comp = Vec::new();
             let mut stack = vec![start];
             while let Some(i) = stack.pop() {
-                let c = self.cell_at(i as usize);
+                let i = i as usize;
                 if collect {
-                    comp.push(c);
+                    comp.push(self.cell_at(i));
                 }
-                let f = self.edges[i as usize];
-                let mut next: [Option<Cell>; 6] = [None; 6];
-                let mut n = 0;
-                let mut add = |c: Cell| {
-                    next[n] = Some(c);
-                    n += 1;
-                };
+                // Neighbours by raster strides, in the order: right, up,
+                // via up, left, down, via down, then the other layers of a
+                // pin point.
+                let x1 = i % cols; // x + 1
+                let y = (i / cols) % rows;
+                let layer0 = i / plane; // layer - 1
+                let f = self.edges[i];
+                let mut next = [usize::MAX; 6];
                 if f & RIGHT != 0 {
-                    add(Cell::new(c.x + 1, c.y, c.layer));
+                    next[0] = i + 1;
                 }
                 if f & UP != 0 {
-                    add(Cell::new(c.x, c.y + 1, c.layer));
+                    next[1] = i + cols;
                 }
                 if f & VIA != 0 {
-                    add(Cell::new(c.x, c.y, c.layer + 1));
+                    next[2] = i + plane;
                 }
-                let left = Cell::new(c.x - 1, c.y, c.layer);
-                if self.contains(left) && self.flags(left) & RIGHT != 0 {
-                    add(left);
+                if x1 >= 1 && self.edges[i - 1] & RIGHT != 0 {
+                    next[3] = i - 1;
                 }
-                let down = Cell::new(c.x, c.y - 1, c.layer);
-                if self.contains(down) && self.flags(down) & UP != 0 {
-                    add(down);
+                if y >= 1 && self.edges[i - cols] & UP != 0 {
+                    next[4] = i - cols;
                 }
-                if c.layer > 1 && self.flags(Cell::new(c.x, c.y, c.layer - 1)) & VIA != 0 {
-                    add(Cell::new(c.x, c.y, c.layer - 1));
+                if layer0 >= 1 && self.edges[i - plane] & VIA != 0 {
+                    next[5] = i - plane;
                 }
-                // A pin point is one contact through all layers.
-                let pin_layers = if c.y == 0 || c.y == top {
-                    1..self.layers + 1
-                } else {
-                    0..0
-                };
-                let pins = pin_layers
-                    .filter(|&l| l != c.layer)
-                    .map(|l| Cell::new(c.x, c.y, l));
-                for nb in next.iter().flatten().copied().chain(pins) {
-                    let j = self.index(nb);
+                let pin = y == 0 || y as i64 == top;
+                let pins = (0..layers)
+                    .filter(move |&l| pin && l != layer0)
+                    .map(|l| i - layer0 * plane + l * plane);
+                for j in next.into_iter().filter(|&j| j != usize::MAX).chain(pins) {
                     if self.owner[j] == net + 1 && self.stamp[j] != epoch {
                         self.stamp[j] = epoch;
                         self.tag[j] = k;
