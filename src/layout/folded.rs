@@ -184,27 +184,6 @@ fn embedding(
     }
 }
 
-/// Drop repeated corners: a path as its turning points.
-fn corners(points: Vec<P3>) -> Vec<P3> {
-    let mut out: Vec<P3> = Vec::with_capacity(points.len());
-    for p in points {
-        if out.last() == Some(&p) {
-            continue;
-        }
-        if out.len() >= 2 {
-            let (a, b) = (out[out.len() - 2], out[out.len() - 1]);
-            let straight = (a.x == b.x && b.x == p.x && a.y == b.y && b.y == p.y)
-                || (a.x == b.x && b.x == p.x && a.z == b.z && b.z == p.z)
-                || (a.y == b.y && b.y == p.y && a.z == b.z && b.z == p.z);
-            if straight {
-                out.pop();
-            }
-        }
-        out.push(p);
-    }
-    out
-}
-
 /// The 2-D fold-and-squash layout of `T(2, n)` truncated to `l` levels
 /// (section 2.5): side `2 n (l + 1)`, every tree edge of length 6, mesh
 /// edges `2 (l + 1)`.
@@ -228,10 +207,10 @@ pub fn fold_and_squash_2d(n: u64, l: u32) -> Result<Embedding, String> {
                 let step = if sign < 0 { -1 } else { 3 };
                 if t % 2 == 0 {
                     let aux = p.x + step;
-                    corners(vec![p, P3::xy(aux, p.y), P3::xy(aux, q.y), q])
+                    super::corners(vec![p, P3::xy(aux, p.y), P3::xy(aux, q.y), q])
                 } else {
                     let aux = p.y + step;
-                    corners(vec![p, P3::xy(p.x, aux), P3::xy(q.x, aux), q])
+                    super::corners(vec![p, P3::xy(p.x, aux), P3::xy(q.x, aux), q])
                 }
             }
         }
@@ -407,7 +386,7 @@ pub fn fold_and_squash_3d(n: u64, l: u32) -> Result<Embedding, String> {
                 m2[e2] = qb[e2] + 2;
                 let mut q0 = m2;
                 q0[d] -= sign;
-                corners(vec![at(p0), at(a), at(m1), at(m2), at(q0)])
+                super::corners(vec![at(p0), at(a), at(m1), at(m2), at(q0)])
             }
         }
     };

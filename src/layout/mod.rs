@@ -91,3 +91,25 @@ pub struct Embedding {
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
 }
+
+/// A rectilinear path as its corner points: repeated points and points
+/// where the path runs straight on are dropped (2-D paths have `z = 0`).
+pub(crate) fn corners(points: Vec<P3>) -> Vec<P3> {
+    let mut out: Vec<P3> = Vec::with_capacity(points.len());
+    for p in points {
+        if out.last() == Some(&p) {
+            continue;
+        }
+        if out.len() >= 2 {
+            let (a, b) = (out[out.len() - 2], out[out.len() - 1]);
+            let straight = (a.x == b.x && b.x == p.x && a.y == b.y && b.y == p.y)
+                || (a.x == b.x && b.x == p.x && a.z == b.z && b.z == p.z)
+                || (a.y == b.y && b.y == p.y && a.z == b.z && b.z == p.z);
+            if straight {
+                out.pop();
+            }
+        }
+        out.push(p);
+    }
+    out
+}

@@ -476,7 +476,7 @@ pub fn fat_pyramid(spec: &PyramidSpec) -> Result<Pyramid, String> {
             id: 0,
             from: a,
             to: c,
-            path: simplify(path),
+            path: super::corners(path),
         });
     }
     for (i, e) in edges.iter_mut().enumerate() {
@@ -835,24 +835,6 @@ pub fn level_wires(e: &Embedding, spec: PyramidSpec) -> Vec<(u32, u64, u64)> {
         }
     }
     out.into_iter().map(|(h, (t, m))| (h, t, m)).collect()
-}
-
-/// Drop repeated points and straight-through corners.
-fn simplify(points: Vec<P3>) -> Vec<P3> {
-    let mut out: Vec<P3> = Vec::with_capacity(points.len());
-    for p in points {
-        if out.last() == Some(&p) {
-            continue;
-        }
-        if out.len() >= 2 {
-            let (a, b) = (out[out.len() - 2], out[out.len() - 1]);
-            if (a.x == b.x && b.x == p.x) || (a.y == b.y && b.y == p.y) {
-                out.pop();
-            }
-        }
-        out.push(p);
-    }
-    out
 }
 
 #[cfg(test)]
