@@ -71,6 +71,8 @@ fn quality_table() {
         for (router, layers, model, h) in [
             ("yacr", 2, "HV", 1),
             ("yacr", 3, "HVH", 2),
+            ("greedy", 2, "HV", 1),
+            ("greedy", 3, "HVH", 2),
             ("left-edge", 2, "HV", 1),
         ] {
             let r = router_by_name(router).expect("router");
@@ -111,6 +113,13 @@ fn channel_benches(c: &mut Criterion) {
     group.sample_size(10);
     let yacr = router_by_name("yacr").expect("router");
     let left_edge = router_by_name("left-edge").expect("router");
+    let greedy = router_by_name("greedy").expect("router");
+    for name in ["dde", "ptrdist_input2"] {
+        let p = bundled(name);
+        group.bench_with_input(BenchmarkId::new("greedy-HV", name), &p, |b, p| {
+            b.iter(|| greedy.route(black_box(p), &options(2, "HV")))
+        });
+    }
     for name in ["dde", "ptrdist_input2", "burstein"] {
         let p = bundled(name);
         group.bench_with_input(BenchmarkId::new("yacr-HV", name), &p, |b, p| {
@@ -125,6 +134,11 @@ fn channel_benches(c: &mut Criterion) {
         BenchmarkId::new("yacr-HV", "random-10000"),
         &r10k,
         |b, p| b.iter(|| yacr.route(black_box(p), &options(2, "HV"))),
+    );
+    group.bench_with_input(
+        BenchmarkId::new("greedy-HV", "random-10000"),
+        &r10k,
+        |b, p| b.iter(|| greedy.route(black_box(p), &options(2, "HV"))),
     );
     let a10k = random(10_000, 1, true);
     group.bench_with_input(

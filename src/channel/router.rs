@@ -95,7 +95,7 @@ pub enum RouteEvent {
 }
 
 /// Names accepted by [`router_by_name`].
-pub const ROUTER_NAMES: &[&str] = &["mulch", "yacr", "left-edge", "plane"];
+pub const ROUTER_NAMES: &[&str] = &["mulch", "yacr", "greedy", "left-edge", "plane"];
 
 /// The router with a given command-line name.
 pub fn router_by_name(name: &str) -> Option<Box<dyn ChannelRouter>> {
@@ -103,6 +103,7 @@ pub fn router_by_name(name: &str) -> Option<Box<dyn ChannelRouter>> {
         "mulch" => Some(Box::new(super::mulch::MulchRouter::default())),
         "left-edge" => Some(Box::new(LeftEdgeRouter)),
         "yacr" => Some(Box::new(super::detailed::DetailedRouter)),
+        "greedy" => Some(Box::new(super::detailed::GreedyRouter)),
         "plane" => Some(Box::new(super::plane::PlaneRouter)),
         _ => None,
     }

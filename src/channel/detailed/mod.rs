@@ -18,6 +18,7 @@
 
 pub mod assign;
 pub mod cleanup;
+pub mod greedy;
 pub mod grid;
 pub mod local;
 pub mod maze;
@@ -123,31 +124,90 @@ impl ChannelRouter for DetailedRouter {
         options: &RouteOptions,
         observer: &mut dyn FnMut(RouteEvent),
     ) -> Result<ChannelSolution, RouteError> {
-        let model = match options.model.as_deref() {
-            Some(m) => LayerModel::parse(m).ok_or_else(|| RouteError::Layers {
-                router: self.name(),
-                layers: options.layers,
-                supported: "2 (HV, VH) or 3 (HVH, VHV)",
-            })?,
-            None => LayerModel::default_for(options.layers).ok_or(RouteError::Layers {
-                router: self.name(),
-                layers: options.layers,
-                supported: "2 (HV, VH) or 3 (HVH, VHV)",
-            })?,
-        };
-        if model.layers() != options.layers {
+        let model = model_for(self.name(), options)?;
+        route_model(problem, model, observer)
+    }
+}
+
+/// The layer model a caller asks for, checked against the layer count.
+fn model_for(router: &'static str, options: &RouteOptions) -> Result<LayerModel, RouteError> {
+    let model = match options.model.as_deref() {
+        Some(m) => LayerModel::parse(m).ok_or(RouteError::Layers {
+            router,
+            layers: options.layers,
+            supported: "2 (HV, VH) or 3 (HVH, VHV)",
+        })?,
+        None => LayerModel::default_for(options.layers).ok_or(RouteError::Layers {
+            router,
+            layers: options.layers,
+            supported: "2 (HV, VH) or 3 (HVH, VHV)",
+        })?,
+    };
+    if model.layers() != options.layers {
+        return Err(RouteError::Layers {
+            router,
+            layers: options.layers,
+            supported: if model.layers() == 2 {
+                "2 for HV and VH"
+            } else {
+                "3 for HVH and VHV"
+            },
+        });
+    }
+    Ok(model)
+}
+
+/// The greedy (Rivest–Fiduccia) router alone: one left-to-right sweep per
+/// start width and knob setting ([`greedy`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GreedyRouter;
+
+impl ChannelRouter for GreedyRouter {
+    fn name(&self) -> &'static str {
+        "greedy"
+    }
+
+    fn route(
+        &self,
+        problem: &ChannelProblem,
+        options: &RouteOptions,
+    ) -> Result<ChannelSolution, RouteError> {
+        let model = model_for(self.name(), options)?;
+        if model == LayerModel::Vhv {
             return Err(RouteError::Layers {
                 router: self.name(),
                 layers: options.layers,
-                supported: if model.layers() == 2 {
-                    "2 for HV and VH"
-                } else {
-                    "3 for HVH and VHV"
-                },
+                supported: "2 (HV, VH) or 3 (HVH)",
             });
         }
-        route_model(problem, model, observer)
+        let lower = lower_bound(problem, model);
+        match greedy::best(problem, model, lower) {
+            Some(sw) => Ok(finish(problem, model, greedy::draw(problem, model, &sw))),
+            None => Err(RouteError::Unroutable(format!(
+                "the greedy router left a net split at the right end of {} at every start width tried",
+                problem.name()
+            ))),
+        }
     }
+}
+
+/// One greedy sweep with the given knobs, drawn and cleaned up; `None`
+/// when a net stays split at the right end (or for VHV, which the sweep
+/// does not route).
+pub fn greedy_solution(
+    problem: &ChannelProblem,
+    model: LayerModel,
+    params: greedy::Params,
+) -> Option<ChannelSolution> {
+    let sw = greedy::sweep(problem, model, params)?;
+    Some(finish(problem, model, greedy::draw(problem, model, &sw)))
+}
+
+/// `ceil(d / H)`, at least 1.
+fn lower_bound(problem: &ChannelProblem, model: LayerModel) -> i64 {
+    let d = density(problem) as i64;
+    let h = model.h_layers().len() as i64;
+    ((d + h - 1) / h).max(1)
 }
 
 /// A trunk piece: a net's span cut at its pin columns (doglegs happen at
@@ -195,33 +255,53 @@ pub fn route_model(
     let limit = start.max(1) + problem.nets().len() as i64 + 2;
     let variants: Vec<Vec<Item>> = vec![items_of(problem, true), items_of(problem, false)];
     let preferred = model.preferred();
-    // The reserved-layer router first, at the lower bound and a few rows
-    // more; then, row by row, it and the negotiated-congestion fallback.
+    // The greedy sweep first: fast, and its width bounds the search. Then
+    // the reserved-layer router from the lower bound up, and from a few
+    // rows above it, row by row, the negotiated-congestion fallback too;
+    // at the greedy width the routing with fewer vias (then less wire) wins.
+    observer(RouteEvent::Trying {
+        width: start.max(1) as u32,
+        method: "greedy sweep",
+    });
+    let greedy = greedy::best(problem, model, start.max(1))
+        .map(|sw| finish(problem, model, greedy::draw(problem, model, &sw)));
+    let limit = greedy.as_ref().map_or(limit, |g| g.width as i64);
     let mut rows = start;
     while rows <= limit {
         observer(RouteEvent::Trying {
             width: rows as u32,
             method: "reserved layers",
         });
-        if let Some(grid) = reserved(problem, model, rows, &variants) {
-            return Ok(finish(problem, model, grid));
-        }
-        if rows >= start + FALLBACK_AFTER {
+        let mut found = reserved(problem, model, rows, &variants);
+        if found.is_none() && rows >= start + FALLBACK_AFTER && rows < limit {
             observer(RouteEvent::Trying {
                 width: rows as u32,
                 method: "negotiated congestion",
             });
-            if let Some(grid) = negotiated::route(problem, rows, &preferred) {
-                return Ok(finish(problem, model, grid));
-            }
+            found = negotiated::route(problem, rows, &preferred);
+        }
+        if let Some(grid) = found {
+            let ours = finish(problem, model, grid);
+            return Ok(match greedy {
+                Some(g) if g.width == ours.width && quality(&g) < quality(&ours) => g,
+                _ => ours,
+            });
         }
         rows += 1;
+    }
+    if let Some(g) = greedy {
+        return Ok(g);
     }
     Err(RouteError::Unroutable(format!(
         "the yacr router found no {} routing of {} within {limit} tracks",
         model.name(),
         problem.name()
     )))
+}
+
+/// How a routing of a given width ranks: fewer vias, then less wire.
+fn quality(s: &ChannelSolution) -> (u64, u64) {
+    (s.via_count(), s.net_length())
 }
 
 /// Rows above the lower bound the reserved-layer router gets alone before
