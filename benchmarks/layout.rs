@@ -70,6 +70,31 @@ fn layout_benches(c: &mut Criterion) {
                 measure(&e).area
             })
         });
+        let spec3 = fabric::layout::fattree3d::FatTree3dSpec {
+            processors: 1 << 18,
+            capacity: Capacity::TwoThirdsOverLg,
+            omega: 1,
+        };
+        let (e, _) = fabric::layout::fattree3d::fat_tree_3d(&spec3).expect("valid");
+        let m = measure(&e);
+        eprintln!(
+            "fat-tree-3d 8^6: {} x {} x {}, volume {} ({:.2} V), {} nodes, {} wires, longest {}",
+            m.width,
+            m.height,
+            m.depth,
+            m.area,
+            m.area as f64 / (1u64 << 18) as f64,
+            e.nodes.len(),
+            e.edges.len(),
+            m.max_wire_length
+        );
+        group.bench_function("build-verify-measure/fat-tree-3d/8^6", |b| {
+            b.iter(|| {
+                let (e, _) = fabric::layout::fattree3d::fat_tree_3d(&spec3).expect("valid");
+                assert!(check(&e).is_legal());
+                measure(&e).area
+            })
+        });
         let spec = PyramidSpec::new(1 << 18).expect("valid");
         group.bench_function("build-verify-survey/fat-pyramid/4^9", |b| {
             b.iter(|| {

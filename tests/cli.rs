@@ -856,6 +856,7 @@ fn folded_3d_and_pyramid_layouts_round_trip_through_verify_layout() {
         ),
         ("tree-of-meshes-3d", vec!["--size", "4", "--levels", "6"]),
         ("fat-pyramid", vec!["--size", "1024"]),
+        ("fat-tree-3d", vec!["--size", "512"]),
     ] {
         let (out, svg) = (
             dir.join(format!("{kind}.yaml")),
@@ -874,7 +875,7 @@ fn folded_3d_and_pyramid_layouts_round_trip_through_verify_layout() {
         assert!(o.status.success(), "{kind}: {}", text(&o.stdout));
         let said = text(&o.stdout);
         assert!(said.contains("realises the intended"), "{kind}: {said}");
-        if kind == "tree-of-meshes-3d" {
+        if kind.ends_with("-3d") {
             assert!(said.contains("volume"), "{said}");
             assert_eq!(yaml(&out)["dimensions"].as_u64(), Some(3));
         }
@@ -900,6 +901,8 @@ fn folded_3d_and_pyramid_layouts_round_trip_through_verify_layout() {
         vec!["fat-pyramid", "--size", "8"],
         vec!["fat-pyramid", "--size", "64", "--levels", "2"],
         vec!["folded-tree-of-meshes", "--size", "3"],
+        vec!["fat-tree-3d", "--size", "64", "--alpha", "4"],
+        vec!["fat-tree-3d", "--size", "16"],
     ] {
         let o = run(fabric().arg("layout").args(&args));
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));

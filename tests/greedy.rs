@@ -111,6 +111,7 @@ fn track_insertion_from_a_start_width_of_one() {
                 min_jog: 1,
                 steady: 10,
                 own_bias: 10,
+                give_up_at: i64::MAX,
             };
             if let Some(s) = greedy_solution(&p, m, params) {
                 legal(&p, &s, model);

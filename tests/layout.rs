@@ -339,3 +339,48 @@ fn fat_pyramids_are_legal_with_short_wires_and_small_stretch() {
         assert!(s.pairs >= (n * (n - 1)).min(30_000));
     }
 }
+
+#[test]
+fn fat_trees_in_3d_take_volume_within_a_constant_of_v() {
+    use fabric::layout::fattree3d::{fat_tree_3d, longest_wire, FatTree3dSpec};
+    // c(p) = ceil(p^(2/3) / lg V) (Theorem 26's capacity): legal, the
+    // binary fat-tree it claims, side = recurrence, longest wire as
+    // computed, and volume / V bounded (measured 8, 5.4, 8, 8, 9.2 for
+    // V = 8 .. 8^5; the gaps h_j grow like 2^j / lg V, so S_k / 2^k tends
+    // to a constant).
+    let mut ratios = Vec::new();
+    for k in 1..=5u32 {
+        let n = 8u64.pow(k);
+        let spec = FatTree3dSpec {
+            processors: n,
+            capacity: Capacity::TwoThirdsOverLg,
+            omega: 1,
+        };
+        let (e, plan) = fat_tree_3d(&spec).unwrap();
+        let v = check(&e);
+        assert!(
+            v.is_legal(),
+            "n = {n}: {:?}",
+            &v.violations[..v.violations.len().min(3)]
+        );
+        realises(&e);
+        let m = measure(&e);
+        let side = *plan.sides.last().unwrap();
+        assert_eq!((m.width, m.height, m.depth), (side, side, side));
+        for j in 1..plan.sides.len() {
+            assert_eq!(plan.sides[j], 2 * plan.sides[j - 1] + plan.gaps[j]);
+        }
+        assert_eq!(m.max_wire_length, longest_wire(&plan));
+        assert!(m.max_wire_length as f64 <= (n as f64).cbrt(), "n = {n}");
+        let ratio = m.area as f64 / n as f64;
+        assert!(ratio <= 12.0, "n = {n}: volume / V = {ratio}");
+        ratios.push(ratio);
+        // Every channel's cross-section holds its wires.
+        for j in 1..plan.sides.len() {
+            let t = |i: usize| plan.tracks[i];
+            assert!(t(3 * j).max(t(3 * j - 1)) <= plan.gaps[j] * plan.bands[j]);
+            assert!(t(3 * j - 2) <= plan.sides[j - 1] * plan.gaps[j]);
+        }
+    }
+    eprintln!("fat-tree-3d volume / V: {ratios:?}");
+}

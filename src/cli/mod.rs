@@ -149,10 +149,11 @@ pub struct LayoutArgs {
     /// What to lay out: `htree` (complete binary tree), `fat-tree`,
     /// `butterfly-fat-tree` and `scalable-fat-tree` (constant-size
     /// switches), `tree-of-meshes` (H-tree style), `folded-tree-of-meshes`
-    /// (2-D fold-and-squash), `tree-of-meshes-3d` (3-D fold-and-squash) or
+    /// (2-D fold-and-squash), `tree-of-meshes-3d` (3-D fold-and-squash),
     /// `fat-pyramid` (butterfly fat-tree over H-tree blocks with a mesh at
-    /// every level, laid out regularly).
-    #[arg(value_parser = ["htree", "fat-tree", "butterfly-fat-tree", "scalable-fat-tree", "tree-of-meshes", "folded-tree-of-meshes", "tree-of-meshes-3d", "fat-pyramid"])]
+    /// every level, laid out regularly) or `fat-tree-3d` (a fat-tree in a
+    /// cube with thin gap slabs, a power of 8 processors).
+    #[arg(value_parser = ["htree", "fat-tree", "butterfly-fat-tree", "scalable-fat-tree", "tree-of-meshes", "folded-tree-of-meshes", "tree-of-meshes-3d", "fat-pyramid", "fat-tree-3d"])]
     pub kind: String,
     /// Number of processors (leaves), a power of 4; for `tree-of-meshes`
     /// the side n of the root mesh, a power of 2.
@@ -169,10 +170,11 @@ pub struct LayoutArgs {
     #[arg(long)]
     pub levels: Option<u32>,
     /// fat-tree channel capacity c(p) above p leaves: sqrt-over-lg
-    /// (ceil(sqrt(p)/lg(A/alpha)), the default), sqrt, doubling, one, or
-    /// table:c1,c2,... (values for p = 1, 2, 4, ...).
-    #[arg(long, default_value = "sqrt-over-lg")]
-    pub capacity: String,
+    /// (ceil(sqrt(p)/lg(A/alpha)), the default in 2-D), two-thirds-over-lg
+    /// (ceil(p^(2/3)/lg n), the default for fat-tree-3d), sqrt, doubling,
+    /// one, or table:c1,c2,... (values for p = 1, 2, 4, ...).
+    #[arg(long)]
+    pub capacity: Option<String>,
     /// Wires per unit of capacity: 1 (as in equation 4.1) or 2 (separate
     /// up and down wires).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=2))]
@@ -645,6 +647,21 @@ struct Built {
     seconds: f64,
 }
 
+/// The capacity function asked for, or the kind's default.
+fn capacity_name(args: &LayoutArgs) -> &str {
+    args.capacity
+        .as_deref()
+        .unwrap_or(if args.kind == "fat-tree-3d" {
+            "two-thirds-over-lg"
+        } else {
+            "sqrt-over-lg"
+        })
+}
+
+fn fattree_capacity(args: &LayoutArgs) -> Result<crate::layout::fattree::Capacity> {
+    crate::layout::fattree::Capacity::parse(capacity_name(args)).map_err(Error::Usage)
+}
+
 fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
     use crate::layout::{check, fattree, metrics, tree_of_meshes};
     let start = Instant::now();
@@ -668,7 +685,7 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         wide = Some(2 * s + 1);
         (e, s, (1u64 << (k + 1)) - 1, Some(1u64 << k))
     } else if args.kind == "scalable-fat-tree" {
-        let capacity = fattree::Capacity::parse(&args.capacity).map_err(Error::Usage)?;
+        let capacity = fattree::Capacity::parse(capacity_name(args)).map_err(Error::Usage)?;
         let e =
             crate::layout::butterfly::scalable_fat_tree(size, &capacity).map_err(Error::Usage)?;
         let c =
@@ -709,6 +726,29 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         pyramid_info = Some((spec, p.pitch, p.tracks));
         wide = Some(w);
         (p.embedding, h, h, None)
+    } else if args.kind == "fat-tree-3d" {
+        if args.alpha != 1 {
+            return Err(Error::Usage(
+                "--alpha applies to 2-D fat-trees; fat-tree-3d has unit processors".into(),
+            ));
+        }
+        let capacity = fattree::Capacity::parse(capacity_name(args)).map_err(Error::Usage)?;
+        let spec = crate::layout::fattree3d::FatTree3dSpec {
+            processors: size,
+            capacity,
+            omega: args.omega,
+        };
+        let (e, plan) = crate::layout::fattree3d::fat_tree_3d(&spec).map_err(Error::Usage)?;
+        let k = plan.sides.len() - 1;
+        // Closed form of S_j = 2 S_(j-1) + h_j: 2^k s0 + sum 2^(k-j) h_j.
+        let closed = (plan.sides[0] << k) + (1..=k).map(|j| plan.gaps[j] << (k - j)).sum::<u64>();
+        let side = *plan.sides.last().expect("k + 1 sides");
+        (
+            e,
+            side,
+            closed,
+            Some(crate::layout::fattree3d::longest_wire(&plan)),
+        )
     } else if args.kind == "tree-of-meshes-3d" {
         let full = 3 * size.trailing_zeros();
         let l = args.levels.unwrap_or(full);
@@ -746,14 +786,17 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         (e, h, closed, Some(longest))
     } else {
         let capacity = if args.kind == "htree" {
-            if args.capacity != "sqrt-over-lg" && args.capacity != "one" {
+            if !matches!(
+                args.capacity.as_deref(),
+                None | Some("sqrt-over-lg") | Some("one")
+            ) {
                 return Err(Error::Usage(
                     "an htree has capacity 1; use `fat-tree` for --capacity".into(),
                 ));
             }
             fattree::Capacity::One
         } else {
-            fattree::Capacity::parse(&args.capacity).map_err(Error::Usage)?
+            fattree::Capacity::parse(capacity_name(args)).map_err(Error::Usage)?
         };
         let spec = fattree::FatTreeSpec {
             processors: size,
@@ -811,6 +854,7 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         }
     } else if m.width != wide.unwrap_or(side)
         || m.height != side
+        || (embedding.dimensions == 3 && m.depth != side)
         || closed != side
         || formula_max_wire.is_some_and(|w| w != m.max_wire_length)
     {
@@ -845,7 +889,9 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
     }
     let delay = metrics::Delay::parse(&args.delay).map_err(Error::Usage)?;
     if args.sweep {
-        let sizes: Vec<u64> = if args.kind == "fat-pyramid" {
+        let sizes: Vec<u64> = if args.kind == "fat-tree-3d" {
+            (1..=6).map(|k| 8u64.pow(k)).collect()
+        } else if args.kind == "fat-pyramid" {
             (2..=9).map(|k| 4u64.pow(k)).collect()
         } else if args.kind == "tree-of-meshes-3d" {
             // The checker's raster needs about 25 bytes per point: n = 16
@@ -870,7 +916,7 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
                 total_wire_length: b.metrics.total_wire_length,
                 max_wire_length: b.metrics.max_wire_length,
                 recurrence_side: b.side,
-                formula_area: if args.kind == "tree-of-meshes-3d" {
+                formula_area: if args.kind.ends_with("-3d") {
                     b.side.pow(3)
                 } else {
                     b.side * b.width
@@ -903,8 +949,8 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
         let title = format!(
             "{} ({}): area and longest wire against n",
             args.kind,
-            if args.kind == "fat-tree" {
-                format!("capacity {}, omega {}", args.capacity, args.omega)
+            if args.kind.starts_with("fat-tree") {
+                format!("capacity {}, omega {}", capacity_name(args), args.omega)
             } else {
                 "full".to_string()
             }
@@ -1040,6 +1086,31 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
                 w.from.0, w.from.1, w.to.0, w.to.1, w.d, w.worst, w.level
             );
         }
+    } else if args.kind == "fat-tree-3d" {
+        let spec = crate::layout::fattree3d::FatTree3dSpec {
+            processors: size,
+            capacity: fattree_capacity(args)?,
+            omega: args.omega,
+        };
+        let plan = spec.plan().map_err(Error::Usage)?;
+        let n = size as f64;
+        let w = *plan.tracks.last().expect("tracks") as f64;
+        let thm26 = n.max((w * w.max(2.0).log2()).powf(1.5));
+        println!(
+            "  side {} = recurrence S_j = 2 S_(j-1) + h_j = closed form {}; gaps h_j {:?}, root bands {:?}; verified legal ({} crossings), realises its network; {:.3} ms",
+            b.side,
+            b.closed,
+            &plan.gaps[1..],
+            &plan.bands[1..],
+            b.crossings,
+            b.seconds * 1e3
+        );
+        println!(
+            "  volume / V = {:.3} (V = n = {size}); Theorem 26: volume / max(V, (w lg w)^(3/2)) = {:.3} with root capacity w = {w}; longest wire / V^(1/3) = {:.3}",
+            m.area as f64 / n,
+            m.area as f64 / thm26,
+            m.max_wire_length as f64 / n.cbrt()
+        );
     } else if args.kind == "tree-of-meshes-3d" {
         let l: u32 = embedding.parameters["levels"].parse().expect("written");
         let q = crate::layout::folded::cubie(l).0;

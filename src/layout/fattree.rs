@@ -37,6 +37,11 @@ pub enum Capacity {
     SqrtOverLg,
     /// `ceil(sqrt(p))` (the modular choice).
     Sqrt,
+    /// `ceil(p^(2/3) / lg n)`: the 3-D counterpart of `SqrtOverLg` (thesis
+    /// section 5.3, with `V = n` unit processors).
+    TwoThirdsOverLg,
+    /// `ceil(p^(2/3))`: root capacity `w = n^(2/3)`, Theorem 25's range.
+    TwoThirds,
     /// `2^floor(lg p / 2)`: capacity doubles every other binary level
     /// (every 4-ary level), as in Theorem 8.
     Doubling,
@@ -51,11 +56,13 @@ impl Capacity {
             "one" | "1" => Ok(Capacity::One),
             "sqrt-over-lg" => Ok(Capacity::SqrtOverLg),
             "sqrt" => Ok(Capacity::Sqrt),
+            "two-thirds-over-lg" => Ok(Capacity::TwoThirdsOverLg),
+            "two-thirds" => Ok(Capacity::TwoThirds),
             "doubling" => Ok(Capacity::Doubling),
             _ => {
                 let list = s.strip_prefix("table:").ok_or_else(|| {
                     format!(
-                        "unknown capacity `{s}`: use one, sqrt-over-lg, sqrt, doubling or table:c1,c2,..."
+                        "unknown capacity `{s}`: use one, sqrt-over-lg, sqrt, two-thirds-over-lg, two-thirds, doubling or table:c1,c2,..."
                     )
                 })?;
                 let values = list
@@ -76,6 +83,8 @@ impl Capacity {
         match self {
             Capacity::One => "one".into(),
             Capacity::SqrtOverLg => "sqrt-over-lg".into(),
+            Capacity::TwoThirdsOverLg => "two-thirds-over-lg".into(),
+            Capacity::TwoThirds => "two-thirds".into(),
             Capacity::Sqrt => "sqrt".into(),
             Capacity::Doubling => "doubling".into(),
             Capacity::Table(v) => format!(
@@ -90,6 +99,8 @@ impl Capacity {
         match self {
             Capacity::One => "1".into(),
             Capacity::SqrtOverLg => "ceil(sqrt(p)/lg(A/alpha))".into(),
+            Capacity::TwoThirdsOverLg => "ceil(p^(2/3)/lg n)".into(),
+            Capacity::TwoThirds => "ceil(p^(2/3))".into(),
             Capacity::Sqrt => "ceil(sqrt(p))".into(),
             Capacity::Doubling => "2^floor(lg(p)/2)".into(),
             Capacity::Table(v) => format!(
@@ -109,6 +120,17 @@ impl Capacity {
                 ((p as f64 * alpha as f64).sqrt() / lg).ceil().max(1.0) as u64
             }
             Capacity::Sqrt => (p as f64).sqrt().ceil() as u64,
+            Capacity::TwoThirds => two_thirds_over(p, 1),
+            Capacity::TwoThirdsOverLg => {
+                // The least c >= 1 with (c lg n)^3 >= p^2, in integers when
+                // n is a power of 2.
+                if n.is_power_of_two() {
+                    two_thirds_over(p, n.trailing_zeros().max(1) as u128)
+                } else {
+                    let lg = (n.max(2) as f64).log2();
+                    ((p as f64).powf(2.0 / 3.0) / lg).ceil().max(1.0) as u64
+                }
+            }
             Capacity::Doubling => 1 << (i / 2),
             Capacity::Table(v) => *v.get(i as usize).ok_or_else(|| {
                 format!(
@@ -120,6 +142,20 @@ impl Capacity {
             })?,
         })
     }
+}
+
+/// The least `c >= 1` with `(c lg)^3 >= p^2`: `ceil(p^(2/3) / lg)` in
+/// integers.
+fn two_thirds_over(p: u64, lg: u128) -> u64 {
+    let p2 = (p as u128) * (p as u128);
+    let mut c = ((p as f64).powf(2.0 / 3.0) / lg as f64).floor().max(1.0) as u128;
+    while c > 1 && ((c - 1) * lg).pow(3) >= p2 {
+        c -= 1;
+    }
+    while (c * lg).pow(3) < p2 {
+        c += 1;
+    }
+    c as u64
 }
 
 /// Parameters of a fat-tree layout.

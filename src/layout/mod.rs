@@ -11,6 +11,7 @@
 pub mod butterfly;
 pub mod check;
 pub mod fattree;
+pub mod fattree3d;
 pub mod folded;
 pub mod metrics;
 pub mod pyramid;

@@ -129,7 +129,14 @@ impl Network {
         } else {
             spec.recurrence()?.tracks
         };
-        let mut net = Network::with_nodes("fat-tree", (2 * n - 1) as usize);
+        Ok(Network::binary_fat_tree("fat-tree", n, &tracks))
+    }
+
+    /// A binary fat-tree of `n` (a power of 2) leaves with `tracks[i]`
+    /// parallel links above every subtree of `2^i` leaves; ids as
+    /// [`heap_id`].
+    pub fn binary_fat_tree(name: &str, n: u64, tracks: &[u64]) -> Network {
+        let mut net = Network::with_nodes(name, (2 * n - 1) as usize);
         let depth_of = |heap: u64| 63 - heap.leading_zeros();
         let levels = n.trailing_zeros();
         for heap in 1..2 * n {
@@ -154,7 +161,7 @@ impl Network {
                 net.add_link(NodeId(heap_id(heap, n)), NodeId(heap_id(heap / 2, n)));
             }
         }
-        Ok(net)
+        net
     }
 
     /// The tree of meshes `T(2, n)` truncated to `l` levels, by its folded
@@ -484,6 +491,22 @@ impl Network {
                 Network::fat_tree(&spec)
             })()),
             "butterfly-fat-tree" => Some(num("processors").and_then(Network::butterfly_fat_tree)),
+            "fat-tree-3d" => Some((|| {
+                let spec = crate::layout::fattree3d::FatTree3dSpec {
+                    processors: num("processors")?,
+                    capacity: crate::layout::fattree::Capacity::parse(
+                        p.get("capacity")
+                            .map_or("two-thirds-over-lg", String::as_str),
+                    )?,
+                    omega: num("omega").unwrap_or(1),
+                };
+                let plan = spec.plan()?;
+                Ok(Network::binary_fat_tree(
+                    "fat-tree-3d",
+                    spec.processors,
+                    &plan.tracks,
+                ))
+            })()),
             "scalable-fat-tree" => Some((|| {
                 let capacity = crate::layout::fattree::Capacity::parse(
                     p.get("capacity").map_or("sqrt", String::as_str),

@@ -36,6 +36,9 @@ pub struct Params {
     /// Extra vertical length a pin accepts to reach its own net's track
     /// rather than start a new track nearer to it.
     pub own_bias: i64,
+    /// Stop (no result) once insertions reach this many tracks: the caller
+    /// already has a sweep this narrow.
+    pub give_up_at: i64,
 }
 
 /// A vertical wire on the vertical layer of column `x`, from row id `lo`
@@ -277,7 +280,7 @@ impl<'a> State<'a> {
     }
 
     /// Record the tracks leaving the current column (by slot id).
-    fn snapshot(&mut self, owners: &[u32]) {
+    fn snapshot(&mut self, owners: Vec<u32>) {
         self.start.push(self.hist.len());
         let base = self.hist.len();
         self.hist.resize(base + owners.len(), 0);
@@ -285,7 +288,7 @@ impl<'a> State<'a> {
             let id = self.id(s);
             self.hist[base + id] = o;
         }
-        self.carry = owners.to_vec();
+        self.carry = owners;
     }
 
     fn row(&self, s: usize) -> i64 {
@@ -328,9 +331,12 @@ impl<'a> State<'a> {
             first[free[start + i]] = e.0 + 1;
         }
         debug_assert_eq!(first.iter().filter(|&&o| o != 0).count(), n);
-        self.snapshot(&first);
+        self.snapshot(first);
         for x in 0..columns {
             self.column(x);
+            if self.rows >= self.params.give_up_at {
+                return None;
+            }
         }
         self.finish()
     }
@@ -375,6 +381,12 @@ impl<'a> State<'a> {
             info.cursor += 1;
         }
         info.pins.get(info.cursor).map(|p| p.0)
+    }
+
+    fn reset_parent(&mut self) {
+        let n = self.slots();
+        self.parent.clear();
+        self.parent.extend(0..n);
     }
 
     fn find(&mut self, mut s: usize) -> usize {
@@ -484,26 +496,28 @@ impl<'a> State<'a> {
     }
 
     fn column(&mut self, x: i64) {
-        self.state = self.carry.clone();
-        self.vcol = vec![0; self.rows as usize + 2];
+        self.state.clone_from(&self.carry);
+        self.vcol.clear();
+        self.vcol.resize(self.rows as usize + 2, 0);
         let t = self.problem.top()[x as usize].map(|id| id.0);
         let b = self.problem.bottom()[x as usize].map(|id| id.0);
         self.pins(x, t, b);
         let slots = self.slots();
         self.collapse(x);
-        self.keep = vec![false; slots];
+        self.keep.clear();
+        self.keep.resize(slots, false);
         self.choose_kept(x);
         self.reduce_ranges(x);
         self.move_to_pins(x);
-        let snap: Vec<u32> = (0..slots)
-            .map(|s| if self.keep[s] { self.state[s] } else { 0 })
-            .collect();
-        self.snapshot(&snap);
+        let mut snap = std::mem::take(&mut self.carry);
+        snap.clear();
+        snap.extend((0..slots).map(|s| if self.keep[s] { self.state[s] } else { 0 }));
+        self.snapshot(snap);
     }
 
     /// Step 1: the column's pins.
     fn pins(&mut self, x: i64, t: Option<u32>, b: Option<u32>) {
-        self.parent = (0..self.slots()).collect();
+        self.reset_parent();
         match (t, b) {
             (Some(t), Some(b)) if t == b => {
                 // One net on both pins: a full vertical; a new track when
@@ -517,7 +531,7 @@ impl<'a> State<'a> {
                     let s = self.empty_towards(bias);
                     self.state[s] = t + 1;
                 }
-                self.parent = (0..self.slots()).collect();
+                self.reset_parent();
                 let top = self.rows + 1;
                 self.vertical(x, t, 0, top);
             }
@@ -532,7 +546,7 @@ impl<'a> State<'a> {
                     }
                     self.make_room(t, b);
                 };
-                self.parent = (0..self.slots()).collect();
+                self.reset_parent();
                 let top = self.rows + 1;
                 if let (Some(t), Some(s)) = (t, ct) {
                     self.state[s] = t + 1;
@@ -847,11 +861,16 @@ pub fn best(problem: &ChannelProblem, model: LayerModel, lower: i64) -> Option<S
     let mut best: Option<Sweep> = None;
     for extra in 0..STARTS {
         for &(min_jog, steady, own_bias) in KNOBS {
+            if best.as_ref().is_some_and(|b| b.rows <= lower + extra) {
+                // This start width cannot beat what we have.
+                break;
+            }
             let params = Params {
                 initial_width: lower + extra,
                 min_jog,
                 steady,
                 own_bias,
+                give_up_at: best.as_ref().map_or(i64::MAX, |b| b.rows),
             };
             if let Some(sw) = sweep(problem, model, params) {
                 if best

@@ -1,0 +1,427 @@
+//! Fat-trees in three dimensions (thesis section 5.3, Theorems 25 and 26;
+//! spec note 003 part 1, section 5): a recursive cube layout whose gaps are
+//! thin slabs, so that a channel of `t` wires crosses a gap of thickness
+//! about `t / S` instead of `sqrt t`.
+//!
+//! For `n = 8^k` processors and wire counts `t(p) = ω c(p)` above a subtree
+//! of `p` leaves, the layout `C_j` of a subtree of `8^j` leaves is a cube of
+//! side `S_j = 2 S_{j-1} + h_j` (`S_0 = s0 = ceil(sqrt t(1))`, the
+//! processor's box):
+//!
+//! - eight copies of `C_{j-1}` in the corners, the upper four mirrored in
+//!   `z`, separated by gap slabs of thickness `h_j` at `[S_{j-1}, S_{j-1} +
+//!   h_j)` in `x`, `y` and `z`;
+//! - the three binary levels of the cube's top are plates in the `z` gap:
+//!   for each half `a` in `x` and `b` in `y`, the node `P_ab` above the two
+//!   copies `(a, b, ·)` (a box over the copies' up-bundles), between the two
+//!   `P_a·` the node `Q_a` above them, and in the `x` gap the root `R`;
+//! - every channel is a bundle of straight wires: the copies' up-bundles run
+//!   in `z` from their roots through the copies' own `x` gap slabs into
+//!   `P_ab`; `P_ab` to `Q_a` and `Q_a` to `R` are wires one unit long across
+//!   the faces where the plates touch;
+//! - `R` spans `ℓ_j` rows in `y` (its band), so its own up-bundle, `t(8^j)`
+//!   wires in the `x` gap slab above it, has `h_j ℓ_j >= t(8^j)` places.
+//!
+//! `h_j` is the least thickness for which the cross-sections hold the wires
+//! (`t(2·8^{j-1}) <= S_{j-1} h_j`, `max(t(4·8^{j-1}), t(8^j)) <= ℓ_j h_j`)
+//! and the bands nest (`P_a0`, `Q_a`, `P_a1` fit side by side in `y` with
+//! `Q_a` covering `R`'s band). With `c(p) = p^(2/3) / lg V` the thickness is
+//! about `4 · 2^j / lg V`, so `S_k / 2^k` tends to a constant and the volume
+//! is `O(V)` (Theorem 26); the longest wire is an up-bundle, `S_{k-2} + 1`.
+//! Levels count binary levels from the processors (0): `P` at `3j - 2`, `Q`
+//! at `3j - 1`, `R` at `3j`; ids follow the binary fat-tree of
+//! [`crate::network::Network::binary_fat_tree`] (heap order, `x` half first,
+//! then `y`, then `z`).
+
+use std::collections::BTreeMap;
+
+use super::fattree::heap_id;
+use super::fattree::Capacity;
+use super::{Edge, Embedding, Node, P3};
+
+/// Parameters of a 3-D fat-tree layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FatTree3dSpec {
+    /// Number of processors, a power of 8.
+    pub processors: u64,
+    pub capacity: Capacity,
+    /// Wires per unit of capacity: 1 or 2.
+    pub omega: u64,
+}
+
+/// The sizes of every level: cube sides, gap thicknesses, root bands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// `S_0 .. S_k`.
+    pub sides: Vec<u64>,
+    /// `h_1 .. h_k` (index 0 holds `s0`: the processor is its own gap).
+    pub gaps: Vec<u64>,
+    /// `ℓ_0 .. ℓ_k`: the `y` extent of each level's root band.
+    pub bands: Vec<u64>,
+    /// `t(2^i)` for `i = 0 .. 3k`.
+    pub tracks: Vec<u64>,
+}
+
+impl FatTree3dSpec {
+    pub fn k(&self) -> Result<u32, String> {
+        let n = self.processors;
+        if n == 0 || !n.is_power_of_two() || n.trailing_zeros() % 3 != 0 {
+            return Err(format!(
+                "{n} processors: the 3-D fat-tree layout needs a power of 8 (1, 8, 64, 512, ...)"
+            ));
+        }
+        Ok(n.trailing_zeros() / 3)
+    }
+
+    /// Wire counts per binary level and the sizes of every level.
+    pub fn plan(&self) -> Result<Plan, String> {
+        let k = self.k()?;
+        if !(1..=2).contains(&self.omega) {
+            return Err(format!("omega must be 1 or 2, not {}", self.omega));
+        }
+        let tracks: Vec<u64> = (0..=3 * k)
+            .map(|i| {
+                self.capacity
+                    .at_level(i, self.processors, 1)
+                    .map(|c| c * self.omega)
+            })
+            .collect::<Result<_, _>>()?;
+        if let Some(i) = tracks.iter().position(|&t| t == 0) {
+            return Err(format!("capacity 0 at binary level {i}"));
+        }
+        let s0 = (tracks[0] as f64).sqrt().ceil() as u64;
+        let s0 = (s0.saturating_sub(1)..=s0 + 1)
+            .find(|&s| s * s >= tracks[0])
+            .expect("a square root");
+        let mut sides = vec![s0];
+        let mut gaps = vec![s0];
+        let mut bands = vec![s0];
+        for j in 1..=k as usize {
+            let (s1, l1) = (sides[j - 1], bands[j - 1]);
+            let r1 = (s1 - l1) / 2;
+            let t2 = tracks[3 * j - 2];
+            let t34 = tracks[3 * j - 1].max(tracks[3 * j]);
+            let fits = |h: u64| -> Option<u64> {
+                let band = t34.div_ceil(h).max(1);
+                let side = 2 * s1 + h;
+                let r0 = (side - band.min(side)) / 2;
+                // P_a0 ends at r1 + l1 <= R's band start; P_a1 starts at
+                // s1 + h + r1 >= R's band end.
+                (t2 <= s1 * h && band <= side && r1 + l1 <= r0 && r0 + band <= s1 + h + r1)
+                    .then_some(band)
+            };
+            let mut h = 1;
+            let band = loop {
+                if let Some(b) = fits(h) {
+                    break b;
+                }
+                h += 1;
+            };
+            sides.push(2 * s1 + h);
+            gaps.push(h);
+            bands.push(band);
+        }
+        Ok(Plan {
+            sides,
+            gaps,
+            bands,
+            tracks,
+        })
+    }
+}
+
+/// The layout's longest wire: an up-bundle of the top level, `S_{k-2} + 1`
+/// (every other wire is one unit long; a lone processor has none).
+pub fn longest_wire(plan: &Plan) -> u64 {
+    let k = plan.sides.len() - 1;
+    match k {
+        0 => 0,
+        1 => 1,
+        _ => plan.sides[k - 2] + 1,
+    }
+}
+
+/// Maps a cube's local coordinates to the global ones: a shift, and `z`
+/// mirrored when `flip` (the upper copies).
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    o: P3,
+    flip: bool,
+}
+
+impl Frame {
+    fn at(&self, x: i64, y: i64, z: i64) -> P3 {
+        P3::new(
+            self.o.x + x,
+            self.o.y + y,
+            if self.flip {
+                self.o.z - z
+            } else {
+                self.o.z + z
+            },
+        )
+    }
+
+    /// A copy placed at `(dx, dy, dz)` in this frame, mirrored in `z`
+    /// (relative to this frame) when `flip`, its side being `side`.
+    fn child(&self, dx: i64, dy: i64, dz: i64, flip: bool, side: i64) -> Frame {
+        let local_origin = if flip {
+            self.at(dx, dy, dz + side - 1)
+        } else {
+            self.at(dx, dy, dz)
+        };
+        Frame {
+            o: local_origin,
+            flip: self.flip != flip,
+        }
+    }
+
+    /// The global box of a local box (bounds inclusive).
+    fn boxed(&self, lo: (i64, i64, i64), hi: (i64, i64, i64)) -> (P3, P3) {
+        let (a, b) = (self.at(lo.0, lo.1, lo.2), self.at(hi.0, hi.1, hi.2));
+        (
+            P3::new(a.x.min(b.x), a.y.min(b.y), a.z.min(b.z)),
+            P3::new(a.x.max(b.x), a.y.max(b.y), a.z.max(b.z)),
+        )
+    }
+}
+
+struct Builder<'a> {
+    plan: &'a Plan,
+    n: u64,
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+}
+
+impl Builder<'_> {
+    fn node(&mut self, heap: u64, level: u32, b: (P3, P3)) {
+        let kind = if level == 0 { "processor" } else { "switch" };
+        self.nodes.push(Node {
+            id: heap_id(heap, self.n),
+            kind: kind.into(),
+            level,
+            min: b.0,
+            max: b.1,
+        });
+    }
+
+    fn wire(&mut self, from: u64, to: u64, a: P3, b: P3) {
+        let id = self.edges.len() as u32;
+        self.edges.push(Edge {
+            id,
+            from: heap_id(from, self.n),
+            to: heap_id(to, self.n),
+            path: if a == b { vec![a] } else { vec![a, b] },
+        });
+    }
+
+    /// Lay out the subtree of `8^j` leaves whose root has heap index `heap`
+    /// in `frame`.
+    fn cube(&mut self, j: usize, heap: u64, frame: Frame) {
+        let p = self.plan;
+        if j == 0 {
+            let s = p.sides[0] as i64 - 1;
+            self.node(heap, 0, frame.boxed((0, 0, 0), (s, s, s)));
+            return;
+        }
+        let (s1, h) = (p.sides[j - 1] as i64, p.gaps[j] as i64);
+        let (l1, band) = (p.bands[j - 1] as i64, p.bands[j] as i64);
+        let side = 2 * s1 + h;
+        let r1 = (s1 - l1) / 2;
+        let r0 = (side - band) / 2;
+        let (g0, g1) = (s1, s1 + h - 1); // the gaps, inclusive
+        let level = 3 * j as u32;
+        // The copies' roots' up-faces, in the copy's frame: x in its x gap,
+        // y in its band, z on the top of its z gap.
+        let (cx0, cx1, ctop) = if j == 1 {
+            (0, s1 - 1, s1 - 1)
+        } else {
+            let (s2, hc) = (p.sides[j - 2] as i64, p.gaps[j - 1] as i64);
+            (s2, s2 + hc - 1, s2 + hc - 1)
+        };
+        let t1 = p.tracks[3 * j - 3] as usize;
+        let t2 = p.tracks[3 * j - 2] as usize;
+        let t3 = p.tracks[3 * j - 1] as usize;
+        // R in the x gap, over its band, in the z gap.
+        self.node(
+            heap,
+            level,
+            frame.boxed((g0, r0, g0), (g1, r0 + band - 1, g1)),
+        );
+        for a in 0..2i64 {
+            let q = 2 * heap + a as u64;
+            let xa = a * (s1 + h);
+            let (y1, y2) = (r1 + l1, s1 + h + r1 - 1); // Q's rows
+            self.node(
+                q,
+                level - 1,
+                frame.boxed((xa, y1, g0), (xa + s1 - 1, y2, g1)),
+            );
+            // Q_a to R across the face x = g0 - 1 | g0 (a = 0) or
+            // g1 | g1 + 1 (a = 1): one wire per (y, z) of R's band.
+            let (qx, rx) = if a == 0 { (g0 - 1, g0) } else { (g1 + 1, g1) };
+            for w in 0..t3 as i64 {
+                let (y, z) = (r0 + w % band, g0 + w / band);
+                self.wire(q, heap, frame.at(qx, y, z), frame.at(rx, y, z));
+            }
+            for b in 0..2i64 {
+                let pp = 2 * q + b as u64;
+                let yb = b * (s1 + h);
+                // P over the copies' up-bundles (rows of their bands), the
+                // whole half in x.
+                let (py0, py1) = (yb + r1, yb + r1 + l1 - 1);
+                self.node(
+                    pp,
+                    level - 2,
+                    frame.boxed((xa, py0, g0), (xa + s1 - 1, py1, g1)),
+                );
+                // P to Q across P's face towards the middle.
+                let (py, qy) = if b == 0 {
+                    (py1, py1 + 1)
+                } else {
+                    (py0, py0 - 1)
+                };
+                for w in 0..t2 as i64 {
+                    let (x, z) = (xa + w % s1, g0 + w / s1);
+                    self.wire(pp, q, frame.at(x, py, z), frame.at(x, qy, z));
+                }
+                for c in 0..2i64 {
+                    let child = 2 * pp + c as u64;
+                    let zc = c * (s1 + h);
+                    let cf = frame.child(xa, yb, zc, c == 1, s1);
+                    self.cube(j - 1, child, cf);
+                    // The copy's up-bundle: straight in z from its root's
+                    // up-face into P's near face.
+                    let width = cx1 - cx0 + 1;
+                    let pz = if c == 0 { g0 } else { g1 };
+                    for w in 0..t1 as i64 {
+                        let (x, y) = (cx0 + w % width, r1 + w / width);
+                        let start = cf.at(x, y, ctop);
+                        let end = frame.at(xa + x, yb + y, pz);
+                        self.wire(child, pp, start, end);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The 3-D fat-tree layout and its plan.
+pub fn fat_tree_3d(spec: &FatTree3dSpec) -> Result<(Embedding, Plan), String> {
+    let plan = spec.plan()?;
+    let k = plan.sides.len() - 1;
+    let mut b = Builder {
+        plan: &plan,
+        n: spec.processors,
+        nodes: Vec::new(),
+        edges: Vec::new(),
+    };
+    let frame = Frame {
+        o: P3::new(0, 0, 0),
+        flip: false,
+    };
+    b.cube(k, 1, frame);
+    let mut nodes = b.nodes;
+    nodes.sort_by_key(|n| n.id);
+    let mut parameters = BTreeMap::new();
+    parameters.insert("processors".into(), spec.processors.to_string());
+    parameters.insert("capacity".into(), spec.capacity.spec());
+    parameters.insert("omega".into(), spec.omega.to_string());
+    Ok((
+        Embedding {
+            network: "fat-tree-3d".into(),
+            parameters,
+            dimensions: 3,
+            nodes,
+            edges: b.edges,
+        },
+        plan,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::check::check;
+    use crate::layout::metrics::measure;
+    use crate::network::Network;
+
+    fn spec(n: u64, capacity: Capacity, omega: u64) -> FatTree3dSpec {
+        FatTree3dSpec {
+            processors: n,
+            capacity,
+            omega,
+        }
+    }
+
+    #[test]
+    fn legal_and_realises_the_binary_fat_tree() {
+        for cap in [
+            Capacity::TwoThirdsOverLg,
+            Capacity::TwoThirds,
+            Capacity::One,
+            Capacity::Doubling,
+            Capacity::Sqrt,
+        ] {
+            for omega in [1, 2] {
+                for n in [1u64, 8, 64, 512] {
+                    let s = spec(n, cap.clone(), omega);
+                    let (e, plan) = fat_tree_3d(&s).unwrap();
+                    let v = check(&e);
+                    assert!(
+                        v.is_legal(),
+                        "{cap:?} {omega} {n}: {:?}",
+                        &v.violations[..3.min(v.violations.len())]
+                    );
+                    let m = measure(&e);
+                    let side = *plan.sides.last().unwrap();
+                    assert_eq!(
+                        (m.width, m.height, m.depth),
+                        (side, side, side),
+                        "{cap:?} {n}"
+                    );
+                    assert_eq!(m.max_wire_length, longest_wire(&plan), "{cap:?} {n}");
+                    let want = Network::intended(&e).unwrap().unwrap();
+                    Network::from_embedding(&e).unwrap().compare(&want).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn volume_over_v_stays_bounded_far_beyond_what_fits_in_memory() {
+        // The plan is the layout's exact side (the layout tests check
+        // side == plan); here it runs to V = 8^20.
+        let mut ratios = Vec::new();
+        for k in 1..=20u32 {
+            let s = spec(8u64.pow(k), Capacity::TwoThirdsOverLg, 1);
+            let plan = s.plan().unwrap();
+            let side = *plan.sides.last().unwrap() as f64;
+            ratios.push(side.powi(3) / 8f64.powi(k as i32));
+        }
+        eprintln!("{ratios:.2?}");
+        assert!(ratios.iter().all(|&r| r <= 16.0), "{ratios:?}");
+    }
+
+    #[test]
+    fn theorem_25_shape_for_root_capacity_v_to_the_two_thirds() {
+        // c(p) = p^(2/3): w = V^(2/3) and (w lg(V/w))^(3/2) = V (lg V / 3)^(3/2).
+        let mut ratios = Vec::new();
+        for k in 2..=20u32 {
+            let s = spec(8u64.pow(k), Capacity::TwoThirds, 1);
+            let plan = s.plan().unwrap();
+            let side = *plan.sides.last().unwrap() as f64;
+            let v = 8f64.powi(k as i32);
+            ratios.push(side.powi(3) / (v * (k as f64).powf(1.5)));
+        }
+        eprintln!("{ratios:.2?}");
+        assert!(ratios.iter().all(|&r| r <= 40.0), "{ratios:?}");
+    }
+
+    #[test]
+    fn sizes_other_than_powers_of_eight_are_refused() {
+        for n in [0u64, 2, 4, 16, 100] {
+            assert!(spec(n, Capacity::One, 1).plan().is_err(), "{n}");
+        }
+    }
+}
