@@ -337,6 +337,24 @@ fn fat_pyramids_are_legal_with_short_wires_and_small_stretch() {
         );
         assert!(s.max_worst <= 32.0, "n {n}: {:?}", s.worst);
         assert!(s.pairs >= (n * (n - 1)).min(30_000));
+        // Section 4.3's Delta delta with the layout's own wires: a unit
+        // delay cycle hardly changes; slower-growing delays stay small; a
+        // linear delay costs a bounded factor (about 20-31 measured, from
+        // d = 1: the thesis's "at most 2" counts lg d = 0 switches there).
+        if k >= 3 {
+            use fabric::layout::metrics::Delay;
+            use fabric::layout::pyramid::delta_delta;
+            for (w, cap) in [
+                (Delay::Unit, 1.25),
+                (Delay::Logarithmic, 3.5),
+                (Delay::SquareRoot, 4.5),
+                (Delay::Linear, 40.0),
+            ] {
+                let dd = delta_delta(&p.embedding, p.spec, &w);
+                assert!(dd.max >= 1.0 && dd.max <= cap, "n {n} {w:?}: {dd:?}");
+                assert!(dd.thesis_max <= 2.0, "n {n} {w:?}: {dd:?}");
+            }
+        }
     }
 }
 

@@ -1075,6 +1075,31 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
                 mesh as f64 / unit
             );
         }
+        for (name, w) in [
+            ("unit", crate::layout::metrics::Delay::Unit),
+            ("log", crate::layout::metrics::Delay::Logarithmic),
+            ("sqrt", crate::layout::metrics::Delay::SquareRoot),
+            ("linear", crate::layout::metrics::Delay::Linear),
+        ]
+        .into_iter()
+        .chain(
+            (!matches!(
+                args.delay.as_str(),
+                "unit" | "log" | "logarithmic" | "sqrt" | "linear"
+            ))
+            .then(|| {
+                (
+                    "--delay",
+                    crate::layout::metrics::Delay::parse(&args.delay).expect("checked"),
+                )
+            }),
+        ) {
+            let dd = pyramid::delta_delta(embedding, spec, &w);
+            println!(
+                "  wire delay w = {name}: delivery-cycle change / competitor's change (Delta delta) at most {:.2} (at d = {}); the thesis's w(d + lg A) lg d / (w(d) lg A) at most {:.2}",
+                dd.max, dd.at, dd.thesis_max
+            );
+        }
         let survey = pyramid::survey(embedding, spec, 0);
         println!(
             "  Theorem 18 over {} pairs of a competing mesh of area A: max path / (d + lg A) = {:.2} (best parents), {:.2} (worst parents)",

@@ -837,6 +837,58 @@ pub fn level_wires(e: &Embedding, spec: PyramidSpec) -> Vec<(u32, u64, u64)> {
     out.into_iter().map(|(h, (t, m))| (h, t, m)).collect()
 }
 
+/// The change of delivery overhead when wires are not of unit delay
+/// (thesis section 4.3), evaluated on a laid-out fat-pyramid.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DeltaDelta {
+    /// `max_d T_w(d) / (T_1 w(d))` over `d = 1 .. 2 (sqrt A - 1)`.
+    pub max: f64,
+    /// The competing distance where it is reached.
+    pub at: u64,
+    /// The thesis's expression `w(d + lg A) lg d / (w(d) lg A)`, its
+    /// largest value over the same `d` (before condition C1 bounds it by 2).
+    pub thesis_max: f64,
+}
+
+/// Delivery-cycle slowdown from wire delay, bounded with the layout's own
+/// wires: a message of competing distance `d` turns at butterfly level
+/// `h(d) <= lg ceil(d / 2^beta) + 1` (checked by the survey tests), so its
+/// path takes at most one wire of each level up to `2 beta + h(d)`, twice,
+/// and two mesh wires of that level. With `M_l` the longest wire into level
+/// `l` (tree or mesh), `T_w(d) = 2 sum_{l <= 2 beta + h(d)} w(M_l) +
+/// 2 w(M_{2 beta + h(d)})`; the unit-delay cycle is `T_1 = 2 (2 beta + K)`
+/// hops (leaf to root to leaf). The report is `T_w(d) / (T_1 w(d))`: how
+/// much longer a cycle gets, relative to how much longer the competing
+/// network's own messages get.
+pub fn delta_delta(e: &Embedding, spec: PyramidSpec, w: &super::metrics::Delay) -> DeltaDelta {
+    let m = super::metrics::measure(e);
+    let top = 2 * spec.beta + spec.k();
+    let longest = |l: u32| m.per_level.get(&l).map_or(0, |x| x.max);
+    let t1 = 2.0 * top as f64;
+    let lg_a = (spec.processors as f64).log2();
+    let side = (spec.processors as f64).sqrt() as u64;
+    let mut out = DeltaDelta {
+        max: 0.0,
+        at: 1,
+        thesis_max: 0.0,
+    };
+    for d in 1..=2 * side.saturating_sub(1).max(1) {
+        let blocks = d.div_ceil(1 << spec.beta);
+        let h = (64 - (blocks - 1).leading_zeros()).min(spec.k()) + 1;
+        let turn = (2 * spec.beta + h).min(top);
+        let tw =
+            2.0 * (1..=turn).map(|l| w.of(longest(l))).sum::<f64>() + 2.0 * w.of(longest(turn));
+        let r = tw / (t1 * w.of(d));
+        if r > out.max {
+            out.max = r;
+            out.at = d;
+        }
+        let thesis = w.of(d + lg_a.ceil() as u64) * (d as f64).log2() / (w.of(d) * lg_a);
+        out.thesis_max = out.thesis_max.max(thesis);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::check::check;
