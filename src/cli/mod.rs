@@ -1089,7 +1089,7 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
             ))
             .then(|| {
                 (
-                    "--delay",
+                    args.delay.as_str(),
                     crate::layout::metrics::Delay::parse(&args.delay).expect("checked"),
                 )
             }),
