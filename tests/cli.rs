@@ -857,6 +857,11 @@ fn folded_3d_and_pyramid_layouts_round_trip_through_verify_layout() {
         ("tree-of-meshes-3d", vec!["--size", "4", "--levels", "6"]),
         ("fat-pyramid", vec!["--size", "1024"]),
         ("fat-tree-3d", vec!["--size", "512"]),
+        ("fat-pyramid", vec!["--size", "256", "--mesh-capacity", "6"]),
+        (
+            "fat-tree-3d",
+            vec!["--size", "64", "--capacity", "two-thirds", "--omega", "2"],
+        ),
     ] {
         let (out, svg) = (
             dir.join(format!("{kind}.yaml")),
@@ -903,6 +908,21 @@ fn folded_3d_and_pyramid_layouts_round_trip_through_verify_layout() {
         vec!["folded-tree-of-meshes", "--size", "3"],
         vec!["fat-tree-3d", "--size", "64", "--alpha", "4"],
         vec!["fat-tree-3d", "--size", "16"],
+        vec!["fat-tree", "--size", "16", "--mesh-capacity", "6"],
+        vec![
+            "fat-tree-3d",
+            "--size",
+            "8",
+            "--capacity",
+            "table:1,100000000000000,1,1",
+        ],
+        vec![
+            "fat-tree-3d",
+            "--size",
+            "8",
+            "--capacity",
+            "table:1,1,1,1000000000000",
+        ],
     ] {
         let o = run(fabric().arg("layout").args(&args));
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));

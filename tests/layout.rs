@@ -402,3 +402,33 @@ fn fat_trees_in_3d_take_volume_within_a_constant_of_v() {
     }
     eprintln!("fat-tree-3d volume / V: {ratios:?}");
 }
+
+#[test]
+fn fat_pyramid_with_mesh_capacity_six() {
+    use fabric::layout::pyramid::{fat_pyramid, survey, PyramidSpec};
+    use fabric::network::Network;
+    for n in [256u64, 1024, 4096] {
+        let one = PyramidSpec::new(n).unwrap();
+        let six = PyramidSpec {
+            mesh_capacity: 6,
+            ..one
+        };
+        let p = fat_pyramid(&six).unwrap();
+        let c = check(&p.embedding);
+        assert!(
+            c.is_legal(),
+            "n {n}: {:?}",
+            &c.violations[..c.violations.len().min(4)]
+        );
+        realises(&p.embedding);
+        // Five more links for every mesh pair than with kappa = 1.
+        let (a, b) = (Network::fat_pyramid(&one), Network::fat_pyramid(&six));
+        let mesh_links = (b.link_count() - a.link_count()) / 5;
+        assert_eq!(b.link_count() - a.link_count(), 5 * mesh_links);
+        // Meshes exist from two butterfly levels on (n = 256 has one).
+        assert_eq!(mesh_links > 0, one.k() >= 2, "n {n}");
+        assert_eq!(p.embedding.edges.len(), b.link_count());
+        let s = survey(&p.embedding, p.spec, 0);
+        assert!(s.max_worst <= 48.0, "n {n}: stretch {}", s.max_worst);
+    }
+}

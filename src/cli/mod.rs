@@ -182,6 +182,10 @@ pub struct LayoutArgs {
     /// Processor area alpha (box side ceil(sqrt(alpha)) at least).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub alpha: u64,
+    /// fat-pyramid: parallel links between mesh neighbours (the thesis
+    /// asks for a large enough constant; its routing argument uses 6).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub mesh_capacity: u32,
     /// Wire delay function for the delay figures: unit, linear, log, sqrt,
     /// or points `d:w,d:w,...`.
     #[arg(long, default_value = "unit")]
@@ -718,7 +722,10 @@ fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         }
         (e, h, h, Some(crate::layout::folded::max_wire_2d(l)))
     } else if args.kind == "fat-pyramid" {
-        let spec = crate::layout::pyramid::PyramidSpec::new(size).map_err(Error::Usage)?;
+        let spec = crate::layout::pyramid::PyramidSpec {
+            mesh_capacity: args.mesh_capacity,
+            ..crate::layout::pyramid::PyramidSpec::new(size).map_err(Error::Usage)?
+        };
         let p = crate::layout::pyramid::fat_pyramid(&spec).map_err(Error::Usage)?;
         let tiles = 1u64 << spec.k();
         let (w, h) = (tiles * p.pitch.0 as u64, tiles * p.pitch.1 as u64);
@@ -886,6 +893,11 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
     check_output_paths(&[], &outputs_of(&args.output, &args.svg))?;
     if args.levels.is_some() && !args.kind.contains("tree-of-meshes") {
         return Err(Error::Usage("--levels applies to trees of meshes".into()));
+    }
+    if args.mesh_capacity != 1 && args.kind != "fat-pyramid" {
+        return Err(Error::Usage(
+            "--mesh-capacity applies to the fat-pyramid".into(),
+        ));
     }
     let delay = metrics::Delay::parse(&args.delay).map_err(Error::Usage)?;
     if args.sweep {
@@ -1119,7 +1131,8 @@ fn run_layout(args: &LayoutArgs) -> Result<i32> {
         };
         let plan = spec.plan().map_err(Error::Usage)?;
         let n = size as f64;
-        let w = *plan.tracks.last().expect("tracks") as f64;
+        // Root capacity c(n), without omega's up/down doubling.
+        let w = (*plan.tracks.last().expect("tracks") / args.omega) as f64;
         let thm26 = n.max((w * w.max(2.0).log2()).powf(1.5));
         println!(
             "  side {} = recurrence S_j = 2 S_(j-1) + h_j = closed form {}; gaps h_j {:?}, root bands {:?}; verified legal ({} crossings), realises its network; {:.3} ms",

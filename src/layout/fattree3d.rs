@@ -1,4 +1,4 @@
-//! Fat-trees in three dimensions (thesis section 5.3, Theorems 25 and 26;
+//! Fat-trees in three dimensions (thesis sections 5.2-5.3, Theorems 25 and 26;
 //! spec note 003 part 1, section 5): a recursive cube layout whose gaps are
 //! thin slabs, so that a channel of `t` wires crosses a gap of thickness
 //! about `t / S` instead of `sqrt t`.
@@ -26,8 +26,12 @@
 //! (`t(2·8^{j-1}) <= S_{j-1} h_j`, `max(t(4·8^{j-1}), t(8^j)) <= ℓ_j h_j`)
 //! and the bands nest (`P_a0`, `Q_a`, `P_a1` fit side by side in `y` with
 //! `Q_a` covering `R`'s band). With `c(p) = p^(2/3) / lg V` the thickness is
-//! about `4 · 2^j / lg V`, so `S_k / 2^k` tends to a constant and the volume
-//! is `O(V)` (Theorem 26); the longest wire is an up-bundle, `S_{k-2} + 1`.
+//! about `c 2^j / (ρ_j lg V)` with `ρ_j = S_{j-1} / 2^{j-1}`, so `ρ^2` grows
+//! by `O(1 / lg V)` per level, over `lg V / 3` levels: `S_k / 2^k` stays
+//! bounded and the volume is `O(V)` (Theorem 26); the longest wire is an
+//! up-bundle, `S_{k-2} + 1`. When `h_j = 1` the two copies' up-bundles end
+//! at the same points inside `P` (allowed: the checker's sharing rules hold
+//! outside node boxes).
 //! Levels count binary levels from the processors (0): `P` at `3j - 2`, `Q`
 //! at `3j - 1`, `R` at `3j`; ids follow the binary fat-tree of
 //! [`crate::network::Network::binary_fat_tree`] (heap order, `x` half first,
@@ -79,46 +83,55 @@ impl FatTree3dSpec {
         if !(1..=2).contains(&self.omega) {
             return Err(format!("omega must be 1 or 2, not {}", self.omega));
         }
+        let too_big = || "the capacities make the cube too large to lay out".to_string();
         let tracks: Vec<u64> = (0..=3 * k)
             .map(|i| {
                 self.capacity
                     .at_level(i, self.processors, 1)
-                    .map(|c| c * self.omega)
+                    .and_then(|c| c.checked_mul(self.omega).ok_or_else(too_big))
             })
             .collect::<Result<_, _>>()?;
         if let Some(i) = tracks.iter().position(|&t| t == 0) {
             return Err(format!("capacity 0 at binary level {i}"));
         }
-        let s0 = (tracks[0] as f64).sqrt().ceil() as u64;
-        let s0 = (s0.saturating_sub(1)..=s0 + 1)
-            .find(|&s| s * s >= tracks[0])
+        // The processor's side: the least s with s^2 >= t(1).
+        let s0 = (tracks[0] as f64).sqrt() as u64;
+        let s0 = (s0.saturating_sub(1)..)
+            .find(|&s| s.checked_mul(s).is_none_or(|q| q >= tracks[0]))
             .expect("a square root");
         let mut sides = vec![s0];
         let mut gaps = vec![s0];
         let mut bands = vec![s0];
         for j in 1..=k as usize {
             let (s1, l1) = (sides[j - 1], bands[j - 1]);
-            let r1 = (s1 - l1) / 2;
             let t2 = tracks[3 * j - 2];
             let t34 = tracks[3 * j - 1].max(tracks[3 * j]);
-            let fits = |h: u64| -> Option<u64> {
-                let band = t34.div_ceil(h).max(1);
-                let side = 2 * s1 + h;
-                let r0 = (side - band.min(side)) / 2;
-                // P_a0 ends at r1 + l1 <= R's band start; P_a1 starts at
-                // s1 + h + r1 >= R's band end.
-                (t2 <= s1 * h && band <= side && r1 + l1 <= r0 && r0 + band <= s1 + h + r1)
-                    .then_some(band)
-            };
-            let mut h = 1;
-            let band = loop {
-                if let Some(b) = fits(h) {
-                    break b;
+            // Every condition gets easier as h grows: find the least h by
+            // doubling, then bisection.
+            let mut hi = t2.div_ceil(s1).max(1);
+            while fits(s1, l1, t2, t34, hi).is_none() {
+                hi = hi
+                    .checked_mul(2)
+                    .filter(|&h| h < 1 << 40)
+                    .ok_or_else(too_big)?;
+            }
+            let mut lo = t2.div_ceil(s1).max(1);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if fits(s1, l1, t2, t34, mid).is_some() {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
                 }
-                h += 1;
-            };
-            sides.push(2 * s1 + h);
-            gaps.push(h);
+            }
+            let band = fits(s1, l1, t2, t34, hi).expect("checked above");
+            let side = s1
+                .checked_mul(2)
+                .and_then(|x| x.checked_add(hi))
+                .filter(|&x| x < 1 << 40)
+                .ok_or_else(too_big)?;
+            sides.push(side);
+            gaps.push(hi);
             bands.push(band);
         }
         Ok(Plan {
@@ -128,6 +141,21 @@ impl FatTree3dSpec {
             tracks,
         })
     }
+}
+
+/// Whether a gap of thickness `h` holds level `j`'s channels, given the
+/// copies' side `s1` and band `l1`, `t2 = t(2·8^{j-1})` and
+/// `t34 = max(t(4·8^{j-1}), t(8^j))`; `R`'s band when it does. `P_a0` ends
+/// at `r1 + l1 <= r0` (the start of `R`'s band) and `P_a1` starts at
+/// `s1 + h + r1 >= r0 + band`; `P -> Q` needs `t2 <= s1 h`, `Q -> R` and
+/// `R`'s up-bundle `t34 <= band h`.
+fn fits(s1: u64, l1: u64, t2: u64, t34: u64, h: u64) -> Option<u64> {
+    let band = t34.div_ceil(h).max(1);
+    let side = 2 * s1 + h;
+    let r1 = (s1 - l1) / 2;
+    let r0 = (side - band.min(side)) / 2;
+    (t2 <= s1.saturating_mul(h) && band <= side && r1 + l1 <= r0 && r0 + band <= s1 + h + r1)
+        .then_some(band)
 }
 
 /// The layout's longest wire: an up-bundle of the top level, `S_{k-2} + 1`
@@ -309,6 +337,13 @@ impl Builder<'_> {
 /// The 3-D fat-tree layout and its plan.
 pub fn fat_tree_3d(spec: &FatTree3dSpec) -> Result<(Embedding, Plan), String> {
     let plan = spec.plan()?;
+    let side = *plan.sides.last().expect("k + 1 sides");
+    if side.saturating_pow(3) > super::check::MAX_POINTS {
+        return Err(format!(
+            "a cube of side {side} is more than the checker's {} grid points",
+            super::check::MAX_POINTS
+        ));
+    }
     let k = plan.sides.len() - 1;
     let mut b = Builder {
         plan: &plan,
@@ -416,6 +451,62 @@ mod tests {
         }
         eprintln!("{ratios:.2?}");
         assert!(ratios.iter().all(|&r| r <= 40.0), "{ratios:?}");
+    }
+
+    #[test]
+    fn tables_bad_parameters_and_huge_inputs() {
+        // Capacity tables, monotone or not, shrinking too: legal layouts.
+        for table in [
+            vec![1, 3, 1, 2, 5, 2, 9],
+            vec![4, 1, 1, 1, 1, 1, 1],
+            vec![1, 9, 9, 30, 30, 30, 64],
+            vec![2, 2, 8, 1, 1, 40, 3],
+        ] {
+            for omega in [1, 2] {
+                let s = spec(64, Capacity::Table(table.clone()), omega);
+                let (e, plan) = fat_tree_3d(&s).unwrap();
+                let v = check(&e);
+                assert!(
+                    v.is_legal(),
+                    "{table:?} {omega}: {:?}",
+                    &v.violations[..3.min(v.violations.len())]
+                );
+                let want = Network::intended(&e).unwrap().unwrap();
+                Network::from_embedding(&e).unwrap().compare(&want).unwrap();
+                // The gaps are the least that fit.
+                for j in 1..plan.sides.len() {
+                    let t2 = plan.tracks[3 * j - 2];
+                    let t34 = plan.tracks[3 * j - 1].max(plan.tracks[3 * j]);
+                    let (s1, l1) = (plan.sides[j - 1], plan.bands[j - 1]);
+                    assert!(fits(s1, l1, t2, t34, plan.gaps[j]).is_some());
+                    assert!(plan.gaps[j] == 1 || fits(s1, l1, t2, t34, plan.gaps[j] - 1).is_none());
+                }
+            }
+        }
+        // Errors, not panics or hangs.
+        for (cap, omega) in [
+            (Capacity::One, 3),
+            (Capacity::One, 0),
+            (Capacity::Table(vec![1, 0, 1, 1]), 1),
+            (Capacity::Table(vec![1, 1]), 1),
+            (Capacity::Table(vec![u64::MAX / 2 + 1, 1, 1, 1]), 2),
+            (Capacity::Table(vec![u64::MAX, 1, 1, 1]), 1),
+            (Capacity::Table(vec![1, 100_000_000_000_000, 1, 1]), 1),
+        ] {
+            assert!(
+                spec(8, cap.clone(), omega).plan().is_err() || {
+                    // Plannable but too large to build and check.
+                    fat_tree_3d(&spec(8, cap.clone(), omega)).is_err()
+                },
+                "{cap:?} {omega}"
+            );
+        }
+        assert!(fat_tree_3d(&spec(
+            8,
+            Capacity::Table(vec![1, 1, 1, 1_000_000_000_000]),
+            1
+        ))
+        .is_err());
     }
 
     #[test]

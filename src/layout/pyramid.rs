@@ -37,8 +37,11 @@ use std::collections::BTreeMap;
 use super::fattree::{heap_id, htree};
 use super::{Edge, Embedding, Node, P3};
 
-/// Terminal rows of a switch box (4 children, 2 parents, 4 mesh links).
-const SIGMA: i64 = 10;
+/// Terminal rows of a switch box: 4 children, 2 parents, and `kappa` links
+/// to each of its 4 mesh neighbours.
+fn sigma(spec: &PyramidSpec) -> i64 {
+    6 + 4 * spec.mesh_capacity as i64
+}
 
 /// Parameters of a fat-pyramid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +50,9 @@ pub struct PyramidSpec {
     pub processors: u64,
     /// Block levels: `b = 4^beta` processors per block.
     pub beta: u32,
+    /// Parallel links between mesh neighbours (the thesis asks for a large
+    /// enough constant; the spec note's kappa = 6). Default 1.
+    pub mesh_capacity: u32,
 }
 
 impl PyramidSpec {
@@ -64,6 +70,7 @@ impl PyramidSpec {
         Ok(PyramidSpec {
             processors: n,
             beta,
+            mesh_capacity: 1,
         })
     }
 
@@ -191,13 +198,15 @@ pub fn upper_links(spec: &PyramidSpec) -> Vec<(u32, u32, u32, bool, u64)> {
                 if nx < side && ny < side {
                     let other = z_index(nx, ny);
                     for i in 0..per {
-                        out.push((
-                            ids.switch(h, node * per + i),
-                            ids.switch(h, other * per + i),
-                            h,
-                            true,
-                            (gy << h) + i,
-                        ));
+                        for _ in 0..spec.mesh_capacity {
+                            out.push((
+                                ids.switch(h, node * per + i),
+                                ids.switch(h, other * per + i),
+                                h,
+                                true,
+                                (gy << h) + i,
+                            ));
+                        }
                     }
                 }
             }
@@ -274,8 +283,9 @@ pub fn fat_pyramid(spec: &PyramidSpec) -> Result<Pyramid, String> {
     };
     let centre = (s_b - 1) / 2;
     let core_w = s_b + 2; // block, a free column, the switch column
-    let core_h = s_b.max(SIGMA) + 1; // the root's escape row on top
-    let escape_row = s_b.max(SIGMA);
+    let sigma = sigma(spec);
+    let core_h = s_b.max(sigma) + 1; // the root's escape row on top
+    let escape_row = s_b.max(sigma);
     let switch_col = s_b + 1;
 
     // Every upper link with its two terminals: (tile, core row) each.
@@ -312,8 +322,8 @@ pub fn fat_pyramid(spec: &PyramidSpec) -> Result<Pyramid, String> {
             } else {
                 let t = terminal_count.entry(id).or_insert(0);
                 *t += 1;
-                if *t > SIGMA {
-                    return Err(format!("switch {id} has more than {SIGMA} links"));
+                if *t > sigma {
+                    return Err(format!("switch {id} has more than {sigma} links"));
                 }
                 *t - 1
             };
@@ -441,7 +451,7 @@ pub fn fat_pyramid(spec: &PyramidSpec) -> Result<Pyramid, String> {
                 kind: "switch".into(),
                 level: top_level + h,
                 min: P3::xy(ox + switch_col, oy),
-                max: P3::xy(ox + switch_col, oy + SIGMA - 1),
+                max: P3::xy(ox + switch_col, oy + sigma - 1),
             });
         }
     }
@@ -486,6 +496,9 @@ pub fn fat_pyramid(spec: &PyramidSpec) -> Result<Pyramid, String> {
     let mut parameters = BTreeMap::new();
     parameters.insert("processors".to_string(), spec.processors.to_string());
     parameters.insert("block_levels".to_string(), spec.beta.to_string());
+    if spec.mesh_capacity != 1 {
+        parameters.insert("mesh_capacity".to_string(), spec.mesh_capacity.to_string());
+    }
     Ok(Pyramid {
         embedding: Embedding {
             network: "fat-pyramid".into(),

@@ -294,7 +294,9 @@ impl Network {
                 for other in [(x + 1, y), (x, y + 1)] {
                     if let Some(&w) = at.get(&other) {
                         for i in 0..(1u64 << (h - 1)) {
-                            net.add_link(switch(h, v, i), switch(h, w, i));
+                            for _ in 0..spec.mesh_capacity {
+                                net.add_link(switch(h, v, i), switch(h, w, i));
+                            }
                         }
                     }
                 }
@@ -498,7 +500,11 @@ impl Network {
                         p.get("capacity")
                             .map_or("two-thirds-over-lg", String::as_str),
                     )?,
-                    omega: num("omega").unwrap_or(1),
+                    omega: if p.contains_key("omega") {
+                        num("omega")?
+                    } else {
+                        1
+                    },
                 };
                 let plan = spec.plan()?;
                 Ok(Network::binary_fat_tree(
@@ -525,11 +531,13 @@ impl Network {
                 let n = num("processors")?;
                 let beta = num("block_levels")? as u32;
                 let spec = crate::layout::pyramid::PyramidSpec::new(n)?;
-                if beta >= n.trailing_zeros() / 2 {
+                let mesh_capacity = num("mesh_capacity").unwrap_or(1) as u32;
+                if beta >= n.trailing_zeros() / 2 || mesh_capacity == 0 {
                     return Err("bad fat-pyramid parameters".to_string());
                 }
                 Ok(Network::fat_pyramid(&crate::layout::pyramid::PyramidSpec {
                     beta,
+                    mesh_capacity,
                     ..spec
                 }))
             })()),
