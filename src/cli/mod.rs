@@ -155,13 +155,15 @@ pub struct LayoutArgs {
     /// cube with thin gap slabs, a power of 8 processors).
     #[arg(value_parser = ["htree", "fat-tree", "butterfly-fat-tree", "scalable-fat-tree", "tree-of-meshes", "folded-tree-of-meshes", "tree-of-meshes-3d", "fat-pyramid", "fat-tree-3d"])]
     pub kind: String,
-    /// Number of processors (leaves), a power of 4; for `tree-of-meshes`
-    /// the side n of the root mesh, a power of 2.
+    /// Number of processors (leaves), a power of 4 (a power of 8 for
+    /// `fat-tree-3d`); for trees of meshes the side n of the root mesh, a
+    /// power of 2.
     #[arg(long, short = 'n', required_unless_present = "sweep")]
     pub size: Option<u64>,
-    /// Lay out a range of sizes instead (4 .. 4^8 processors; root meshes
-    /// 2 .. 64 for trees of meshes, full depth) and report how area and the
-    /// longest wire grow: a YAML table with --output and a chart with --svg.
+    /// Lay out a range of sizes instead (4 .. 4^8 processors; 8 .. 8^6 for
+    /// fat-tree-3d; root meshes 2 .. 64 for trees of meshes, full depth) and
+    /// report how area and the longest wire grow: a YAML table with --output
+    /// and a chart with --svg.
     #[arg(long, conflicts_with_all = ["size", "levels"])]
     pub sweep: bool,
     /// Trees of meshes: keep this many levels below the root (default the
