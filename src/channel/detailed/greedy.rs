@@ -684,37 +684,22 @@ impl<'a> State<'a> {
             .map(|s| (self.state[s] - 1, self.find(s), s))
             .collect();
         comps.sort_unstable();
-        let mut i = 0;
-        while i < comps.len() {
-            let net = comps[i].0;
-            let mut j = i;
-            while j < comps.len() && comps[j].0 == net {
-                j += 1;
+        for group in comps.chunk_by(|a, b| a.0 == b.0) {
+            let net = group[0].0;
+            let pieces = group.chunk_by(|a, b| a.1 == b.1).count();
+            if pieces == 1 && !self.continues(net, x) {
+                continue; // the net ends here
             }
-            let group = &comps[i..j];
-            let pieces = 1 + group.windows(2).filter(|w| w[0].1 != w[1].1).count();
-            let ends = pieces == 1 && !self.continues(net, x);
-            if !ends {
-                let bias = self.side_bias(net, x);
-                let mut a = 0;
-                while a < group.len() {
-                    let mut e = a;
-                    while e < group.len() && group[e].1 == group[a].1 {
-                        e += 1;
-                    }
-                    // Slots in a component are sorted ascending.
-                    let s = if bias < 0 {
-                        group[a].2
-                    } else if bias > 0 {
-                        group[e - 1].2
-                    } else {
-                        group[(a + e - 1) / 2].2
-                    };
-                    self.keep[s] = true;
-                    a = e;
-                }
+            let bias = self.side_bias(net, x);
+            for comp in group.chunk_by(|a, b| a.1 == b.1) {
+                // Slots in a component are sorted ascending.
+                let s = match bias.signum() {
+                    -1 => comp[0].2,
+                    1 => comp[comp.len() - 1].2,
+                    _ => comp[(comp.len() - 1) / 2].2,
+                };
+                self.keep[s] = true;
             }
-            i = j;
         }
     }
 
@@ -765,16 +750,11 @@ impl<'a> State<'a> {
             .map(|s| (self.state[s] - 1, s))
             .collect();
         kept.sort_unstable();
-        let mut i = 0;
-        while i < kept.len() {
-            let net = kept[i].0;
-            let mut j = i;
-            while j < kept.len() && kept[j].0 == net {
-                j += 1;
-            }
-            if j - i >= 2 {
-                let (lo, lo2) = (kept[i].1, kept[i + 1].1);
-                let (hi, hi2) = (kept[j - 1].1, kept[j - 2].1);
+        for group in kept.chunk_by(|a, b| a.0 == b.0) {
+            let (net, j) = (group[0].0, group.len());
+            if j >= 2 {
+                let (lo, lo2) = (group[0].1, group[1].1);
+                let (hi, hi2) = (group[j - 1].1, group[j - 2].1);
                 if let Some(to) = self.reach(net, hi, -1, self.row(hi2) + 1) {
                     if self.row(hi) - self.row(to) >= self.params.min_jog {
                         self.jog(x, net, hi, to);
@@ -786,7 +766,6 @@ impl<'a> State<'a> {
                     }
                 }
             }
-            i = j;
         }
     }
 
@@ -800,13 +779,10 @@ impl<'a> State<'a> {
             .collect();
         kept.sort_unstable();
         let mut movers: Vec<(i64, usize, u32, i64)> = Vec::new();
-        for i in 0..kept.len() {
-            let (net, s) = kept[i];
-            let alone =
-                (i == 0 || kept[i - 1].0 != net) && (i + 1 == kept.len() || kept[i + 1].0 != net);
-            if !alone {
-                continue;
-            }
+        for group in kept.chunk_by(|a, b| a.0 == b.0) {
+            let &[(net, s)] = group else {
+                continue; // split nets do not move here
+            };
             let bias = self.side_bias(net, x);
             if bias == 0 {
                 continue;
