@@ -488,7 +488,7 @@ const STEAL_REACH: i64 = 27;
 const MAX_REACH: i64 = 243;
 
 /// How many times the repairs of one attempt may start over.
-const REPAIR_RESTARTS: usize = 2;
+const REPAIR_RESTARTS: usize = 3;
 
 /// Every net in one piece and on its side exits (a last guard: repairs
 /// work on components and must not have lost an exit).
