@@ -173,6 +173,17 @@ fn smooth(problem: &ChannelProblem, base: &[usize], graph: &Digraph, h: &mut [i6
 /// ([`super::switchbox`]): the channel is extended with the side terminals
 /// on the bottom row beyond its ends, routed, and cut back.
 pub fn route_plane(problem: &ChannelProblem) -> Result<ChannelSolution, RouteError> {
+    route_plane_at(problem, 0)
+}
+
+/// As [`route_plane`], at a width of at least `at_least` rows: the final
+/// optimisation (spec §3.3) then has the extra rows to pull nets towards
+/// their pins. MulCh uses it for B groups narrower than the stacked channel
+/// (spec §4.4: "B groups re-run §3.3 at the larger W").
+pub fn route_plane_at(
+    problem: &ChannelProblem,
+    at_least: u32,
+) -> Result<ChannelSolution, RouteError> {
     if let Some(&(a, b)) = crossing_pairs(problem).first() {
         return Err(RouteError::Unroutable(format!(
             "nets {} and {} cross: no routing in one layer",
@@ -183,15 +194,15 @@ pub fn route_plane(problem: &ChannelProblem) -> Result<ChannelSolution, RouteErr
     if !problem.left().is_empty() || !problem.right().is_empty() {
         let ext = super::switchbox::extend_floating_sides(problem)
             .map_err(|e| RouteError::Unroutable(e.message))?;
-        let routed = route_plane(&ext.problem)?;
+        let routed = route_plane_at(&ext.problem, at_least)?;
         return Ok(ext.truncate(&routed));
     }
-    route_pins_only(problem)
+    route_pins_only(problem, at_least as i64)
 }
 
 /// The plane router proper, for a planar channel without side terminals
 /// (the caller has checked planarity).
-fn route_pins_only(problem: &ChannelProblem) -> Result<ChannelSolution, RouteError> {
+fn route_pins_only(problem: &ChannelProblem, at_least: i64) -> Result<ChannelSolution, RouteError> {
     let c = problem.columns() as usize;
     let nets = problem.nets();
     // Runs: net n has runs for x in [first, last); run index base[n] + (x - first).
@@ -287,7 +298,7 @@ fn route_pins_only(problem: &ChannelProblem) -> Result<ChannelSolution, RouteErr
             h[w as usize] = h[w as usize].max(h[v as usize] + 1);
         }
     }
-    let width = h.iter().copied().max().unwrap_or(0);
+    let width = h.iter().copied().max().unwrap_or(0).max(at_least);
     let top_row = width + 1;
     smooth(problem, &base, &graph, &mut h, width);
     let mut wires = Vec::new();

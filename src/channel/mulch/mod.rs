@@ -20,7 +20,7 @@ pub mod partition;
 
 use crate::channel::analysis::density;
 use crate::channel::detailed::{route_model, LayerModel};
-use crate::channel::plane::route_plane;
+use crate::channel::plane::{route_plane, route_plane_at};
 use crate::channel::problem::ChannelProblem;
 use crate::channel::router::{ChannelRouter, RouteError, RouteEvent, RouteOptions};
 use crate::channel::solution::{ChannelSolution, LayerGroup, Metrics, Via, Wire};
@@ -257,6 +257,40 @@ pub fn route_mulch(
     Ok(result)
 }
 
+/// A group's routing in a channel `width` rows wide: the top pin row and
+/// everything on it move up, and the top pins' stubs stretch to meet it.
+fn lifted(s: &ChannelSolution, width: u32) -> ChannelSolution {
+    let lift = (width - s.width) as i64;
+    let map = |p: Point| -> Point {
+        if p.y > s.width as i64 {
+            Point::new(p.x, p.y + lift)
+        } else {
+            p
+        }
+    };
+    ChannelSolution {
+        width,
+        wires: s
+            .wires
+            .iter()
+            .map(|w| Wire {
+                from: map(w.from),
+                to: map(w.to),
+                ..*w
+            })
+            .collect(),
+        vias: s
+            .vias
+            .iter()
+            .map(|v| Via {
+                at: map(v.at),
+                ..*v
+            })
+            .collect(),
+        ..s.clone()
+    }
+}
+
 /// Route every group of a partition and stack the results.
 pub fn route_partition(
     problem: &ChannelProblem,
@@ -283,6 +317,26 @@ pub fn route_partition(
         routed.push(Some(s));
     }
     let width = routed.iter().flatten().map(|s| s.width).max().unwrap_or(0);
+    // Each group's own width, reported even when a B group is re-run wider.
+    let needed: Vec<u32> = routed
+        .iter()
+        .map(|s| s.as_ref().map_or(0, |s| s.width))
+        .collect();
+    // B groups narrower than the channel re-run the final optimisation at
+    // its width (spec §4.4), kept when that saves wire.
+    for (g, s) in part.groups.iter().zip(routed.iter_mut()) {
+        if let (GroupKind::B, Some(old)) = (g.kind, s.as_mut()) {
+            if old.width < width {
+                let sub = problem
+                    .restricted(&g.nets)
+                    .expect("a subset of a valid channel's nets is valid");
+                let wide = route_plane_at(&sub, width)?;
+                if wide.net_length() < lifted(old, width).net_length() {
+                    *old = wide;
+                }
+            }
+        }
+    }
     let mut solution = ChannelSolution {
         name: problem.name().to_string(),
         layers: part.config.layers,
@@ -294,7 +348,7 @@ pub fn route_partition(
     };
     let mut groups = Vec::new();
     let mut offset = 0u32;
-    for (g, s) in part.groups.iter().zip(&routed) {
+    for ((g, s), &own_width) in part.groups.iter().zip(&routed).zip(&needed) {
         let layers: Vec<u32> = (offset + 1..=offset + g.kind.layers()).collect();
         solution.groups.push(LayerGroup {
             kind: g.kind.name().to_string(),
@@ -310,32 +364,22 @@ pub fn route_partition(
             vias: Vec::new(),
         };
         if let Some(s) = s {
-            let lift = (width - s.width) as i64;
-            let map = |p: Point| -> Point {
-                if p.y > s.width as i64 {
-                    Point::new(p.x, p.y + lift)
-                } else {
-                    p
-                }
-            };
+            let s = lifted(s, width);
             piece.wires = s
                 .wires
                 .iter()
                 .map(|w| Wire {
-                    net: w.net,
                     layer: w.layer + offset,
-                    from: map(w.from),
-                    to: map(w.to),
+                    ..*w
                 })
                 .collect();
             piece.vias = s
                 .vias
                 .iter()
                 .map(|v| Via {
-                    net: v.net,
-                    at: map(v.at),
                     from: v.from + offset,
                     to: v.to + offset,
+                    ..*v
                 })
                 .collect();
         }
@@ -346,7 +390,7 @@ pub fn route_partition(
             density: g.density,
             longest_path: g.longest_path,
             estimate: g.estimate,
-            width: s.as_ref().map_or(0, |s| s.width),
+            width: own_width,
             net_length: piece.net_length(),
             vias: piece.via_count(),
         });
