@@ -4,9 +4,9 @@
 //! Per column: (1) bring the pins in, each to its own net's track or the
 //! nearest free one, never letting the two pins' verticals overlap (when they
 //! must, the channel gets a new track between them, inserted into every
-//! column already routed); (2) collapse split nets with the largest set of
-//! non-overlapping jogs; (3) pull the outer tracks of nets still split
-//! towards each other; (4) move nets whose next pin is on one side towards
+//! column already routed); (2) collapse split nets with the heaviest set of
+//! jogs on disjoint rows (tracks freed, plus one per net finished); (3) pull
+//! the outer tracks of nets still split towards each other; (4) move nets whose next pin is on one side towards
 //! that side; (5) extend the surviving tracks to the next column.
 //!
 //! Tracks are slots `(row, horizontal layer)`: one per row in HV and VH, two
@@ -647,30 +647,85 @@ impl<'a> State<'a> {
         }
     }
 
-    /// Step 2: join split nets with as many non-overlapping jogs as the
-    /// free vertical layer allows (intervals by their upper end, the
-    /// classic maximum-count choice).
+    /// Step 2: join split nets. Candidates are chains of a net's slots
+    /// (rows `lo ..= hi` on the vertical layer, free of other nets); a chain
+    /// is worth the tracks it frees (its components less one), plus one when
+    /// it joins the whole net and the net ends here (the spec note's
+    /// weighting after Rivest and Fiduccia). The heaviest set of chains on
+    /// disjoint rows is chosen by dynamic programming over the rows.
     fn collapse(&mut self, x: i64) {
-        let mut jogs: Vec<(i64, i64, u32, usize, usize)> = Vec::new();
         let slots = self.slots();
-        let mut by_net: Vec<(u32, usize)> = (0..slots)
-            .filter(|&s| self.state[s] != 0)
-            .map(|s| (self.state[s] - 1, s))
+        let owned: Vec<usize> = (0..slots).filter(|&s| self.state[s] != 0).collect();
+        let mut by_net: Vec<(u32, usize, usize)> = owned
+            .into_iter()
+            .map(|s| (self.state[s] - 1, s, self.find(s)))
             .collect();
         by_net.sort_unstable();
-        for w in by_net.windows(2) {
-            let ((n0, s0), (n1, s1)) = (w[0], w[1]);
-            if n0 == n1 && self.find(s0) != self.find(s1) {
-                jogs.push((self.row(s1), self.row(s0), n0, s0, s1));
-            }
-        }
-        jogs.sort_unstable_by_key(|j| (j.0, j.1));
-        for (hi, lo, net, s0, s1) in jogs {
-            if self.find(s0) == self.find(s1) || !self.v_free(net, lo, hi) {
+        // (hi, lo, weight, net)
+        let mut chains: Vec<(i64, i64, u32, u32)> = Vec::new();
+        for group in by_net.chunk_by(|a, b| a.0 == b.0) {
+            let net = group[0].0;
+            let mut roots: Vec<usize> = group.iter().map(|g| g.2).collect();
+            roots.sort_unstable();
+            roots.dedup();
+            if roots.len() < 2 {
                 continue;
             }
+            let ends = !self.continues(net, x);
+            for i in 0..group.len() {
+                let lo = self.row(group[i].1);
+                for j in i + 1..group.len() {
+                    let hi = self.row(group[j].1);
+                    if !self.v_free(net, lo, hi) {
+                        break;
+                    }
+                    let mut seen: Vec<usize> = group[i..=j].iter().map(|g| g.2).collect();
+                    seen.sort_unstable();
+                    seen.dedup();
+                    if seen.len() < 2 {
+                        continue;
+                    }
+                    let whole = seen.len() == roots.len();
+                    let w = (seen.len() - 1) as u32 + u32::from(whole && ends);
+                    chains.push((hi, lo, w, net));
+                }
+            }
+        }
+        if chains.is_empty() {
+            return;
+        }
+        chains.sort_unstable();
+        // best[y + 1]: the heaviest choice among chains with hi <= y.
+        let top = self.rows as usize + 1;
+        let mut best = vec![0u32; top + 2];
+        let mut pick: Vec<Option<usize>> = vec![None; top + 2];
+        let mut c = 0;
+        for y in 0..=top {
+            best[y + 1] = best[y];
+            while c < chains.len() && chains[c].0 as usize == y {
+                let (_, lo, w, _) = chains[c];
+                let v = best[lo as usize] + w;
+                if v > best[y + 1] {
+                    best[y + 1] = v;
+                    pick[y + 1] = Some(c);
+                }
+                c += 1;
+            }
+        }
+        let mut y = top + 1;
+        let mut chosen = Vec::new();
+        while y > 0 {
+            match pick[y] {
+                Some(k) => {
+                    chosen.push(k);
+                    y = chains[k].1 as usize;
+                }
+                _ => y -= 1,
+            }
+        }
+        for k in chosen {
+            let (hi, lo, _, net) = chains[k];
             self.vertical(x, net, lo, hi);
-            self.union(s0, s1);
         }
     }
 
