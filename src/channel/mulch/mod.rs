@@ -257,12 +257,31 @@ pub fn route_mulch(
     Ok(result)
 }
 
-/// A group's routing in a channel `width` rows wide: the top pin row and
-/// everything on it move up, and the top pins' stubs stretch to meet it.
+/// A group's routing in a channel `width` rows wide: the `width - W_g`
+/// extra rows go in at the row boundary that the fewest vertical wires cross
+/// (the top one on ties, just under the top pin row); everything from there
+/// up moves up and the crossing wires stretch.
 fn lifted(s: &ChannelSolution, width: u32) -> ChannelSolution {
     let lift = (width - s.width) as i64;
+    let rows = s.width as i64;
+    let verticals: Vec<(i64, i64)> = s
+        .wires
+        .iter()
+        .filter(|w| w.from.x == w.to.x && w.from.y != w.to.y)
+        .map(|w| (w.from.y.min(w.to.y), w.from.y.max(w.to.y)))
+        .collect();
+    // Rows from `at` up move; a wire with lo < at <= hi stretches.
+    let at = (1..=rows + 1)
+        .rev()
+        .min_by_key(|&p| {
+            verticals
+                .iter()
+                .filter(|&&(lo, hi)| lo < p && p <= hi)
+                .count()
+        })
+        .expect("at least one boundary");
     let map = |p: Point| -> Point {
-        if p.y > s.width as i64 {
+        if p.y >= at {
             Point::new(p.x, p.y + lift)
         } else {
             p
