@@ -797,14 +797,20 @@ impl<'a> State<'a> {
         best
     }
 
-    /// Step 3: pull the outermost tracks of nets still split inwards.
-    fn reduce_ranges(&mut self, x: i64) {
-        let slots = self.slots();
-        let mut kept: Vec<(u32, usize)> = (0..slots)
+    /// The slots whose tracks go on, as `(net, slot)` sorted by net, then
+    /// slot (that is, row).
+    fn kept_by_net(&self) -> Vec<(u32, usize)> {
+        let mut kept: Vec<(u32, usize)> = (0..self.slots())
             .filter(|&s| self.keep[s])
             .map(|s| (self.state[s] - 1, s))
             .collect();
         kept.sort_unstable();
+        kept
+    }
+
+    /// Step 3: pull the outermost tracks of nets still split inwards.
+    fn reduce_ranges(&mut self, x: i64) {
+        let kept = self.kept_by_net();
         for group in kept.chunk_by(|a, b| a.0 == b.0) {
             let (net, j) = (group[0].0, group.len());
             if j >= 2 {
@@ -827,12 +833,7 @@ impl<'a> State<'a> {
     /// Step 4: nets in one piece whose next pin is on one side move towards
     /// it, nearest next pin first.
     fn move_to_pins(&mut self, x: i64) {
-        let slots = self.slots();
-        let mut kept: Vec<(u32, usize)> = (0..slots)
-            .filter(|&s| self.keep[s])
-            .map(|s| (self.state[s] - 1, s))
-            .collect();
-        kept.sort_unstable();
+        let kept = self.kept_by_net();
         let mut movers: Vec<(i64, usize, u32, i64)> = Vec::new();
         for group in kept.chunk_by(|a, b| a.0 == b.0) {
             let &[(net, s)] = group else {
