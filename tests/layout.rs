@@ -215,6 +215,16 @@ fn htrees_of_every_power_of_two() {
     }
 }
 
+/// The checker finds nothing wrong (the first violations shown if it does).
+fn assert_legal(e: &fabric::layout::Embedding, what: &str) {
+    let c = check(e);
+    assert!(
+        c.is_legal(),
+        "{what}: {:?}",
+        &c.violations[..c.violations.len().min(4)]
+    );
+}
+
 fn realises(e: &fabric::layout::Embedding) {
     use fabric::network::Network;
     let want = Network::intended(e).expect("known network").unwrap();
@@ -304,12 +314,7 @@ fn fat_pyramids_are_legal_with_short_wires_and_small_stretch() {
         let n = 1u64 << (2 * k);
         let spec = PyramidSpec::new(n).unwrap();
         let p = fat_pyramid(&spec).unwrap();
-        let c = check(&p.embedding);
-        assert!(
-            c.is_legal(),
-            "n {n}: {:?}",
-            &c.violations[..c.violations.len().min(4)]
-        );
+        assert_legal(&p.embedding, &format!("n {n}"));
         realises(&p.embedding);
         let m = measure(&p.embedding);
         let lg_a = (n as f64).log2();
@@ -375,12 +380,7 @@ fn fat_trees_in_3d_take_volume_within_a_constant_of_v() {
             omega: 1,
         };
         let (e, plan) = fat_tree_3d(&spec).unwrap();
-        let v = check(&e);
-        assert!(
-            v.is_legal(),
-            "n = {n}: {:?}",
-            &v.violations[..v.violations.len().min(3)]
-        );
+        assert_legal(&e, &format!("n = {n}"));
         realises(&e);
         let m = measure(&e);
         let side = *plan.sides.last().unwrap();
@@ -414,12 +414,7 @@ fn fat_pyramid_with_mesh_capacity_six() {
             ..one
         };
         let p = fat_pyramid(&six).unwrap();
-        let c = check(&p.embedding);
-        assert!(
-            c.is_legal(),
-            "n {n}: {:?}",
-            &c.violations[..c.violations.len().min(4)]
-        );
+        assert_legal(&p.embedding, &format!("n {n}"));
         realises(&p.embedding);
         // Five more links for every mesh pair than with kappa = 1.
         let (a, b) = (Network::fat_pyramid(&one), Network::fat_pyramid(&six));

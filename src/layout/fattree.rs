@@ -144,6 +144,28 @@ impl Capacity {
     }
 }
 
+/// `k` with `n = (2^bits)^k` processors, or a message naming the layout.
+pub(crate) fn levels_of(n: u64, bits: u32, layout: &str) -> Result<u32, String> {
+    if n == 0 || !n.is_power_of_two() || n.trailing_zeros() % bits != 0 {
+        let b = 1u64 << bits;
+        return Err(format!(
+            "{n} processors: {layout} needs a power of {b} (1, {b}, {}, {}, ...)",
+            b * b,
+            b * b * b
+        ));
+    }
+    Ok(n.trailing_zeros() / bits)
+}
+
+/// Wires per unit of capacity must be 1 or 2.
+pub(crate) fn check_omega(omega: u64) -> Result<(), String> {
+    if (1..=2).contains(&omega) {
+        Ok(())
+    } else {
+        Err(format!("omega must be 1 or 2, not {omega}"))
+    }
+}
+
 /// The least `c >= 1` with `(c lg)^3 >= p^2`: `ceil(p^(2/3) / lg)` in
 /// integers.
 fn two_thirds_over(p: u64, lg: u128) -> u64 {
@@ -183,21 +205,13 @@ pub struct Recurrence {
 impl FatTreeSpec {
     /// `k` with `processors = 4^k`.
     pub fn k(&self) -> Result<u32, String> {
-        let n = self.processors;
-        if n == 0 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
-            return Err(format!(
-                "{n} processors: the H-tree-style layout needs a power of 4 (1, 4, 16, 64, ...)"
-            ));
-        }
-        Ok(n.trailing_zeros() / 2)
+        levels_of(self.processors, 2, "the H-tree-style layout")
     }
 
     /// Check the parameters and evaluate the recurrence.
     pub fn recurrence(&self) -> Result<Recurrence, String> {
         let k = self.k()?;
-        if !(1..=2).contains(&self.omega) {
-            return Err(format!("omega must be 1 or 2, not {}", self.omega));
-        }
+        check_omega(self.omega)?;
         if self.alpha == 0 {
             return Err("the processor area must be at least 1".into());
         }

@@ -68,21 +68,13 @@ pub struct Plan {
 
 impl FatTree3dSpec {
     pub fn k(&self) -> Result<u32, String> {
-        let n = self.processors;
-        if n == 0 || !n.is_power_of_two() || n.trailing_zeros() % 3 != 0 {
-            return Err(format!(
-                "{n} processors: the 3-D fat-tree layout needs a power of 8 (1, 8, 64, 512, ...)"
-            ));
-        }
-        Ok(n.trailing_zeros() / 3)
+        super::fattree::levels_of(self.processors, 3, "the 3-D fat-tree layout")
     }
 
     /// Wire counts per binary level and the sizes of every level.
     pub fn plan(&self) -> Result<Plan, String> {
         let k = self.k()?;
-        if !(1..=2).contains(&self.omega) {
-            return Err(format!("omega must be 1 or 2, not {}", self.omega));
-        }
+        super::fattree::check_omega(self.omega)?;
         let too_big = || "the capacities make the cube too large to lay out".to_string();
         let tracks: Vec<u64> = (0..=3 * k)
             .map(|i| {
