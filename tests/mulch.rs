@@ -66,12 +66,18 @@ fn check_partition(p: &ChannelProblem, r: &RoutedPartition, what: &str) {
         seen.iter().all(|&k| k == 1),
         "{what}: a net not in one group"
     );
-    // Every wire of a net lies on its group's layers.
+    // Every wire of a net lies on its group's layers, except that the HV or
+    // HVH group just under the first B layer may use that layer's free space.
+    let borrower = r.groups.iter().rposition(|g| g.kind != GroupKind::B);
+    let lent = borrower
+        .and_then(|k| r.groups.get(k + 1))
+        .filter(|g| g.kind == GroupKind::B)
+        .map(|g| g.layers[0]);
     for w in &s.wires {
         let id = p.by_label(w.net).unwrap();
-        let g = &r.groups[r.partition.group_of[id.index()]];
+        let k = r.partition.group_of[id.index()];
         assert!(
-            g.layers.contains(&w.layer),
+            r.groups[k].layers.contains(&w.layer) || (Some(k) == borrower && Some(w.layer) == lent),
             "{what}: net {} off its group",
             w.net
         );

@@ -13,18 +13,18 @@ pub fn tidy(problem: &ChannelProblem, g: &mut Grid) {
     reassign_stubs(g);
     for id in problem.net_ids() {
         let net = id.0;
-        let pieces = g.count_components(net);
-        // Redundant vias: dropping one leaves the net in as many pieces.
-        let vias: Vec<Cell> = g
-            .cells_of(net)
-            .into_iter()
-            .filter(|&c| g.owner(c) == net + 1 && g.flags(c) & VIA != 0)
-            .collect();
-        for c in vias {
+        // Redundant vias: dropping one leaves the net in as many pieces, so
+        // it lies on a cycle. Dropping one only turns other joints into
+        // bridges, so one ascending pass with the cycles found afresh after
+        // each drop drops what testing every via in turn would.
+        let mut looped = g.looped_vias(net);
+        let mut k = 0;
+        while k < looped.len() {
+            let c = g.cell_at(looped[k]);
             g.clear_flag(c, VIA);
-            if g.count_components(net) > pieces {
-                g.set_flag(c, VIA);
-            }
+            let after = looped[k];
+            looped = g.looped_vias(net);
+            k = looped.partition_point(|&i| i <= after);
         }
         // Dead ends: a wire cell with at most one joined neighbour that is
         // no pin and no side exit, repeatedly.

@@ -9,6 +9,10 @@
 use crate::channel::solution::{Via, Wire};
 use crate::geom::Point;
 
+/// The owner of a point another group's routing uses (a borrowed layer's
+/// occupied space): never free, never claimed, never ripped up.
+pub const BLOCKED: u32 = u32::MAX;
+
 pub const RIGHT: u8 = 1;
 pub const UP: u8 = 2;
 pub const VIA: u8 = 4;
@@ -79,6 +83,18 @@ impl Grid {
             stamp: vec![0; n],
             epoch: 0,
         }
+    }
+
+    /// Mark a point as used by another group (before any routing).
+    pub fn block(&mut self, c: Cell) {
+        let i = self.index(c);
+        debug_assert_eq!(self.owner[i], 0, "a blocked point starts free");
+        self.owner[i] = BLOCKED;
+    }
+
+    /// Whether another group's routing uses the point.
+    pub fn is_blocked(&self, c: Cell) -> bool {
+        self.owner(c) == BLOCKED
     }
 
     /// Open a trial: every change from here on can be undone.
@@ -231,6 +247,124 @@ impl Grid {
         }
         self.cells_of[net as usize] = mine;
         (count, out)
+    }
+
+    /// The joined neighbours of raster index `i` (a cell of `net`), each
+    /// with a key naming the joint: edges to the right, up and to the layer
+    /// above, the same from the left, below and the layer under, then the
+    /// contacts between the layers of a pin point (as in [`Grid::flood`]).
+    fn joints(&self, i: usize, net: u32, out: &mut Vec<(usize, (usize, usize, u8))>) {
+        out.clear();
+        let cols = (self.columns + 2) as usize;
+        let rows = (self.width + 2) as usize;
+        let plane = cols * rows;
+        let x1 = i % cols;
+        let y = (i / cols) % rows;
+        let layer0 = i / plane;
+        let f = self.edges[i];
+        let key = |a: usize, b: usize, kind: u8| (a.min(b), a.max(b), kind);
+        if f & RIGHT != 0 {
+            out.push((i + 1, key(i, i + 1, 0)));
+        }
+        if f & UP != 0 {
+            out.push((i + cols, key(i, i + cols, 1)));
+        }
+        if f & VIA != 0 {
+            out.push((i + plane, key(i, i + plane, 2)));
+        }
+        if x1 >= 1 && self.edges[i - 1] & RIGHT != 0 {
+            out.push((i - 1, key(i, i - 1, 0)));
+        }
+        if y >= 1 && self.edges[i - cols] & UP != 0 {
+            out.push((i - cols, key(i, i - cols, 1)));
+        }
+        if layer0 >= 1 && self.edges[i - plane] & VIA != 0 {
+            out.push((i - plane, key(i, i - plane, 2)));
+        }
+        if y == 0 || y as i64 == self.top_row() {
+            for l in (0..self.layers as usize).filter(|&l| l != layer0) {
+                let j = i - layer0 * plane + l * plane;
+                out.push((j, key(i, j, 3)));
+            }
+        }
+        out.retain(|&(j, _)| self.owner[j] == net + 1);
+    }
+
+    /// The vias of a net that lie on a cycle of its wiring, as the raster
+    /// indices of their lower cells, ascending: dropping any one of them
+    /// leaves the net in as many pieces. Every via joint that is not a
+    /// bridge (Tarjan's algorithm, iteratively, over [`Grid::joints`];
+    /// parallel joints are told apart by their keys).
+    pub fn looped_vias(&self, net: u32) -> Vec<usize> {
+        type Key = (usize, usize, u8);
+        const NONE: u32 = u32::MAX;
+        let mut cells: Vec<usize> = self.cells_of[net as usize]
+            .iter()
+            .map(|&i| i as usize)
+            .filter(|&i| self.owner[i] == net + 1)
+            .collect();
+        cells.sort_unstable();
+        cells.dedup();
+        let number = |i: usize| cells.binary_search(&i).expect("a live cell of the net");
+        let n = cells.len();
+        let mut order = vec![NONE; n];
+        let mut low = vec![0u32; n];
+        // Per cell: whether the via up from it is a bridge.
+        let mut bridge_via = vec![false; n];
+        let mut scratch = Vec::new();
+        let mut clock = 0u32;
+        for root in 0..n {
+            if order[root] != NONE {
+                continue;
+            }
+            order[root] = clock;
+            low[root] = clock;
+            clock += 1;
+            // Frames: vertex, the joint it was entered by, and the next of
+            // its joints to look at.
+            let mut stack: Vec<(usize, Option<Key>, usize)> = vec![(root, None, 0)];
+            while let Some(frame) = stack.last_mut() {
+                let (v, entered, next) = *frame;
+                self.joints(cells[v], net, &mut scratch);
+                if next < scratch.len() {
+                    frame.2 += 1;
+                    let (j, key) = scratch[next];
+                    if Some(key) == entered {
+                        continue;
+                    }
+                    let w = number(j);
+                    if order[w] == NONE {
+                        order[w] = clock;
+                        low[w] = clock;
+                        clock += 1;
+                        stack.push((w, Some(key), 0));
+                    } else {
+                        low[v] = low[v].min(order[w]);
+                    }
+                } else {
+                    stack.pop();
+                    if let (Some(key), Some(parent)) = (entered, stack.last()) {
+                        let p = parent.0;
+                        low[p] = low[p].min(low[v]);
+                        if low[v] > order[p] && key.2 == 2 {
+                            bridge_via[number(key.0)] = true;
+                        }
+                    }
+                }
+            }
+        }
+        let plane = ((self.columns + 2) * (self.width + 2)) as usize;
+        cells
+            .iter()
+            .enumerate()
+            .filter(|&(k, &i)| {
+                self.edges[i] & VIA != 0
+                    && i + plane < self.owner.len()
+                    && self.owner[i + plane] == net + 1
+                    && !bridge_via[k]
+            })
+            .map(|(_, &i)| i)
+            .collect()
     }
 
     /// The cells a net has claimed (some may since have been released).

@@ -7,7 +7,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::grid::{Cell, Grid};
+use super::grid::{Cell, Grid, BLOCKED};
 use super::maze::Preferred;
 
 const ROUNDS: usize = 24;
@@ -27,7 +27,7 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
         for y in 1..=g.width {
             for x in x0..=x1 {
                 let o = g.owner(Cell::new(x, y, layer));
-                if o != 0 {
+                if o != 0 && o != BLOCKED {
                     before.entry(o - 1).or_insert(0);
                 }
             }
@@ -47,7 +47,7 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
             for x in x0..=x1 {
                 let c = Cell::new(x, y, layer);
                 let o = g.owner(c);
-                if o != 0 {
+                if o != 0 && o != BLOCKED {
                     nets.push(o - 1);
                     g.release(c);
                 }

@@ -3,9 +3,6 @@
 //! its net's tree when the straight stub is blocked (YACR2's maze steps,
 //! generalised to any path through free space on any layer).
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use super::grid::{Cell, Grid};
 
 /// Preferred wiring direction of a layer.
@@ -43,6 +40,9 @@ pub struct Search<'a> {
     pub costs: Costs,
     /// Columns the path may use, inclusive.
     pub window: (i64, i64),
+    /// The path uses layers `1 ..= layers` (a borrowed layer above them is
+    /// left out unless included here).
+    pub layers: u32,
     /// Side columns the net may enter (`x = -1`, `x = C`).
     pub left_side: bool,
     pub right_side: bool,
@@ -57,9 +57,12 @@ impl Search<'_> {
         if self.grid.is_free_for(c, self.net) {
             return Some(0);
         }
-        // Pins and side exits are never taken.
-        let boundary =
-            c.y == 0 || c.y == self.grid.top_row() || c.x == -1 || c.x == self.grid.columns;
+        // Pins, side exits and other groups' space are never taken.
+        let boundary = c.y == 0
+            || c.y == self.grid.top_row()
+            || c.x == -1
+            || c.x == self.grid.columns
+            || self.grid.is_blocked(c);
         match self.steal {
             Some(p) if !boundary => Some(p),
             _ => None,
@@ -86,17 +89,19 @@ impl Search<'_> {
         };
         let mut dist = vec![u32::MAX; n];
         let mut parent = vec![usize::MAX; n];
-        let mut heap = BinaryHeap::new();
+        let longest =
+            (self.costs.step + self.costs.wrong_way).max(self.costs.via) + self.steal.unwrap_or(0);
+        let mut queue = Buckets::new(longest);
         for &s in sources {
             if s.x < x0 || s.x > x1 || !g.contains(s) {
                 continue;
             }
             let i = local(s);
             dist[i] = 0;
-            heap.push(Reverse((0u32, i)));
+            queue.push(0, i);
         }
         let top = g.top_row();
-        while let Some(Reverse((d, i))) = heap.pop() {
+        while let Some((d, i)) = queue.pop() {
             if d > dist[i] {
                 continue;
             }
@@ -115,7 +120,7 @@ impl Search<'_> {
             let on_pin_row = c.y == 0 || c.y == top;
             let on_side = c.x == -1 || c.x == g.columns;
             let mut try_move = |next: Cell, extra: u32| {
-                if next.x < x0 || next.x > x1 || !g.contains(next) {
+                if next.x < x0 || next.x > x1 || next.layer > self.layers || !g.contains(next) {
                     return;
                 }
                 let Some(toll) = self.price(next) else {
@@ -126,7 +131,7 @@ impl Search<'_> {
                 if nd < dist[j] {
                     dist[j] = nd;
                     parent[j] = i;
-                    heap.push(Reverse((nd, j)));
+                    queue.push(nd, j);
                 }
             };
             let h_cost = self.costs.step
@@ -156,7 +161,7 @@ impl Search<'_> {
                 if !on_side {
                     for dl in [-1i64, 1] {
                         let l = c.layer as i64 + dl;
-                        if l >= 1 && l <= g.layers as i64 {
+                        if l >= 1 && l <= self.layers as i64 {
                             try_move(Cell::new(c.x, c.y, l as u32), self.costs.via);
                         }
                     }
@@ -180,6 +185,58 @@ impl Search<'_> {
     }
 }
 
+/// A monotone priority queue for small integer step costs (Dial's buckets):
+/// pops `(distance, index)` pairs in increasing order of both, exactly as a
+/// binary heap of the pairs would, when every push is at most `longest`
+/// beyond the distance last popped and never at it.
+struct Buckets {
+    ring: Vec<Vec<usize>>,
+    /// The bucket being emptied, sorted descending so `pop` takes its end.
+    current: Vec<usize>,
+    distance: u32,
+    pending: usize,
+}
+
+impl Buckets {
+    fn new(longest: u32) -> Self {
+        let size = (longest as usize + 1).next_power_of_two();
+        Buckets {
+            ring: vec![Vec::new(); size],
+            current: Vec::new(),
+            distance: 0,
+            pending: 0,
+        }
+    }
+
+    fn push(&mut self, d: u32, i: usize) {
+        debug_assert!(d >= self.distance && (d - self.distance) < self.ring.len() as u32);
+        let mask = self.ring.len() - 1;
+        self.ring[d as usize & mask].push(i);
+        self.pending += 1;
+    }
+
+    fn pop(&mut self) -> Option<(u32, usize)> {
+        if let Some(i) = self.current.pop() {
+            return Some((self.distance, i));
+        }
+        if self.pending == 0 {
+            return None;
+        }
+        let mask = self.ring.len() - 1;
+        loop {
+            let bucket = &mut self.ring[self.distance as usize & mask];
+            if !bucket.is_empty() {
+                std::mem::swap(&mut self.current, bucket);
+                self.pending -= self.current.len();
+                self.current.sort_unstable_by(|a, b| b.cmp(a));
+                let i = self.current.pop().expect("a non-empty bucket");
+                return Some((self.distance, i));
+            }
+            self.distance += 1;
+        }
+    }
+}
+
 /// Claim and join the cells of a path for a net; cells other nets own are
 /// taken from them (released first). Returns the nets that lost cells.
 pub fn commit(grid: &mut Grid, path: &[Cell], net: u32) -> Vec<u32> {
@@ -199,4 +256,43 @@ pub fn commit(grid: &mut Grid, path: &[Cell], net: u32) -> Vec<u32> {
         grid.connect(pair[0], pair[1]);
     }
     victims
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Buckets;
+    use rand::{Rng, SeedableRng};
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+
+    #[test]
+    fn buckets_pop_in_the_order_of_a_binary_heap() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+        for _ in 0..200 {
+            let longest = rng.gen_range(1..20u32);
+            let mut buckets = Buckets::new(longest);
+            let mut heap = BinaryHeap::new();
+            for _ in 0..rng.gen_range(1..5) {
+                let i = rng.gen_range(0..50usize);
+                buckets.push(0, i);
+                heap.push(Reverse((0u32, i)));
+            }
+            let mut popped = 0;
+            while let Some(Reverse(want)) = heap.pop() {
+                let got = buckets.pop().expect("as many entries as the heap");
+                assert_eq!(got, want);
+                popped += 1;
+                // Pushes strictly after the popped distance, within reach.
+                if popped < 300 {
+                    for _ in 0..rng.gen_range(0..3) {
+                        let d = want.0 + rng.gen_range(1..=longest);
+                        let i = rng.gen_range(0..50usize);
+                        buckets.push(d, i);
+                        heap.push(Reverse((d, i)));
+                    }
+                }
+            }
+            assert_eq!(buckets.pop(), None);
+        }
+    }
 }

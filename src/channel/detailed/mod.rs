@@ -28,6 +28,7 @@ use crate::channel::analysis::density;
 use crate::channel::problem::{ChannelProblem, NetId};
 use crate::channel::router::{ChannelRouter, RouteError, RouteEvent, RouteOptions};
 use crate::channel::solution::{ChannelSolution, LayerGroup};
+use crate::geom::Point;
 
 use assign::{assign, improve, Slot};
 use grid::{Cell, Grid};
@@ -243,10 +244,32 @@ fn items_of(problem: &ChannelProblem, doglegs: bool) -> Vec<Item> {
     items
 }
 
+/// Free space on a layer just above a model's top layer that the router may
+/// use for its repairs (MulCh's B layers, thesis l.1202: "unused space on
+/// layers assigned to B groups is available for routing other nets"; track
+/// assignment never uses it). Offered at widths from `from_width` up.
+pub struct Borrowed<'a> {
+    pub from_width: u32,
+    /// The points `(x, y)` the layer's own routing uses in a channel of a
+    /// given width; `None` when it has no routing that wide.
+    pub occupied: &'a dyn Fn(u32) -> Option<Vec<Point>>,
+}
+
 /// Route a channel in one layer model.
 pub fn route_model(
     problem: &ChannelProblem,
     model: LayerModel,
+    observer: &mut dyn FnMut(RouteEvent),
+) -> Result<ChannelSolution, RouteError> {
+    route_borrowing(problem, model, None, observer)
+}
+
+/// Route a channel in one layer model, with the free space of a borrowed
+/// layer (numbered `model.layers() + 1` in the result) for repairs.
+pub fn route_borrowing(
+    problem: &ChannelProblem,
+    model: LayerModel,
+    borrowed: Option<&Borrowed>,
     observer: &mut dyn FnMut(RouteEvent),
 ) -> Result<ChannelSolution, RouteError> {
     let d = density(problem) as i64;
@@ -272,7 +295,10 @@ pub fn route_model(
             width: rows as u32,
             method: "reserved layers",
         });
-        let mut found = reserved(problem, model, rows, &variants);
+        let extra = borrowed
+            .filter(|b| rows >= b.from_width as i64)
+            .and_then(|b| (b.occupied)(rows as u32));
+        let mut found = reserved(problem, model, rows, &variants, extra.as_deref());
         if found.is_none() && rows >= start + FALLBACK_AFTER && rows < limit {
             observer(RouteEvent::Trying {
                 width: rows as u32,
@@ -315,6 +341,7 @@ fn reserved(
     model: LayerModel,
     rows: i64,
     variants: &[Vec<Item>],
+    borrowed: Option<&[Point]>,
 ) -> Option<Grid> {
     let h = model.h_layers();
     for items in variants {
@@ -322,7 +349,7 @@ fn reserved(
             continue;
         };
         improve(problem, items, &mut slots, rows, &h);
-        if let Some(grid) = attempt(problem, model, rows, items, &slots) {
+        if let Some(grid) = attempt(problem, model, rows, items, &slots, borrowed) {
             return Some(grid);
         }
     }
@@ -343,7 +370,7 @@ fn reserved(
                 ..*s
             })
             .collect();
-        if let Some(grid) = attempt(problem, model, rows, items, &shifted) {
+        if let Some(grid) = attempt(problem, model, rows, items, &shifted, borrowed) {
             return Some(grid);
         }
     }
@@ -362,20 +389,30 @@ struct Riser {
 }
 
 /// One try at a fixed width and assignment: the grid when every net is
-/// connected.
+/// connected. A borrowed layer's used points are blocked on the layer above
+/// the model's.
 fn attempt(
     problem: &ChannelProblem,
     model: LayerModel,
     rows: i64,
     items: &[Item],
     slots: &[Slot],
+    borrowed: Option<&[Point]>,
 ) -> Option<Grid> {
     let mut g = Grid::new(
         problem.columns(),
         rows as u32,
-        model.layers(),
+        model.layers() + borrowed.is_some() as u32,
         problem.nets().len(),
     );
+    if let Some(points) = borrowed {
+        for p in points {
+            let c = Cell::new(p.x, p.y, g.layers);
+            if g.contains(c) && !g.is_blocked(c) {
+                g.block(c);
+            }
+        }
+    }
     let top = g.top_row();
     let v = model.v_layers();
     let (v_bottom, v_top) = (v[0], *v.last().expect("a model has a V layer"));
@@ -454,7 +491,10 @@ fn attempt(
             }
         }
     }
-    let preferred = model.preferred();
+    let mut preferred = model.preferred();
+    if borrowed.is_some() {
+        preferred.push(Preferred::Any);
+    }
     // Repair the conflicts in order; when one fails, start the repairs over
     // with that one first (the earlier repairs may have used its space), a
     // bounded number of times.
@@ -463,7 +503,15 @@ fn attempt(
         let m = g.mark();
         let failed = order.iter().position(|&k| {
             let (x, lower, upper) = &conflicts[k];
-            !repair(problem, &mut g, &preferred, *x, lower, upper)
+            !repair(
+                problem,
+                &mut g,
+                &preferred,
+                model.layers(),
+                *x,
+                lower,
+                upper,
+            )
         });
         match failed {
             None => {
@@ -534,19 +582,34 @@ fn connect_net(
     problem: &ChannelProblem,
     g: &mut Grid,
     preferred: &[Preferred],
+    layers: u32,
     net: u32,
     x: i64,
 ) -> bool {
-    connect_stealing(problem, g, preferred, net, x, 0)
+    connect_within(problem, g, preferred, layers, net, x, 0)
 }
 
-/// As [`connect_net`], but with `depth > 0` a path may take other nets'
-/// track cells at a price; each net that lost cells is then rejoined the
-/// same way with `depth - 1`.
+/// As [`connect_within`] on every layer of the grid.
 fn connect_stealing(
     problem: &ChannelProblem,
     g: &mut Grid,
     preferred: &[Preferred],
+    net: u32,
+    x: i64,
+    depth: u32,
+) -> bool {
+    let layers = g.layers;
+    connect_within(problem, g, preferred, layers, net, x, depth)
+}
+
+/// As [`connect_net`], but with `depth > 0` a path may take other nets'
+/// track cells at a price; each net that lost cells is then rejoined the
+/// same way with `depth - 1`. Paths use layers `1 ..= layers`.
+fn connect_within(
+    problem: &ChannelProblem,
+    g: &mut Grid,
+    preferred: &[Preferred],
+    layers: u32,
     net: u32,
     x: i64,
     depth: u32,
@@ -573,6 +636,7 @@ fn connect_stealing(
                 preferred,
                 costs: Costs::default(),
                 window: (x.saturating_sub(reach), x.saturating_add(reach)),
+                layers,
                 left_side: info.left,
                 right_side: info.right,
                 steal: (depth > 0).then_some(STEAL_PRICE),
@@ -592,7 +656,8 @@ fn connect_stealing(
             Some(path) => {
                 let victims = commit(g, &path, net);
                 for v in victims {
-                    if !connect_stealing(problem, g, preferred, v, x, depth.saturating_sub(1)) {
+                    if !connect_within(problem, g, preferred, layers, v, x, depth.saturating_sub(1))
+                    {
                         return false;
                     }
                 }
@@ -604,35 +669,45 @@ fn connect_stealing(
 
 /// Repair a column where the top net's riser would cross the bottom net's:
 /// keep one straight and join the other through the maze, either way round;
-/// then both through the maze.
+/// then both through the maze. These maze steps use the model's own `own`
+/// layers first and then a borrowed layer above them, if the grid has one
+/// (the thesis's search of B-layer free space before a track is added).
 fn repair(
     problem: &ChannelProblem,
     g: &mut Grid,
     preferred: &[Preferred],
+    own: u32,
     x: i64,
     lower: &Riser,
     upper: &Riser,
 ) -> bool {
-    for (straight, bent) in [(lower, upper), (upper, lower)] {
-        let m = g.mark();
-        if draw_riser(g, x, straight)
-            && connect_net(problem, g, preferred, straight.net, x)
-            && connect_net(problem, g, preferred, bent.net, x)
-        {
-            g.commit_trial(m);
-            return true;
+    let reach: &[u32] = if g.layers > own {
+        &[own, g.layers]
+    } else {
+        &[own]
+    };
+    for &layers in reach {
+        for (straight, bent) in [(lower, upper), (upper, lower)] {
+            let m = g.mark();
+            if draw_riser(g, x, straight)
+                && connect_net(problem, g, preferred, layers, straight.net, x)
+                && connect_net(problem, g, preferred, layers, bent.net, x)
+            {
+                g.commit_trial(m);
+                return true;
+            }
+            g.rollback(m);
         }
-        g.rollback(m);
-    }
-    for (first, second) in [(upper, lower), (lower, upper)] {
-        let m = g.mark();
-        if connect_net(problem, g, preferred, first.net, x)
-            && connect_net(problem, g, preferred, second.net, x)
-        {
-            g.commit_trial(m);
-            return true;
+        for (first, second) in [(upper, lower), (lower, upper)] {
+            let m = g.mark();
+            if connect_net(problem, g, preferred, layers, first.net, x)
+                && connect_net(problem, g, preferred, layers, second.net, x)
+            {
+                g.commit_trial(m);
+                return true;
+            }
+            g.rollback(m);
         }
-        g.rollback(m);
     }
     // Rip-up and reroute: the nets may take other nets' track cells, and
     // the nets that lose cells are rejoined in turn.
@@ -697,7 +772,8 @@ fn finish(problem: &ChannelProblem, model: LayerModel, mut g: Grid) -> ChannelSo
     let (wires, vias) = g.geometry(|id| problem.label(NetId(id)));
     let mut s = ChannelSolution {
         name: problem.name().to_string(),
-        layers: model.layers(),
+        // One more than the model's when a borrowed layer was offered.
+        layers: g.layers,
         width: g.width as u32,
         columns: problem.columns(),
         groups: vec![LayerGroup {
@@ -709,4 +785,121 @@ fn finish(problem: &ChannelProblem, model: LayerModel, mut g: Grid) -> ChannelSo
     };
     s.canonicalize();
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::channel::generate::{random_channel, ChannelShape};
+    use crate::channel::verify::verify;
+    use rand::{Rng, SeedableRng};
+
+    /// Raw grids straight from the repairs (before clean-up): loops and
+    /// redundant vias are common there.
+    fn raw_grids(seed: u64, count: usize) -> Vec<(ChannelProblem, Grid)> {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let shape = ChannelShape {
+                columns: rng.gen_range(8..80),
+                fill: rng.gen_range(0.4..1.0),
+                max_span: rng.gen_range(2..20),
+                side_probability: rng.gen_range(0.0..0.3),
+                acyclic: false,
+            };
+            let p = random_channel(&mut rng, &shape);
+            let model = if rng.gen_bool(0.5) {
+                LayerModel::Hv
+            } else {
+                LayerModel::Hvh
+            };
+            let items = items_of(&p, true);
+            let rows = lower_bound(&p, model) + rng.gen_range(0..2);
+            let h = model.h_layers();
+            let Some(mut slots) = assign(&p, &items, rows, &h) else {
+                continue;
+            };
+            improve(&p, &items, &mut slots, rows, &h);
+            if let Some(g) = attempt(&p, model, rows, &items, &slots, None) {
+                out.push((p, g));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn looped_vias_are_the_vias_whose_removal_keeps_the_net_whole() {
+        let mut looped_seen = 0;
+        for (p, mut g) in raw_grids(17, 120) {
+            for id in p.net_ids() {
+                let net = id.0;
+                let fast = g.looped_vias(net);
+                // The obvious way: drop each via and count the pieces.
+                let pieces = g.count_components(net);
+                let mut slow = Vec::new();
+                for c in g.cells_of(net) {
+                    if g.owner(c) == net + 1 && g.flags(c) & grid::VIA != 0 {
+                        g.clear_flag(c, grid::VIA);
+                        if g.count_components(net) == pieces {
+                            slow.push(g.index(c));
+                        }
+                        g.set_flag(c, grid::VIA);
+                    }
+                }
+                slow.sort_unstable();
+                assert_eq!(fast, slow, "{} net {net}", p.name());
+                looped_seen += fast.len();
+            }
+        }
+        // The comparison saw looped vias, not only bridges.
+        eprintln!("looped vias seen: {looped_seen}");
+        assert!(looped_seen > 0);
+    }
+
+    #[test]
+    fn an_empty_borrowed_layer_is_used_and_saves_tracks_in_total() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
+        let empty = |_: u32| Some(Vec::new());
+        let borrowed = Borrowed {
+            from_width: 0,
+            occupied: &empty,
+        };
+        let (mut own, mut more, mut used) = (0, 0, 0);
+        for _ in 0..150 {
+            let shape = ChannelShape {
+                columns: rng.gen_range(20..120),
+                fill: rng.gen_range(0.6..1.0),
+                max_span: rng.gen_range(4..30),
+                side_probability: 0.0,
+                acyclic: false,
+            };
+            let p = random_channel(&mut rng, &shape);
+            for model in [LayerModel::Hv, LayerModel::Hvh] {
+                let a = route_model(&p, model, &mut |_| {}).unwrap();
+                let b = route_borrowing(&p, model, Some(&borrowed), &mut |_| {}).unwrap();
+                own += a.width;
+                more += b.width;
+                let top = model.layers() + 1;
+                if b.wires.iter().any(|w| w.layer == top) {
+                    used += 1;
+                    // Legal as a channel with the borrowed layer as a free
+                    // layer of any direction.
+                    let mut check = b.clone();
+                    check.layers = top;
+                    check.groups.push(LayerGroup {
+                        kind: "B".into(),
+                        layers: vec![top],
+                    });
+                    let r = verify(&p, &check, None);
+                    assert!(r.is_legal_strict(), "{}: {:?}", p.name(), r.violations);
+                }
+            }
+        }
+        eprintln!("tracks: {own} on the own layers, {more} with an empty borrowed layer (used {used} times)");
+        assert!(used > 0, "the borrowed layer was never used");
+        assert!(
+            more < own,
+            "tracks with the borrowed layer {more}, without {own}"
+        );
+    }
 }

@@ -19,9 +19,9 @@ pub mod exact;
 pub mod partition;
 
 use crate::channel::analysis::density;
-use crate::channel::detailed::{route_model, LayerModel};
+use crate::channel::detailed::{route_borrowing, route_model, Borrowed, LayerModel};
 use crate::channel::plane::{route_plane, route_plane_at};
-use crate::channel::problem::ChannelProblem;
+use crate::channel::problem::{ChannelProblem, NetId};
 use crate::channel::router::{ChannelRouter, RouteError, RouteEvent, RouteOptions};
 use crate::channel::solution::{ChannelSolution, LayerGroup, Metrics, Via, Wire};
 use crate::geom::Point;
@@ -310,30 +310,111 @@ fn lifted(s: &ChannelSolution, width: u32) -> ChannelSolution {
     }
 }
 
+/// A B group's routing in a channel `width` rows wide: the plane router
+/// run again at that width (spec §4.4) when that saves wire over the
+/// narrower routing lifted, else the lifted one.
+fn b_at(
+    problem: &ChannelProblem,
+    nets: &[NetId],
+    own: &ChannelSolution,
+    width: u32,
+) -> Result<ChannelSolution, RouteError> {
+    if own.width >= width {
+        return Ok(own.clone());
+    }
+    let sub = problem
+        .restricted(nets)
+        .expect("a subset of a valid channel's nets is valid");
+    let wide = route_plane_at(&sub, width)?;
+    let low = lifted(own, width);
+    Ok(if wide.net_length() < low.net_length() {
+        wide
+    } else {
+        low
+    })
+}
+
+/// The grid points a single-layer routing uses.
+fn points(s: &ChannelSolution) -> Vec<Point> {
+    let mut out = Vec::new();
+    for w in &s.wires {
+        let (dx, dy) = ((w.to.x - w.from.x).signum(), (w.to.y - w.from.y).signum());
+        let mut p = w.from;
+        out.push(p);
+        while p != w.to {
+            p = Point::new(p.x + dx, p.y + dy);
+            out.push(p);
+        }
+    }
+    out.sort_unstable_by_key(|p| (p.x, p.y));
+    out.dedup();
+    out
+}
+
 /// Route every group of a partition and stack the results.
+///
+/// B groups are routed first. The HV or HVH group whose layers lie just
+/// below the first B layer is routed last and may use that layer's free
+/// space for its repairs (thesis l.1202) at every width at least as wide as
+/// all the other groups: at such a width it is the widest group, so the B
+/// routing it routed around (the one [`b_at`] gives for that width) is the
+/// one stacked, and nothing is lifted under it.
 pub fn route_partition(
     problem: &ChannelProblem,
     part: &Partition,
     observer: &mut dyn FnMut(RouteEvent),
 ) -> Result<RoutedPartition, RouteError> {
-    let mut routed: Vec<Option<ChannelSolution>> = Vec::new();
-    // Groups are routed independently (B-layer free space is not offered
-    // to other groups yet), so their order does not change the result; the
-    // thesis routes B groups first.
-    for g in &part.groups {
+    let n = part.groups.len();
+    let borrower = (0..n).rev().find(|&k| part.groups[k].kind != GroupKind::B);
+    let lender = borrower
+        .map(|k| k + 1)
+        .filter(|&k| k < n && part.groups[k].kind == GroupKind::B);
+    let mut routed: Vec<Option<ChannelSolution>> = vec![None; n];
+    // The lender's routing at each width the borrower asked for.
+    let lent_at: std::cell::RefCell<std::collections::BTreeMap<u32, ChannelSolution>> =
+        Default::default();
+    let order = (0..n)
+        .filter(|&k| part.groups[k].kind == GroupKind::B)
+        .chain((0..n).filter(|&k| part.groups[k].kind != GroupKind::B));
+    for k in order {
+        let g = &part.groups[k];
         if g.nets.is_empty() {
-            routed.push(None);
             continue;
         }
         let sub = problem
             .restricted(&g.nets)
             .expect("a subset of a valid channel's nets is valid");
-        let s = match g.kind {
-            GroupKind::B => route_plane(&sub)?,
-            GroupKind::Hv => route_model(&sub, LayerModel::Hv, observer)?,
-            GroupKind::Hvh => route_model(&sub, LayerModel::Hvh, observer)?,
+        let model = match g.kind {
+            GroupKind::B => {
+                routed[k] = Some(route_plane(&sub)?);
+                continue;
+            }
+            GroupKind::Hv => LayerModel::Hv,
+            GroupKind::Hvh => LayerModel::Hvh,
         };
-        routed.push(Some(s));
+        let s = match lender.filter(|_| Some(k) == borrower) {
+            Some(b) => {
+                let others = routed.iter().flatten().map(|s| s.width).max().unwrap_or(0);
+                let lent = &part.groups[b];
+                let own = routed[b].clone();
+                let occupied = |w: u32| -> Option<Vec<Point>> {
+                    let Some(o) = &own else {
+                        return Some(Vec::new());
+                    };
+                    let s = b_at(problem, &lent.nets, o, w).ok()?;
+                    let p = points(&s);
+                    lent_at.borrow_mut().insert(w, s);
+                    Some(p)
+                };
+                let borrowed = Borrowed {
+                    from_width: others,
+                    occupied: &occupied,
+                };
+                route_borrowing(&sub, model, Some(&borrowed), observer)?
+            }
+            None => route_model(&sub, model, observer)?,
+        };
+        routed[k] = Some(s);
     }
     let width = routed.iter().flatten().map(|s| s.width).max().unwrap_or(0);
     // Each group's own width, reported even when a B group is re-run wider.
@@ -343,17 +424,17 @@ pub fn route_partition(
         .collect();
     // B groups narrower than the channel re-run the final optimisation at
     // its width (spec §4.4), kept when that saves wire.
-    for (g, s) in part.groups.iter().zip(routed.iter_mut()) {
+    for (k, (g, s)) in part.groups.iter().zip(routed.iter_mut()).enumerate() {
         if let (GroupKind::B, Some(old)) = (g.kind, s.as_mut()) {
-            if old.width < width {
-                let sub = problem
-                    .restricted(&g.nets)
-                    .expect("a subset of a valid channel's nets is valid");
-                let wide = route_plane_at(&sub, width)?;
-                if wide.net_length() < lifted(old, width).net_length() {
-                    *old = wide;
-                }
-            }
+            let memo = if Some(k) == lender {
+                lent_at.borrow_mut().remove(&width)
+            } else {
+                None
+            };
+            *old = match memo {
+                Some(lent) => lent,
+                None => b_at(problem, &g.nets, old, width)?,
+            };
         }
     }
     let mut solution = ChannelSolution {
