@@ -93,6 +93,7 @@ impl Grid {
     }
 
     /// Whether another group's routing uses the point.
+    #[inline]
     pub fn is_blocked(&self, c: Cell) -> bool {
         self.owner(c) == BLOCKED
     }
@@ -311,7 +312,16 @@ impl Grid {
         let mut low = vec![0u32; n];
         // Per cell: whether the via up from it is a bridge.
         let mut bridge_via = vec![false; n];
+        // Every cell's joints, once: `adjacent[start[v]..start[v + 1]]`.
+        let mut start = Vec::with_capacity(n + 1);
+        let mut adjacent: Vec<(u32, Key)> = Vec::new();
         let mut scratch = Vec::new();
+        for &i in &cells {
+            start.push(adjacent.len());
+            self.joints(i, net, &mut scratch);
+            adjacent.extend(scratch.iter().map(|&(j, key)| (number(j) as u32, key)));
+        }
+        start.push(adjacent.len());
         let mut clock = 0u32;
         for root in 0..n {
             if order[root] != NONE {
@@ -322,22 +332,21 @@ impl Grid {
             clock += 1;
             // Frames: vertex, the joint it was entered by, and the next of
             // its joints to look at.
-            let mut stack: Vec<(usize, Option<Key>, usize)> = vec![(root, None, 0)];
+            let mut stack: Vec<(usize, Option<Key>, usize)> = vec![(root, None, start[root])];
             while let Some(frame) = stack.last_mut() {
                 let (v, entered, next) = *frame;
-                self.joints(cells[v], net, &mut scratch);
-                if next < scratch.len() {
+                if next < start[v + 1] {
                     frame.2 += 1;
-                    let (j, key) = scratch[next];
+                    let (w, key) = adjacent[next];
+                    let w = w as usize;
                     if Some(key) == entered {
                         continue;
                     }
-                    let w = number(j);
                     if order[w] == NONE {
                         order[w] = clock;
                         low[w] = clock;
                         clock += 1;
-                        stack.push((w, Some(key), 0));
+                        stack.push((w, Some(key), start[w]));
                     } else {
                         low[v] = low[v].min(order[w]);
                     }
@@ -396,25 +405,30 @@ impl Grid {
         (self.stamp[i] == self.epoch).then(|| self.tag[i] as usize)
     }
 
+    #[inline]
     pub fn top_row(&self) -> i64 {
         self.width + 1
     }
 
+    #[inline]
     pub fn contains(&self, c: Cell) -> bool {
         (-1..=self.columns).contains(&c.x)
             && (0..=self.width + 1).contains(&c.y)
             && (1..=self.layers).contains(&c.layer)
     }
 
+    #[inline]
     pub fn index(&self, c: Cell) -> usize {
         (((c.layer - 1) as i64 * (self.width + 2) + c.y) * (self.columns + 2) + c.x + 1) as usize
     }
 
     /// The owner of a cell as `net index + 1`, 0 when free.
+    #[inline]
     pub fn owner(&self, c: Cell) -> u32 {
         self.owner[self.index(c)]
     }
 
+    #[inline]
     pub fn is_free_for(&self, c: Cell, net: u32) -> bool {
         let o = self.owner(c);
         o == 0 || o == net + 1
@@ -454,6 +468,7 @@ impl Grid {
         }
     }
 
+    #[inline]
     pub fn flags(&self, c: Cell) -> u8 {
         self.edges[self.index(c)]
     }

@@ -3,7 +3,7 @@
 //! its net's tree when the straight stub is blocked (YACR2's maze steps,
 //! generalised to any path through free space on any layer).
 
-use super::grid::{Cell, Grid};
+use super::grid::{Cell, Grid, BLOCKED};
 
 /// Preferred wiring direction of a layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,25 +53,39 @@ pub struct Search<'a> {
 
 impl Search<'_> {
     /// The extra cost of entering a cell, or `None` when it cannot be used.
+    #[inline]
     fn price(&self, c: Cell) -> Option<u32> {
-        if self.grid.is_free_for(c, self.net) {
+        let o = self.grid.owner(c);
+        if o == 0 || o == self.net + 1 {
             return Some(0);
         }
+        let p = self.steal?;
         // Pins, side exits and other groups' space are never taken.
         let boundary = c.y == 0
             || c.y == self.grid.top_row()
             || c.x == -1
             || c.x == self.grid.columns
-            || self.grid.is_blocked(c);
-        match self.steal {
-            Some(p) if !boundary => Some(p),
-            _ => None,
-        }
+            || o == BLOCKED;
+        (!boundary).then_some(p)
     }
 
     /// Cheapest path from any source to a cell where `is_target` holds,
     /// source first. Moves never run along a pin row or a side column.
     pub fn run(&self, sources: &[Cell], is_target: impl Fn(Cell) -> bool) -> Option<Vec<Cell>> {
+        SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            let found = self.run_in(&mut scratch, sources, is_target);
+            scratch.reset();
+            found
+        })
+    }
+
+    fn run_in(
+        &self,
+        scratch: &mut Scratch,
+        sources: &[Cell],
+        is_target: impl Fn(Cell) -> bool,
+    ) -> Option<Vec<Cell>> {
         let g = self.grid;
         let (x0, x1) = (self.window.0.max(-1), self.window.1.min(g.columns));
         let cols = (x1 - x0 + 1) as usize;
@@ -87,8 +101,12 @@ impl Search<'_> {
             let layer = (rest / rows) as u32 + 1;
             Cell::new(x, y, layer)
         };
-        let mut dist = vec![u32::MAX; n];
-        let mut parent = vec![usize::MAX; n];
+        scratch.grow(n);
+        let Scratch {
+            dist,
+            parent,
+            touched,
+        } = scratch;
         let longest =
             (self.costs.step + self.costs.wrong_way).max(self.costs.via) + self.steal.unwrap_or(0);
         let mut queue = Buckets::new(longest);
@@ -97,6 +115,9 @@ impl Search<'_> {
                 continue;
             }
             let i = local(s);
+            if dist[i] == u32::MAX {
+                touched.push(i);
+            }
             dist[i] = 0;
             queue.push(0, i);
         }
@@ -129,6 +150,9 @@ impl Search<'_> {
                 let j = local(next);
                 let nd = d + extra + toll;
                 if nd < dist[j] {
+                    if dist[j] == u32::MAX {
+                        touched.push(j);
+                    }
                     dist[j] = nd;
                     parent[j] = i;
                     queue.push(nd, j);
@@ -183,6 +207,37 @@ impl Search<'_> {
         }
         None
     }
+}
+
+/// Distances and parents of a search, kept between searches on a thread
+/// and reset entry by entry (a search usually touches a small part of its
+/// window).
+#[derive(Default)]
+struct Scratch {
+    dist: Vec<u32>,
+    parent: Vec<usize>,
+    touched: Vec<usize>,
+}
+
+impl Scratch {
+    fn grow(&mut self, n: usize) {
+        if self.dist.len() < n {
+            self.dist.resize(n, u32::MAX);
+            self.parent.resize(n, usize::MAX);
+        }
+    }
+
+    fn reset(&mut self) {
+        for &i in &self.touched {
+            self.dist[i] = u32::MAX;
+            self.parent[i] = usize::MAX;
+        }
+        self.touched.clear();
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// A monotone priority queue for small integer step costs (Dial's buckets):

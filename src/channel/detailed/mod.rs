@@ -286,9 +286,10 @@ pub fn route_borrowing(
         width: start.max(1) as u32,
         method: "greedy sweep",
     });
-    let greedy = greedy::best(problem, model, start.max(1))
-        .map(|sw| finish(problem, model, greedy::draw(problem, model, &sw)));
-    let limit = greedy.as_ref().map_or(limit, |g| g.width as i64);
+    // Drawn and cleaned up only when it is the answer or a contender.
+    let sweep = greedy::best(problem, model, start.max(1));
+    let greedy = |sw: &greedy::Sweep| finish(problem, model, greedy::draw(problem, model, sw));
+    let limit = sweep.as_ref().map_or(limit, |sw| sw.rows);
     let mut rows = start;
     while rows <= limit {
         observer(RouteEvent::Trying {
@@ -308,15 +309,22 @@ pub fn route_borrowing(
         }
         if let Some(grid) = found {
             let ours = finish(problem, model, grid);
-            return Ok(match greedy {
-                Some(g) if g.width == ours.width && quality(&g) < quality(&ours) => g,
-                _ => ours,
+            return Ok(match sweep.filter(|sw| sw.rows == ours.width as i64) {
+                Some(sw) => {
+                    let g = greedy(&sw);
+                    if quality(&g) < quality(&ours) {
+                        g
+                    } else {
+                        ours
+                    }
+                }
+                None => ours,
             });
         }
         rows += 1;
     }
-    if let Some(g) = greedy {
-        return Ok(g);
+    if let Some(sw) = sweep {
+        return Ok(greedy(&sw));
     }
     Err(RouteError::Unroutable(format!(
         "the yacr router found no {} routing of {} within {limit} tracks",
