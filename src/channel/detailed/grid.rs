@@ -422,6 +422,12 @@ impl Grid {
         (((c.layer - 1) as i64 * (self.width + 2) + c.y) * (self.columns + 2) + c.x + 1) as usize
     }
 
+    /// The owner of the cell at a raster index (see [`Grid::owner`]).
+    #[inline]
+    pub fn owner_at(&self, i: usize) -> u32 {
+        self.owner[i]
+    }
+
     /// The owner of a cell as `net index + 1`, 0 when free.
     #[inline]
     pub fn owner(&self, c: Cell) -> u32 {

@@ -52,10 +52,11 @@ pub struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// The extra cost of entering a cell, or `None` when it cannot be used.
+    /// The extra cost of entering a cell (raster index `i`), or `None` when
+    /// it cannot be used.
     #[inline]
-    fn price(&self, c: Cell) -> Option<u32> {
-        let o = self.grid.owner(c);
+    fn price_at(&self, c: Cell, i: usize) -> Option<u32> {
+        let o = self.grid.owner_at(i);
         if o == 0 || o == self.net + 1 {
             return Some(0);
         }
@@ -88,33 +89,27 @@ impl Search<'_> {
     ) -> Option<Vec<Cell>> {
         let g = self.grid;
         let (x0, x1) = (self.window.0.max(-1), self.window.1.min(g.columns));
-        let cols = (x1 - x0 + 1) as usize;
-        let rows = (g.width + 2) as usize;
-        let n = cols * rows * g.layers as usize;
-        let local = |c: Cell| -> usize {
-            (((c.layer - 1) as usize * rows + c.y as usize) * cols) + (c.x - x0) as usize
-        };
-        let unlocal = |i: usize| -> Cell {
-            let x = (i % cols) as i64 + x0;
-            let rest = i / cols;
-            let y = (rest % rows) as i64;
-            let layer = (rest / rows) as u32 + 1;
-            Cell::new(x, y, layer)
-        };
-        scratch.grow(n);
+        // Distances are kept by raster index of the whole grid (the scratch
+        // is reset entry by entry, so its size costs nothing per search);
+        // raster order is (layer, y, x) order, as a window's own would be,
+        // so ties pop in the same order.
+        let row = (g.columns + 2) as usize;
+        let plane = row * (g.width + 2) as usize;
+        scratch.grow(plane * g.layers as usize);
+        let longest =
+            (self.costs.step + self.costs.wrong_way).max(self.costs.via) + self.steal.unwrap_or(0);
+        scratch.queue.prepare(longest);
         let Scratch {
             dist,
             parent,
             touched,
+            queue,
         } = scratch;
-        let longest =
-            (self.costs.step + self.costs.wrong_way).max(self.costs.via) + self.steal.unwrap_or(0);
-        let mut queue = Buckets::new(longest);
         for &s in sources {
             if s.x < x0 || s.x > x1 || !g.contains(s) {
                 continue;
             }
-            let i = local(s);
+            let i = g.index(s);
             if dist[i] == u32::MAX {
                 touched.push(i);
             }
@@ -122,17 +117,33 @@ impl Search<'_> {
             queue.push(0, i);
         }
         let top = g.top_row();
+        let h_extra = |pref: Preferred| {
+            self.costs.step
+                + if pref == Preferred::Vertical {
+                    self.costs.wrong_way
+                } else {
+                    0
+                }
+        };
+        let v_extra = |pref: Preferred| {
+            self.costs.step
+                + if pref == Preferred::Horizontal {
+                    self.costs.wrong_way
+                } else {
+                    0
+                }
+        };
         while let Some((d, i)) = queue.pop() {
             if d > dist[i] {
                 continue;
             }
-            let c = unlocal(i);
+            let c = g.cell_at(i);
             if d > 0 && is_target(c) {
                 let mut path = vec![c];
                 let mut j = i;
                 while parent[j] != usize::MAX {
                     j = parent[j];
-                    path.push(unlocal(j));
+                    path.push(g.cell_at(j));
                 }
                 path.reverse();
                 return Some(path);
@@ -140,14 +151,12 @@ impl Search<'_> {
             let pref = self.preferred[(c.layer - 1) as usize];
             let on_pin_row = c.y == 0 || c.y == top;
             let on_side = c.x == -1 || c.x == g.columns;
-            let mut try_move = |next: Cell, extra: u32| {
-                if next.x < x0 || next.x > x1 || next.layer > self.layers || !g.contains(next) {
-                    return;
-                }
-                let Some(toll) = self.price(next) else {
+            // A move to `next` (raster index `j`), inside the window and the
+            // search's layers by construction.
+            let mut try_move = |next: Cell, j: usize, extra: u32| {
+                let Some(toll) = self.price_at(next, j) else {
                     return;
                 };
-                let j = local(next);
                 let nd = d + extra + toll;
                 if nd < dist[j] {
                     if dist[j] == u32::MAX {
@@ -158,50 +167,44 @@ impl Search<'_> {
                     queue.push(nd, j);
                 }
             };
-            let h_cost = self.costs.step
-                + if pref == Preferred::Vertical {
-                    self.costs.wrong_way
-                } else {
-                    0
-                };
-            let v_cost = self.costs.step
-                + if pref == Preferred::Horizontal {
-                    self.costs.wrong_way
-                } else {
-                    0
-                };
             if !on_pin_row {
-                for dx in [-1, 1] {
-                    let next = Cell::new(c.x + dx, c.y, c.layer);
-                    let side_ok = match next.x {
+                let h = h_extra(pref);
+                for (dx, j) in [(-1i64, i.wrapping_sub(1)), (1, i + 1)] {
+                    let x = c.x + dx;
+                    if x < x0 || x > x1 {
+                        continue;
+                    }
+                    let side_ok = match x {
                         -1 => self.left_side,
                         x if x == g.columns => self.right_side,
                         _ => true,
                     };
                     if side_ok {
-                        try_move(next, h_cost);
+                        try_move(Cell::new(x, c.y, c.layer), j, h);
                     }
                 }
                 if !on_side {
-                    for dl in [-1i64, 1] {
-                        let l = c.layer as i64 + dl;
-                        if l >= 1 && l <= self.layers as i64 {
-                            try_move(Cell::new(c.x, c.y, l as u32), self.costs.via);
-                        }
+                    if c.layer > 1 {
+                        try_move(Cell::new(c.x, c.y, c.layer - 1), i - plane, self.costs.via);
+                    }
+                    if c.layer < self.layers {
+                        try_move(Cell::new(c.x, c.y, c.layer + 1), i + plane, self.costs.via);
                     }
                 }
             }
             if !on_side {
-                for dy in [-1, 1] {
+                let v = v_extra(pref);
+                for (dy, j) in [(-1i64, i.wrapping_sub(row)), (1, i + row)] {
                     let ny = c.y + dy;
+                    if ny < 0 || ny > top {
+                        continue;
+                    }
+                    let next = Cell::new(c.x, ny, c.layer);
                     // Into a pin row only onto the net's own pin (a target).
-                    if (ny == 0 || ny == top) && !is_target(Cell::new(c.x, ny, c.layer)) {
+                    if (ny == 0 || ny == top) && !is_target(next) {
                         continue;
                     }
-                    if on_pin_row && (ny < 0 || ny > top) {
-                        continue;
-                    }
-                    try_move(Cell::new(c.x, ny, c.layer), v_cost);
+                    try_move(next, j, v);
                 }
             }
         }
@@ -217,6 +220,7 @@ struct Scratch {
     dist: Vec<u32>,
     parent: Vec<usize>,
     touched: Vec<usize>,
+    queue: Buckets,
 }
 
 impl Scratch {
@@ -233,6 +237,7 @@ impl Scratch {
             self.parent[i] = usize::MAX;
         }
         self.touched.clear();
+        self.queue.clear();
     }
 }
 
@@ -244,6 +249,7 @@ thread_local! {
 /// pops `(distance, index)` pairs in increasing order of both, exactly as a
 /// binary heap of the pairs would, when every push is at most `longest`
 /// beyond the distance last popped and never at it.
+#[derive(Default)]
 struct Buckets {
     ring: Vec<Vec<usize>>,
     /// The bucket being emptied, sorted descending so `pop` takes its end.
@@ -253,14 +259,30 @@ struct Buckets {
 }
 
 impl Buckets {
+    #[cfg(test)]
     fn new(longest: u32) -> Self {
+        let mut b = Buckets::default();
+        b.prepare(longest);
+        b
+    }
+
+    /// Make room for pushes up to `longest` beyond the last pop (an empty
+    /// queue keeps its buckets' storage).
+    fn prepare(&mut self, longest: u32) {
         let size = (longest as usize + 1).next_power_of_two();
-        Buckets {
-            ring: vec![Vec::new(); size],
-            current: Vec::new(),
-            distance: 0,
-            pending: 0,
+        if self.ring.len() < size {
+            self.ring.resize(size, Vec::new());
         }
+    }
+
+    /// Empty the queue, keeping its storage.
+    fn clear(&mut self) {
+        if self.pending > 0 {
+            self.ring.iter_mut().for_each(Vec::clear);
+        }
+        self.current.clear();
+        self.distance = 0;
+        self.pending = 0;
     }
 
     fn push(&mut self, d: u32, i: usize) {

@@ -3,13 +3,14 @@
 //!
 //! 1. [`partition::select`] chooses the number of B layers and assigns every
 //!    net to one group.
-//! 2. Each group is routed on its own nets: B groups by the plane router,
-//!    HV and HVH groups by the YACR2-style router.
+//! 2. Each group is routed on its own nets: B groups first, by the plane
+//!    router, then HV and HVH groups by the YACR2-style router; the one just
+//!    under the first B layer may route repairs through that layer's free
+//!    space (thesis l.1202, [`route_partition`]).
 //! 3. The groups are stacked into one `L`-layer channel: each group takes a
 //!    contiguous block of layers (HVH groups first, then HV, then B), the
 //!    width is the widest group's, and narrower groups get their extra
-//!    tracks just under the top pin row (only the vertical stubs to top pins
-//!    cross them, so nothing else moves).
+//!    tracks at the row boundary the fewest of their vertical wires cross.
 //!
 //! Chameleon's partition (no B layers) is always routed too: it is reported
 //! next to MulCh's, and the final answer is the better of the two by width,
