@@ -296,7 +296,7 @@ impl Grid {
     /// leaves the net in as many pieces. Every via joint that is not a
     /// bridge (Tarjan's algorithm, iteratively, over [`Grid::joints`];
     /// parallel joints are told apart by their keys).
-    pub fn looped_vias(&self, net: u32) -> Vec<usize> {
+    pub fn looped_vias(&mut self, net: u32) -> Vec<usize> {
         type Key = (usize, usize, u8);
         const NONE: u32 = u32::MAX;
         let mut cells: Vec<usize> = self.cells_of[net as usize]
@@ -306,7 +306,18 @@ impl Grid {
             .collect();
         cells.sort_unstable();
         cells.dedup();
-        let number = |i: usize| cells.binary_search(&i).expect("a live cell of the net");
+        // Dense numbers in the component tags (which this invalidates).
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 1;
+        }
+        for (k, &i) in cells.iter().enumerate() {
+            self.tag[i] = k as u32;
+            self.stamp[i] = self.epoch;
+        }
+        let tag = &self.tag;
+        let number = |i: usize| tag[i] as usize;
         let n = cells.len();
         let mut order = vec![NONE; n];
         let mut low = vec![0u32; n];

@@ -73,6 +73,12 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
     let mut paths: Vec<Vec<Vec<usize>>> = vec![Vec::new(); nets.len()];
     let mut pres = 1u32;
     let mut todo: Vec<usize> = (0..nets.len()).collect();
+    // The pieces of each net do not change while the rounds negotiate (the
+    // paths are claimed only at the end): find them once.
+    let pieces: Vec<Pieces> = nets
+        .iter()
+        .map(|&n| pieces_of(g, n, (x0, x1), size, &local))
+        .collect();
     for _ in 0..ROUNDS {
         for &k in &todo {
             for i in used_cells(&paths[k]) {
@@ -83,6 +89,7 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
                 g,
                 preferred,
                 nets[k],
+                &pieces[k],
                 (x0, x1),
                 &users,
                 &history,
@@ -157,30 +164,30 @@ fn used_cells(paths: &[Vec<usize>]) -> Vec<usize> {
     cells
 }
 
-/// Connect every component of a net through the window: paths as lists of
-/// window-local indices. `None` if some component cannot be reached at all.
-#[allow(clippy::too_many_arguments)]
-fn route_net(
+/// Where a net's pieces can be entered inside a window: `group[i]` is the
+/// piece a window cell joins (`usize::MAX` for none), `entries[k]` the cells
+/// of piece `k`.
+struct Pieces {
+    group: Vec<usize>,
+    entries: Vec<Vec<usize>>,
+}
+
+/// The window cells through which each piece of a net can be entered: its
+/// own cells inside (pins) and the free cells next to its cells outside.
+fn pieces_of(
     g: &mut Grid,
-    preferred: &[Preferred],
     net: u32,
     (x0, x1): (i64, i64),
-    users: &[u16],
-    history: &[u32],
-    pres: u32,
+    size: usize,
     local: &dyn Fn(Cell) -> usize,
-    unlocal: &dyn Fn(usize) -> Cell,
-) -> Option<Vec<Vec<usize>>> {
+) -> Pieces {
     let comps = g.label_components(net);
-    if comps.len() <= 1 {
-        return Some(Vec::new());
-    }
     let inside = |c: Cell| c.x >= x0 && c.x <= x1;
-    // Window cells through which each component can be entered: its own
-    // cells inside (pins) and the free cells next to its cells outside.
-    let size = users.len();
     let mut group = vec![usize::MAX; size];
     let mut entries: Vec<Vec<usize>> = vec![Vec::new(); comps.len()];
+    if comps.len() <= 1 {
+        return Pieces { group, entries };
+    }
     for (k, comp) in comps.iter().enumerate() {
         for &c in comp {
             if inside(c) {
@@ -202,9 +209,33 @@ fn route_net(
             entries[k].push(i);
         }
     }
+    Pieces { group, entries }
+}
+
+/// Connect every piece of a net through the window: paths as lists of
+/// window-local indices. `None` if some piece cannot be reached at all.
+#[allow(clippy::too_many_arguments)]
+fn route_net(
+    g: &Grid,
+    preferred: &[Preferred],
+    net: u32,
+    pieces: &Pieces,
+    (x0, x1): (i64, i64),
+    users: &[u16],
+    history: &[u32],
+    pres: u32,
+    local: &dyn Fn(Cell) -> usize,
+    unlocal: &dyn Fn(usize) -> Cell,
+) -> Option<Vec<Vec<usize>>> {
+    let Pieces { group, entries } = pieces;
+    if entries.len() <= 1 {
+        return Some(Vec::new());
+    }
+    let size = users.len();
+    let inside = |c: Cell| c.x >= x0 && c.x <= x1;
     // Pieces that cannot enter the window are left alone.
     let mut joined: Vec<bool> = entries.iter().map(Vec::is_empty).collect();
-    let Some(start) = (0..comps.len()).find(|&k| !joined[k]) else {
+    let Some(start) = (0..entries.len()).find(|&k| !joined[k]) else {
         return Some(Vec::new());
     };
     joined[start] = true;
