@@ -151,6 +151,8 @@ impl Search<'_> {
             let pref = self.preferred[(c.layer - 1) as usize];
             let on_pin_row = c.y == 0 || c.y == top;
             let on_side = c.x == -1 || c.x == g.columns;
+            // A source above the search's layers only steps down.
+            let beyond = c.layer > self.layers;
             // A move to `next` (raster index `j`), inside the window and the
             // search's layers by construction.
             let mut try_move = |next: Cell, j: usize, extra: u32| {
@@ -169,7 +171,12 @@ impl Search<'_> {
             };
             if !on_pin_row {
                 let h = h_extra(pref);
-                for (dx, j) in [(-1i64, i.wrapping_sub(1)), (1, i + 1)] {
+                let sideways: &[(i64, usize)] = if beyond {
+                    &[]
+                } else {
+                    &[(-1, i.wrapping_sub(1)), (1, i + 1)]
+                };
+                for &(dx, j) in sideways {
                     let x = c.x + dx;
                     if x < x0 || x > x1 {
                         continue;
@@ -192,7 +199,7 @@ impl Search<'_> {
                     }
                 }
             }
-            if !on_side {
+            if !on_side && !beyond {
                 let v = v_extra(pref);
                 for (dy, j) in [(-1i64, i.wrapping_sub(row)), (1, i + row)] {
                     let ny = c.y + dy;
@@ -341,6 +348,41 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
+
+    /// A search on layers 1..=2 of a 3-layer grid: a source cell on layer 3
+    /// only steps down, so a target reachable only along layer 3 is not found;
+    /// with layer 3 included it is.
+    #[test]
+    fn a_search_keeps_to_its_layers() {
+        use super::super::grid::{Cell, Grid};
+        use super::{Costs, Preferred, Search};
+        let mut g = Grid::new(8, 3, 3, 2);
+        // Wall off layers 1 and 2 at column 4 (rows 1..=3) with net 1.
+        for l in 1..=2 {
+            for y in 1..=3 {
+                g.claim(Cell::new(4, y, l), 1);
+            }
+        }
+        let preferred = [Preferred::Horizontal, Preferred::Vertical, Preferred::Any];
+        let search = |layers: u32| Search {
+            grid: &g,
+            net: 0,
+            preferred: &preferred,
+            costs: Costs::default(),
+            window: (0, 7),
+            layers,
+            left_side: false,
+            right_side: false,
+            steal: None,
+        };
+        let source = [Cell::new(1, 2, 3)];
+        let target = |c: Cell| c == Cell::new(6, 2, 1);
+        assert!(search(2).run(&source, target).is_none());
+        let path = search(3)
+            .run(&source, target)
+            .expect("around the wall on layer 3");
+        assert_eq!(path.last(), Some(&Cell::new(6, 2, 1)));
+    }
 
     #[test]
     fn buckets_pop_in_the_order_of_a_binary_heap() {
