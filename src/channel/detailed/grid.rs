@@ -316,6 +316,9 @@ impl Grid {
             self.tag[i] = k as u32;
             self.stamp[i] = self.epoch;
         }
+        if self.is_forest(net, &cells) {
+            return Vec::new();
+        }
         let tag = &self.tag;
         let number = |i: usize| tag[i] as usize;
         let n = cells.len();
@@ -385,6 +388,65 @@ impl Grid {
             })
             .map(|(_, &i)| i)
             .collect()
+    }
+
+    /// Whether a net's wiring has no cycle through a via: union-find along
+    /// its joints, with the contacts of a pin point taken as a star (they
+    /// form a cycle of their own when three layers meet, but one without a
+    /// via). A via at a pin point parallels the contact, so it answers no.
+    /// `cells` are the net's live cells, numbered in the tags.
+    fn is_forest(&self, net: u32, cells: &[usize]) -> bool {
+        let row = (self.columns + 2) as usize;
+        let plane = row * (self.width + 2) as usize;
+        let top = self.top_row() as usize;
+        let mut parent: Vec<u32> = (0..cells.len() as u32).collect();
+        fn root(parent: &mut [u32], mut k: u32) -> u32 {
+            while parent[k as usize] != k {
+                let up = parent[parent[k as usize] as usize];
+                parent[k as usize] = up;
+                k = up;
+            }
+            k
+        }
+        // Joins two cells; false when they were joined already.
+        let mut join = |a: usize, b: usize| {
+            let (ra, rb) = (
+                root(&mut parent, self.tag[a]),
+                root(&mut parent, self.tag[b]),
+            );
+            parent[ra as usize] = rb;
+            ra != rb
+        };
+        let live = |j: usize| j < self.owner.len() && self.owner[j] == net + 1;
+        for &i in cells {
+            let f = self.edges[i];
+            let y = (i / row) % (self.width + 2) as usize;
+            let pin = y == 0 || y == top;
+            if f & RIGHT != 0 && live(i + 1) && !join(i, i + 1) {
+                return false;
+            }
+            if f & UP != 0 && live(i + row) && !join(i, i + row) {
+                return false;
+            }
+            if f & VIA != 0 && live(i + plane) && (pin || !join(i, i + plane)) {
+                return false;
+            }
+            // The contacts of a pin point: each layer above the lowest live
+            // one joins the lowest (visited from the lowest).
+            if pin {
+                let layer0 = i / plane;
+                let lowest = (0..layer0).all(|l| !live(i - (layer0 - l) * plane));
+                if lowest {
+                    for l in layer0 + 1..self.layers as usize {
+                        let j = i + (l - layer0) * plane;
+                        if live(j) && !join(i, j) {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        true
     }
 
     /// The cells a net has claimed (some may since have been released).
