@@ -31,7 +31,7 @@ use crate::channel::solution::{ChannelSolution, LayerGroup};
 use crate::geom::Point;
 
 use assign::{assign, improve, Slot};
-use grid::{Cell, Grid};
+use grid::{Cell, Grid, Mark};
 use maze::{commit, Costs, Preferred, Search};
 
 /// The layer models of reserved-layer routing.
@@ -503,38 +503,52 @@ fn attempt(
     if borrowed.is_some() {
         preferred.push(Preferred::Any);
     }
-    // Repair the conflicts in order; when one fails, start the repairs over
-    // with that one first (the earlier repairs may have used its space), a
-    // bounded number of times.
+    // Repair the conflicts in order; when one fails, undo the repairs made
+    // since the first of the unbroken run of earlier repairs within
+    // RESTART_REACH columns of it (all of them on a channel narrower than
+    // that) and go on from there with the failed one first: those repairs
+    // may have used its space. Repairs farther away stay. A conflict that
+    // fails with nothing before it to undo, or after the restart budget
+    // (REPAIR_RESTARTS)
+    // of its stretch of RESTART_REACH columns is spent, fails the width.
     let mut order: Vec<usize> = (0..conflicts.len()).collect();
-    for _ in 0..=REPAIR_RESTARTS.min(conflicts.len()) {
-        let m = g.mark();
-        let failed = order.iter().position(|&k| {
-            let (x, lower, upper) = &conflicts[k];
-            !repair(
-                problem,
-                &mut g,
-                &preferred,
-                model.layers(),
-                *x,
-                lower,
-                upper,
-            )
-        });
-        match failed {
-            None => {
-                g.commit_trial(m);
-                return complete(problem, &mut g).then_some(g);
-            }
-            Some(0) => return None,
-            Some(i) => {
-                g.rollback(m);
-                let k = order.remove(i);
-                order.insert(0, k);
-            }
+    let regions = 1 + problem.columns() as usize / RESTART_REACH as usize;
+    let mut restarts = vec![REPAIR_RESTARTS.min(conflicts.len()); regions];
+    let whole = g.mark();
+    let mut marks: Vec<Mark> = Vec::with_capacity(order.len());
+    let mut p = 0;
+    while p < order.len() {
+        marks.truncate(p);
+        marks.push(g.mark());
+        let (x, lower, upper) = &conflicts[order[p]];
+        if repair(
+            problem,
+            &mut g,
+            &preferred,
+            model.layers(),
+            *x,
+            lower,
+            upper,
+        ) {
+            p += 1;
+            continue;
         }
+        let mut j = p;
+        while j > 0 && conflicts[order[j - 1]].0 >= x - RESTART_REACH {
+            j -= 1;
+        }
+        let left = &mut restarts[(*x / RESTART_REACH) as usize];
+        if j == p || *left == 0 {
+            return None;
+        }
+        *left -= 1;
+        g.rollback(marks[j]);
+        let k = order.remove(p);
+        order.insert(j, k);
+        p = j;
     }
-    None
+    g.commit_trial(whole);
+    complete(problem, &mut g).then_some(g)
 }
 
 /// Widest detour (columns either side) a rip-up search looks at.
@@ -543,8 +557,14 @@ const STEAL_REACH: i64 = 27;
 /// Widest detour (columns either side) a repair searches.
 const MAX_REACH: i64 = 243;
 
-/// How many times the repairs of one attempt may start over.
+/// How many times the repairs of one attempt may start over (per
+/// [`RESTART_REACH`] columns).
 const REPAIR_RESTARTS: usize = 3;
+
+/// Repairs farther than this many columns before a failed one are kept
+/// when the repairs start over (more than twice [`MAX_REACH`], so a channel
+/// narrower than this always starts over from its first repair).
+const RESTART_REACH: i64 = 600;
 
 /// Every net in one piece and on its side exits (a last guard: repairs
 /// work on components and must not have lost an exit).
