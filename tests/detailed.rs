@@ -112,6 +112,31 @@ fn random_channels_route_and_verify() {
     assert!(mean < 0.5, "mean excess {mean}");
 }
 
+/// Channels longer than the 600 columns within which failed repairs are
+/// undone (so repairs far apart are kept across a restart): routed,
+/// verified, and near density.
+#[test]
+fn long_random_channels_route_and_verify() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
+    let mut excess = 0;
+    for k in 0..4 {
+        let shape = ChannelShape {
+            columns: rng.gen_range(1_500..3_000),
+            fill: rng.gen_range(0.6..1.0),
+            max_span: rng.gen_range(10..30),
+            side_probability: 0.1,
+            acyclic: false,
+        };
+        let p = random_channel(&mut rng, &shape);
+        let (layers, h) = if k % 2 == 0 { (2, 1) } else { (3, 2) };
+        let s = route(&p, layers, None);
+        assert!(s.width >= bound(&p, h));
+        excess += s.width - bound(&p, h);
+    }
+    eprintln!("long random channels: {excess} tracks over the bounds in all");
+    assert!(excess <= 4, "{excess} tracks over the bounds");
+}
+
 #[test]
 fn two_nets_swapping_sides_route_with_both_layers() {
     let p = ChannelProblem::from_rows("swap", &[1, 2], &[2, 1], &[], &[]).unwrap();
