@@ -96,15 +96,7 @@ pub fn assign(
     let mut placed: Vec<Option<Slot>> = vec![None; items.len()];
     // Pieces of each net ending in each column, for the VCV count.
     let c = problem.columns() as i64;
-    let mut ending: std::collections::HashMap<(u32, i64), Vec<usize>> =
-        std::collections::HashMap::new();
-    for (k, it) in items.iter().enumerate() {
-        for x in [it.lo, it.hi] {
-            if (0..c).contains(&x) {
-                ending.entry((it.net, x)).or_default().push(k);
-            }
-        }
-    }
+    let ending = Ending::new(problem, items);
     let mut profile = vec![0u32; c as usize];
     let mut net_spans: std::collections::HashMap<u32, (i64, i64)> =
         std::collections::HashMap::new();
@@ -240,6 +232,49 @@ pub fn piece_graph(problem: &ChannelProblem, items: &[Item]) -> Digraph {
     g
 }
 
+/// The pieces ending in each column (at its `lo` or `hi`), with their nets:
+/// pieces end at their net's pin columns, so a column lists few.
+struct Ending {
+    start: Vec<usize>,
+    entries: Vec<(u32, usize)>,
+}
+
+impl Ending {
+    fn new(problem: &ChannelProblem, items: &[Item]) -> Self {
+        let c = problem.columns() as i64;
+        let ends = || {
+            items.iter().enumerate().flat_map(move |(k, it)| {
+                [it.lo, it.hi]
+                    .into_iter()
+                    .filter(move |x| (0..c).contains(x))
+                    .map(move |x| (x as usize, it.net, k))
+            })
+        };
+        let mut start = vec![0usize; c as usize + 1];
+        for (x, _, _) in ends() {
+            start[x + 1] += 1;
+        }
+        for x in 0..c as usize {
+            start[x + 1] += start[x];
+        }
+        let mut fill = start.clone();
+        let mut entries = vec![(0u32, 0usize); start[c as usize]];
+        for (x, net, k) in ends() {
+            entries[fill[x]] = (net, k);
+            fill[x] += 1;
+        }
+        Ending { start, entries }
+    }
+
+    /// The pieces of `net` ending in column `x`, in item order.
+    fn of(&self, net: u32, x: i64) -> impl Iterator<Item = usize> + '_ {
+        self.entries[self.start[x as usize]..self.start[x as usize + 1]]
+            .iter()
+            .filter(move |e| e.0 == net)
+            .map(|e| e.1)
+    }
+}
+
 /// Count the vertical constraint violations of piece `k` if it sat in
 /// `slot`, against the other pieces placed so far (`slot_of`): in each end
 /// column that is a pin column, the top net's pieces must lie strictly above
@@ -247,7 +282,7 @@ pub fn piece_graph(problem: &ChannelProblem, items: &[Item]) -> Digraph {
 fn count_violations(
     problem: &ChannelProblem,
     items: &[Item],
-    ending: &std::collections::HashMap<(u32, i64), Vec<usize>>,
+    ending: &Ending,
     k: usize,
     slot: Slot,
     slot_of: impl Fn(usize) -> Option<Slot>,
@@ -265,7 +300,7 @@ fn count_violations(
             (Some(t), Some(b)) if b.0 == it.net && t.0 != it.net => (false, t.0),
             _ => continue,
         };
-        for &o in ending.get(&(other, x)).map(Vec::as_slice).unwrap_or(&[]) {
+        for o in ending.of(other, x) {
             if let Some(os) = slot_of(o) {
                 let bad = if mine_top {
                     slot.y <= os.y
@@ -284,7 +319,7 @@ fn violations(
     problem: &ChannelProblem,
     items: &[Item],
     slots: &[Slot],
-    ending: &std::collections::HashMap<(u32, i64), Vec<usize>>,
+    ending: &Ending,
     k: usize,
     slot: Slot,
 ) -> u32 {
@@ -300,16 +335,8 @@ pub fn improve(
     rows: i64,
     h_layers: &[u32],
 ) {
-    use std::collections::{BTreeMap, HashMap};
-    let c = problem.columns() as i64;
-    let mut ending: HashMap<(u32, i64), Vec<usize>> = HashMap::new();
-    for (k, it) in items.iter().enumerate() {
-        for x in [it.lo, it.hi] {
-            if (0..c).contains(&x) {
-                ending.entry((it.net, x)).or_default().push(k);
-            }
-        }
-    }
+    use std::collections::BTreeMap;
+    let ending = Ending::new(problem, items);
     let all: Vec<Slot> = (1..=rows)
         .rev()
         .flat_map(|y| h_layers.iter().map(move |&layer| Slot { y, layer }))
