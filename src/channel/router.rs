@@ -85,6 +85,31 @@ pub trait ChannelRouter {
         let _ = observer;
         self.route(problem, options)
     }
+    /// Route with the free space of a layer just above the router's own
+    /// offered for repairs (another group's layer in MulCh, thesis l.1202),
+    /// numbered `options.layers + 1` in the result when used. Routers that
+    /// cannot use it route without it (the default).
+    fn route_borrowing(
+        &self,
+        problem: &ChannelProblem,
+        options: &RouteOptions,
+        borrowed: &Borrowed,
+        observer: &mut dyn FnMut(RouteEvent),
+    ) -> Result<ChannelSolution, RouteError> {
+        let _ = borrowed;
+        self.route_observed(problem, options, observer)
+    }
+}
+
+/// Free space on a layer just above a router's own layers that it may use
+/// for repairs (MulCh's B layers, thesis l.1202: "unused space on layers
+/// assigned to B groups is available for routing other nets"; track
+/// assignment never uses it). Offered at widths from `from_width` up.
+pub struct Borrowed<'a> {
+    pub from_width: u32,
+    /// The points `(x, y)` the layer's own routing uses in a channel of a
+    /// given width; `None` when it has no routing that wide.
+    pub occupied: &'a dyn Fn(u32) -> Option<Vec<crate::geom::Point>>,
 }
 
 /// What a router reports while it works.

@@ -26,6 +26,7 @@ pub mod negotiated;
 
 use crate::channel::analysis::density;
 use crate::channel::problem::{ChannelProblem, NetId};
+pub use crate::channel::router::Borrowed;
 use crate::channel::router::{ChannelRouter, RouteError, RouteEvent, RouteOptions};
 use crate::channel::solution::{ChannelSolution, LayerGroup};
 use crate::geom::Point;
@@ -127,6 +128,17 @@ impl ChannelRouter for DetailedRouter {
     ) -> Result<ChannelSolution, RouteError> {
         let model = model_for(self.name(), options)?;
         route_model(problem, model, observer)
+    }
+
+    fn route_borrowing(
+        &self,
+        problem: &ChannelProblem,
+        options: &RouteOptions,
+        borrowed: &Borrowed,
+        observer: &mut dyn FnMut(RouteEvent),
+    ) -> Result<ChannelSolution, RouteError> {
+        let model = model_for(self.name(), options)?;
+        route_borrowing(problem, model, Some(borrowed), observer)
     }
 }
 
@@ -242,17 +254,6 @@ fn items_of(problem: &ChannelProblem, doglegs: bool) -> Vec<Item> {
         }
     }
     items
-}
-
-/// Free space on a layer just above a model's top layer that the router may
-/// use for its repairs (MulCh's B layers, thesis l.1202: "unused space on
-/// layers assigned to B groups is available for routing other nets"; track
-/// assignment never uses it). Offered at widths from `from_width` up.
-pub struct Borrowed<'a> {
-    pub from_width: u32,
-    /// The points `(x, y)` the layer's own routing uses in a channel of a
-    /// given width; `None` when it has no routing that wide.
-    pub occupied: &'a dyn Fn(u32) -> Option<Vec<Point>>,
 }
 
 /// Route a channel in one layer model.

@@ -20,7 +20,7 @@ pub mod exact;
 pub mod partition;
 
 use crate::channel::analysis::density;
-use crate::channel::detailed::{route_borrowing, route_model, Borrowed, LayerModel};
+use crate::channel::detailed::{route_model, Borrowed, DetailedRouter, LayerModel};
 use crate::channel::plane::{route_plane, route_plane_at};
 use crate::channel::problem::{ChannelProblem, NetId};
 use crate::channel::router::{ChannelRouter, RouteError, RouteEvent, RouteOptions};
@@ -411,7 +411,11 @@ pub fn route_partition(
                     from_width: others,
                     occupied: &occupied,
                 };
-                route_borrowing(&sub, model, Some(&borrowed), observer)?
+                let options = RouteOptions {
+                    layers: model.layers(),
+                    model: Some(model.name().to_string()),
+                };
+                DetailedRouter.route_borrowing(&sub, &options, &borrowed, observer)?
             }
             None => route_model(&sub, model, observer)?,
         };
