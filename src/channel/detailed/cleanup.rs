@@ -101,18 +101,14 @@ pub fn reassign_stubs(g: &mut Grid) {
                         continue;
                     }
                     let pieces = g.count_components(net);
-                    let m = g.mark();
-                    for &c in &run {
-                        g.release(c);
-                    }
-                    let from = Cell::new(x, pin_y, other);
-                    let to = Cell::new(x, end.y, other);
-                    let ok = g.run(from, to, net) && g.count_components(net) <= pieces;
-                    if ok {
-                        g.commit_trial(m);
-                    } else {
-                        g.rollback(m);
-                    }
+                    g.trial(|g| {
+                        for &c in &run {
+                            g.release(c);
+                        }
+                        let from = Cell::new(x, pin_y, other);
+                        let to = Cell::new(x, end.y, other);
+                        g.run(from, to, net) && g.count_components(net) <= pieces
+                    });
                     break;
                 }
             }

@@ -108,6 +108,19 @@ impl Grid {
         m
     }
 
+    /// Run `step` as a trial: its changes stay when it returns true and are
+    /// undone when it returns false.
+    pub fn trial(&mut self, step: impl FnOnce(&mut Grid) -> bool) -> bool {
+        let m = self.mark();
+        let kept = step(self);
+        if kept {
+            self.commit_trial(m);
+        } else {
+            self.rollback(m);
+        }
+        kept
+    }
+
     /// Undo every change since the mark and close the trial.
     pub fn rollback(&mut self, m: Mark) {
         while self.journal.len() > m.len {

@@ -717,38 +717,32 @@ fn repair(
     };
     for &layers in reach {
         for (straight, bent) in [(lower, upper), (upper, lower)] {
-            let m = g.mark();
-            if draw_riser(g, x, straight)
-                && connect_net(problem, g, preferred, layers, straight.net, x)
-                && connect_net(problem, g, preferred, layers, bent.net, x)
-            {
-                g.commit_trial(m);
+            if g.trial(|g| {
+                draw_riser(g, x, straight)
+                    && connect_net(problem, g, preferred, layers, straight.net, x)
+                    && connect_net(problem, g, preferred, layers, bent.net, x)
+            }) {
                 return true;
             }
-            g.rollback(m);
         }
         for (first, second) in [(upper, lower), (lower, upper)] {
-            let m = g.mark();
-            if connect_net(problem, g, preferred, layers, first.net, x)
-                && connect_net(problem, g, preferred, layers, second.net, x)
-            {
-                g.commit_trial(m);
+            if g.trial(|g| {
+                connect_net(problem, g, preferred, layers, first.net, x)
+                    && connect_net(problem, g, preferred, layers, second.net, x)
+            }) {
                 return true;
             }
-            g.rollback(m);
         }
     }
     // Rip-up and reroute: the nets may take other nets' track cells, and
     // the nets that lose cells are rejoined in turn.
     for (first, second) in [(upper, lower), (lower, upper)] {
-        let m = g.mark();
-        if connect_stealing(problem, g, preferred, first.net, x, STEAL_DEPTH)
-            && connect_stealing(problem, g, preferred, second.net, x, STEAL_DEPTH)
-        {
-            g.commit_trial(m);
+        if g.trial(|g| {
+            connect_stealing(problem, g, preferred, first.net, x, STEAL_DEPTH)
+                && connect_stealing(problem, g, preferred, second.net, x, STEAL_DEPTH)
+        }) {
             return true;
         }
-        g.rollback(m);
     }
     // Then negotiate a window around the column among every net in it.
     for r in [2, 4, 8] {
@@ -760,15 +754,13 @@ fn repair(
     // the column and rejoin them (with rip-up of others as above).
     for r in [1, 2, 4] {
         for (first, second) in [(upper, lower), (lower, upper)] {
-            let m = g.mark();
-            release_near(g, &[first.net, second.net], x - r, x + r);
-            if connect_stealing(problem, g, preferred, first.net, x, STEAL_DEPTH)
-                && connect_stealing(problem, g, preferred, second.net, x, STEAL_DEPTH)
-            {
-                g.commit_trial(m);
+            if g.trial(|g| {
+                release_near(g, &[first.net, second.net], x - r, x + r);
+                connect_stealing(problem, g, preferred, first.net, x, STEAL_DEPTH)
+                    && connect_stealing(problem, g, preferred, second.net, x, STEAL_DEPTH)
+            }) {
                 return true;
             }
-            g.rollback(m);
         }
     }
     false
