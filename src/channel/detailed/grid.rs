@@ -186,13 +186,18 @@ impl Grid {
         self.flood(net, false).0
     }
 
-    fn flood(&mut self, net: u32, collect: bool) -> (usize, Vec<Vec<Cell>>) {
-        let mut count = 0usize;
+    /// Move to a new epoch: no stamp equals it.
+    fn next_epoch(&mut self) {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
             self.epoch = 1;
         }
+    }
+
+    fn flood(&mut self, net: u32, collect: bool) -> (usize, Vec<Vec<Cell>>) {
+        let mut count = 0usize;
+        self.next_epoch();
         let epoch = self.epoch;
         let mut out: Vec<Vec<Cell>> = Vec::new();
         let top = self.top_row();
@@ -310,8 +315,6 @@ impl Grid {
     /// bridge (Tarjan's algorithm, iteratively, over [`Grid::joints`];
     /// parallel joints are told apart by their keys).
     pub fn looped_vias(&mut self, net: u32) -> Vec<usize> {
-        type Key = (usize, usize, u8);
-        const NONE: u32 = u32::MAX;
         let mut cells: Vec<usize> = self.cells_of[net as usize]
             .iter()
             .map(|&i| i as usize)
@@ -319,17 +322,23 @@ impl Grid {
             .collect();
         cells.sort_unstable();
         cells.dedup();
-        // Dense numbers in the component tags (which this invalidates).
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.epoch = 1;
-        }
+        // Dense numbers in the component tags; the epoch moves on again at
+        // the end, so `component_of` tells nothing until the next labelling.
+        self.next_epoch();
         for (k, &i) in cells.iter().enumerate() {
             self.tag[i] = k as u32;
             self.stamp[i] = self.epoch;
         }
-        if self.is_forest(net, &cells) {
+        let looped = self.bridge_search(net, &cells);
+        self.next_epoch();
+        looped
+    }
+
+    /// The rest of [`Grid::looped_vias`], with `cells` numbered in the tags.
+    fn bridge_search(&self, net: u32, cells: &[usize]) -> Vec<usize> {
+        type Key = (usize, usize, u8);
+        const NONE: u32 = u32::MAX;
+        if self.is_forest(net, cells) {
             return Vec::new();
         }
         let tag = &self.tag;
@@ -343,7 +352,7 @@ impl Grid {
         let mut start = Vec::with_capacity(n + 1);
         let mut adjacent: Vec<(u32, Key)> = Vec::new();
         let mut scratch = Vec::new();
-        for &i in &cells {
+        for &i in cells {
             start.push(adjacent.len());
             self.joints(i, net, &mut scratch);
             adjacent.extend(scratch.iter().map(|&(j, key)| (number(j) as u32, key)));

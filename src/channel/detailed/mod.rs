@@ -505,13 +505,12 @@ fn attempt(
         preferred.push(Preferred::Any);
     }
     // Repair the conflicts in order; when one fails, undo the repairs made
-    // since the first of the unbroken run of earlier repairs within
-    // RESTART_REACH columns of it (all of them on a channel narrower than
-    // that) and go on from there with the failed one first: those repairs
-    // may have used its space. Repairs farther away stay. A conflict that
-    // fails with nothing before it to undo, or after the restart budget
-    // (REPAIR_RESTARTS)
-    // of its stretch of RESTART_REACH columns is spent, fails the width.
+    // since the first earlier repair within RESTART_REACH columns of it (on
+    // a channel narrower than that, all of them) and go on from there with
+    // the failed one first: those repairs may have used its space. Repairs
+    // before that stay. A conflict that fails with nothing before it to
+    // undo, or after the restart budget (REPAIR_RESTARTS) of its stretch of
+    // RESTART_REACH columns is spent, fails the width.
     let mut order: Vec<usize> = (0..conflicts.len()).collect();
     let regions = 1 + problem.columns() as usize / RESTART_REACH as usize;
     let mut restarts = vec![REPAIR_RESTARTS.min(conflicts.len()); regions];
@@ -534,10 +533,10 @@ fn attempt(
             p += 1;
             continue;
         }
-        let mut j = p;
-        while j > 0 && conflicts[order[j - 1]].0 >= x - RESTART_REACH {
-            j -= 1;
-        }
+        let j = order[..p]
+            .iter()
+            .position(|&q| (conflicts[q].0 - x).abs() <= RESTART_REACH)
+            .unwrap_or(p);
         let left = &mut restarts[(*x / RESTART_REACH) as usize];
         if j == p || *left == 0 {
             return None;
@@ -791,10 +790,12 @@ const STEAL_DEPTH: u32 = 2;
 fn finish(problem: &ChannelProblem, model: LayerModel, mut g: Grid) -> ChannelSolution {
     cleanup::tidy(problem, &mut g);
     let (wires, vias) = g.geometry(|id| problem.label(NetId(id)));
+    // One more layer than the model's when the borrowed layer was used.
+    let used = wires.iter().any(|w| w.layer > model.layers())
+        || vias.iter().any(|v| v.to > model.layers());
     let mut s = ChannelSolution {
         name: problem.name().to_string(),
-        // One more than the model's when a borrowed layer was offered.
-        layers: g.layers,
+        layers: if used { g.layers } else { model.layers() },
         width: g.width as u32,
         columns: problem.columns(),
         groups: vec![LayerGroup {
