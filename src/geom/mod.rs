@@ -120,7 +120,7 @@ impl Segment {
     }
 
     /// The points of an axis-parallel segment in order from `from` to `to`.
-    pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
+    pub fn points(self) -> impl Iterator<Item = Point> {
         let dx = (self.to.x - self.from.x).signum();
         let dy = (self.to.y - self.from.y).signum();
         let n = self.length();

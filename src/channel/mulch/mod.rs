@@ -337,16 +337,7 @@ fn b_at(
 
 /// The grid points a single-layer routing uses.
 fn points(s: &ChannelSolution) -> Vec<Point> {
-    let mut out = Vec::new();
-    for w in &s.wires {
-        let (dx, dy) = ((w.to.x - w.from.x).signum(), (w.to.y - w.from.y).signum());
-        let mut p = w.from;
-        out.push(p);
-        while p != w.to {
-            p = Point::new(p.x + dx, p.y + dy);
-            out.push(p);
-        }
-    }
+    let mut out: Vec<Point> = s.wires.iter().flat_map(|w| w.segment().points()).collect();
     out.sort_unstable_by_key(|p| (p.x, p.y));
     out.dedup();
     out
