@@ -561,9 +561,9 @@ const MAX_REACH: i64 = 243;
 /// [`RESTART_REACH`] columns).
 const REPAIR_RESTARTS: usize = 3;
 
-/// Repairs farther than this many columns before a failed one are kept
-/// when the repairs start over (more than twice [`MAX_REACH`], so a channel
-/// narrower than this always starts over from its first repair).
+/// When the repairs start over, those made before the first one within this
+/// many columns of the failed one are kept (more than twice [`MAX_REACH`]; a
+/// channel narrower than this always starts over from its first repair).
 const RESTART_REACH: i64 = 600;
 
 /// Every net in one piece and on its side exits (a last guard: repairs
