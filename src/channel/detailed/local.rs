@@ -79,24 +79,14 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
         .iter()
         .map(|&n| pieces_of(g, n, (x0, x1), size, &local))
         .collect();
+    let mut window = Window::new(g, preferred, x0, cols, rows);
     for _ in 0..ROUNDS {
         for &k in &todo {
             for i in used_cells(&paths[k]) {
                 users[i] -= 1;
             }
             paths[k].clear();
-            let Some(found) = route_net(
-                g,
-                preferred,
-                nets[k],
-                &pieces[k],
-                (x0, x1),
-                &users,
-                &history,
-                pres,
-                &local,
-                &unlocal,
-            ) else {
+            let Some(found) = window.route_net(nets[k], &pieces[k], &users, &history, pres) else {
                 g.rollback(mark);
                 return false;
             };
@@ -212,139 +202,200 @@ fn pieces_of(
     Pieces { group, entries }
 }
 
-/// Connect every piece of a net through the window: paths as lists of
-/// window-local indices. `None` if some piece cannot be reached at all.
-#[allow(clippy::too_many_arguments)]
-fn route_net(
-    g: &Grid,
-    preferred: &[Preferred],
-    net: u32,
-    pieces: &Pieces,
-    (x0, x1): (i64, i64),
-    users: &[u16],
-    history: &[u32],
-    pres: u32,
-    local: &dyn Fn(Cell) -> usize,
-    unlocal: &dyn Fn(usize) -> Cell,
-) -> Option<Vec<Vec<usize>>> {
-    let Pieces { group, entries } = pieces;
-    if entries.len() <= 1 {
-        return Some(Vec::new());
+/// The window's cells in its local raster order (column fastest, then row,
+/// then layer), what the searches of one negotiation need of them, and the
+/// search's scratch space. The grid does not change while the rounds
+/// negotiate (the paths are claimed only at the end), so the owners are
+/// read once.
+struct Window {
+    cols: usize,
+    /// Cells per layer.
+    plane: usize,
+    layers: u32,
+    top: u16,
+    /// Owner of each window cell, as [`Grid::owner`].
+    owner: Vec<u32>,
+    /// Column (from the window's left end), row and layer of each cell.
+    place: Vec<(u16, u16, u32)>,
+    /// Step cost along and across rows on each layer.
+    along: Vec<u32>,
+    across: Vec<u32>,
+    dist: Vec<u32>,
+    parent: Vec<usize>,
+    touched: Vec<usize>,
+    heap: BinaryHeap<Reverse<u64>>,
+}
+
+impl Window {
+    fn new(g: &Grid, preferred: &[Preferred], x0: i64, cols: usize, rows: usize) -> Self {
+        let layers = g.layers;
+        let plane = cols * rows;
+        let size = plane * layers as usize;
+        let mut owner = Vec::with_capacity(size);
+        let mut place = Vec::with_capacity(size);
+        for layer in 1..=layers {
+            for y in 0..rows {
+                for col in 0..cols {
+                    owner.push(g.owner(Cell::new(x0 + col as i64, y as i64, layer)));
+                    place.push((col as u16, y as u16, layer));
+                }
+            }
+        }
+        let cost = |layer: u32, worse: Preferred| {
+            1 + if preferred[(layer - 1) as usize] == worse {
+                4
+            } else {
+                0
+            }
+        };
+        Window {
+            cols,
+            plane,
+            layers,
+            top: (rows - 1) as u16,
+            owner,
+            place,
+            along: (1..=layers).map(|l| cost(l, Preferred::Vertical)).collect(),
+            across: (1..=layers)
+                .map(|l| cost(l, Preferred::Horizontal))
+                .collect(),
+            dist: vec![u32::MAX; size],
+            parent: vec![usize::MAX; size],
+            touched: Vec::new(),
+            heap: BinaryHeap::new(),
+        }
     }
-    let size = users.len();
-    let inside = |c: Cell| c.x >= x0 && c.x <= x1;
-    // Pieces that cannot enter the window are left alone.
-    let mut joined: Vec<bool> = entries.iter().map(Vec::is_empty).collect();
-    let Some(start) = (0..entries.len()).find(|&k| !joined[k]) else {
-        return Some(Vec::new());
-    };
-    joined[start] = true;
-    let mut tree: Vec<usize> = entries[start].clone();
-    let mut paths = Vec::new();
-    let top = g.width + 1;
-    let mut dist = vec![u32::MAX; size];
-    let mut parent = vec![usize::MAX; size];
-    let mut touched: Vec<usize> = Vec::new();
-    let mut heap = BinaryHeap::new();
-    loop {
-        if joined.iter().all(|&j| j) {
-            return Some(paths);
+
+    /// Connect every piece of a net through the window: paths as lists of
+    /// window-local indices. `None` if some piece cannot be reached at all.
+    fn route_net(
+        &mut self,
+        net: u32,
+        pieces: &Pieces,
+        users: &[u16],
+        history: &[u32],
+        pres: u32,
+    ) -> Option<Vec<Vec<usize>>> {
+        let Pieces { group, entries } = pieces;
+        if entries.len() <= 1 {
+            return Some(Vec::new());
         }
-        for &i in &touched {
-            dist[i] = u32::MAX;
-            parent[i] = usize::MAX;
-        }
-        touched.clear();
-        heap.clear();
-        for &i in &tree {
-            dist[i] = 0;
-            touched.push(i);
-            heap.push(Reverse((0u32, i)));
-        }
-        let mut reached = None;
-        while let Some(Reverse((d, i))) = heap.pop() {
-            if d > dist[i] {
-                continue;
+        // Pieces that cannot enter the window are left alone.
+        let mut joined: Vec<bool> = entries.iter().map(Vec::is_empty).collect();
+        let Some(start) = (0..entries.len()).find(|&k| !joined[k]) else {
+            return Some(Vec::new());
+        };
+        joined[start] = true;
+        let mut tree: Vec<usize> = entries[start].clone();
+        let mut paths = Vec::new();
+        let (cols, plane, top) = (self.cols, self.plane, self.top);
+        let mine = net + 1;
+        loop {
+            if joined.iter().all(|&j| j) {
+                return Some(paths);
             }
-            if group[i] != usize::MAX && !joined[group[i]] {
-                reached = Some(i);
-                break;
+            for &i in &self.touched {
+                self.dist[i] = u32::MAX;
+                self.parent[i] = usize::MAX;
             }
-            let c = unlocal(i);
-            let pref = preferred[(c.layer - 1) as usize];
-            let on_pin_row = c.y == 0 || c.y == top;
-            let mut next = Steps::default();
-            if !on_pin_row {
-                let h = 1 + if pref == Preferred::Vertical { 4 } else { 0 };
-                next.push((Cell::new(c.x - 1, c.y, c.layer), h));
-                next.push((Cell::new(c.x + 1, c.y, c.layer), h));
-                if c.layer > 1 {
-                    next.push((Cell::new(c.x, c.y, c.layer - 1), 3));
-                }
-                if c.layer < g.layers {
-                    next.push((Cell::new(c.x, c.y, c.layer + 1), 3));
-                }
+            self.touched.clear();
+            self.heap.clear();
+            for &i in &tree {
+                self.dist[i] = 0;
+                self.touched.push(i);
+                self.heap.push(Reverse(i as u64));
             }
-            let v = 1 + if pref == Preferred::Horizontal { 4 } else { 0 };
-            for dy in [-1, 1] {
-                let y = c.y + dy;
-                if (0..=top).contains(&y) && !(on_pin_row && (y == 0 || y == top)) {
-                    next.push((Cell::new(c.x, y, c.layer), v));
-                }
-            }
-            for &(n, step) in next.as_slice() {
-                if !inside(n) {
+            let mut reached = None;
+            while let Some(Reverse(key)) = self.heap.pop() {
+                let (d, i) = ((key >> 32) as u32, (key & 0xffff_ffff) as usize);
+                if d > self.dist[i] {
                     continue;
                 }
-                let o = g.owner(n);
-                if o != 0 && o != net + 1 {
-                    continue;
+                if group[i] != usize::MAX && !joined[group[i]] {
+                    reached = Some(i);
+                    break;
                 }
-                if (n.y == 0 || n.y == top) && o != net + 1 {
-                    continue;
-                }
-                let j = local(n);
-                let nd = d + step + history[j] + users[j] as u32 * pres;
-                if nd < dist[j] {
-                    if dist[j] == u32::MAX {
-                        touched.push(j);
+                let (col, y, layer) = self.place[i];
+                let on_pin_row = y == 0 || y == top;
+                // Steps in the order x - 1, x + 1, layer - 1, layer + 1,
+                // y - 1, y + 1 (ties keep the first parent found).
+                let mut next = Steps::default();
+                if !on_pin_row {
+                    let h = self.along[(layer - 1) as usize];
+                    if col > 0 {
+                        next.push((i - 1, h));
                     }
-                    dist[j] = nd;
-                    parent[j] = i;
-                    heap.push(Reverse((nd, j)));
+                    if (col as usize) + 1 < cols {
+                        next.push((i + 1, h));
+                    }
+                    if layer > 1 {
+                        next.push((i - plane, 3));
+                    }
+                    if layer < self.layers {
+                        next.push((i + plane, 3));
+                    }
+                }
+                let v = self.across[(layer - 1) as usize];
+                if y > 0 && !(on_pin_row && y - 1 == 0) {
+                    next.push((i - cols, v));
+                }
+                if y < top && !(on_pin_row && y + 1 == top) {
+                    next.push((i + cols, v));
+                }
+                for &(j, step) in next.as_slice() {
+                    let o = self.owner[j];
+                    if o != 0 && o != mine {
+                        continue;
+                    }
+                    let (_, ny, _) = self.place[j];
+                    if (ny == 0 || ny == top) && o != mine {
+                        continue;
+                    }
+                    let nd = d
+                        .saturating_add(step)
+                        .saturating_add(history[j])
+                        .saturating_add((users[j] as u32).saturating_mul(pres));
+                    if nd < self.dist[j] {
+                        if self.dist[j] == u32::MAX {
+                            self.touched.push(j);
+                        }
+                        self.dist[j] = nd;
+                        self.parent[j] = i;
+                        self.heap.push(Reverse((nd as u64) << 32 | j as u64));
+                    }
                 }
             }
+            let end = reached?;
+            let k = group[end];
+            let mut path = vec![end];
+            let mut j = end;
+            while self.parent[j] != usize::MAX {
+                j = self.parent[j];
+                path.push(j);
+            }
+            path.reverse();
+            joined[k] = true;
+            tree.extend(entries[k].iter().copied());
+            tree.extend(path.iter().copied());
+            paths.push(path);
         }
-        let end = reached?;
-        let k = group[end];
-        let mut path = vec![end];
-        let mut j = end;
-        while parent[j] != usize::MAX {
-            j = parent[j];
-            path.push(j);
-        }
-        path.reverse();
-        joined[k] = true;
-        tree.extend(entries[k].iter().copied());
-        tree.extend(path.iter().copied());
-        paths.push(path);
     }
 }
 
 /// At most six grid steps out of a cell, without allocating.
 #[derive(Default)]
 struct Steps {
-    items: [(Cell, u32); 6],
+    items: [(usize, u32); 6],
     len: usize,
 }
 
 impl Steps {
-    fn push(&mut self, step: (Cell, u32)) {
+    fn push(&mut self, step: (usize, u32)) {
         self.items[self.len] = step;
         self.len += 1;
     }
 
-    fn as_slice(&self) -> &[(Cell, u32)] {
+    fn as_slice(&self) -> &[(usize, u32)] {
         &self.items[..self.len]
     }
 }
