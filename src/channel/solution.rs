@@ -4,8 +4,6 @@
 //! (bottom pins), tracks `1 .. W`, `y = W + 1` (top pins); layers `1 .. L`.
 //! Wires and vias name nets by their input label.
 
-use std::collections::BTreeMap;
-
 use crate::geom::{Dir, Point, Segment};
 
 /// An axis-parallel wire on one layer, ends included.
@@ -75,9 +73,11 @@ impl ChannelSolution {
     /// Total wire length: per net, layer and grid line the union of the wire
     /// intervals, so overlapping wires count once.
     pub fn net_length(&self) -> u64 {
-        // Key: (net, layer, horizontal, the line's fixed coordinate).
+        // Key: (net, layer, horizontal, the line's fixed coordinate); the
+        // spans sorted by key and then by start, so each line's spans are a
+        // run, in order.
         type Line = (u32, u32, bool, i64);
-        let mut lines: BTreeMap<Line, Vec<(i64, i64)>> = BTreeMap::new();
+        let mut spans: Vec<(Line, i64, i64)> = Vec::with_capacity(self.wires.len());
         for w in &self.wires {
             let seg = w.segment();
             let (horizontal, line, lo, hi) = match seg.dir() {
@@ -90,17 +90,14 @@ impl ChannelSolution {
                 None => continue,
             };
             if lo < hi {
-                lines
-                    .entry((w.net, w.layer, horizontal, line))
-                    .or_default()
-                    .push((lo, hi));
+                spans.push(((w.net, w.layer, horizontal, line), lo, hi));
             }
         }
+        spans.sort_unstable();
         let mut total = 0u64;
-        for intervals in lines.values_mut() {
-            intervals.sort_unstable();
-            let (mut lo, mut hi) = intervals[0];
-            for &(a, b) in &intervals[1..] {
+        for run in spans.chunk_by(|a, b| a.0 == b.0) {
+            let (_, mut lo, mut hi) = run[0];
+            for &(_, a, b) in &run[1..] {
                 if a < hi {
                     hi = hi.max(b);
                 } else {

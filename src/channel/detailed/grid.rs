@@ -45,6 +45,8 @@ pub struct Grid {
     tag: Vec<u32>,
     stamp: Vec<u32>,
     epoch: u32,
+    /// The flood's stack, kept between floods.
+    stack: Vec<u32>,
     /// Undo log of every change since the first open mark.
     journal: Vec<Change>,
     /// Whether changes are being logged (a trial is open).
@@ -70,6 +72,7 @@ pub struct Mark {
 impl Grid {
     pub fn new(columns: u32, width: u32, layers: u32, nets: usize) -> Self {
         let n = (columns as usize + 2) * (width as usize + 2) * layers as usize;
+        debug_assert!(n <= u32::MAX as usize, "raster indices are kept in 32 bits");
         Grid {
             columns: columns as i64,
             width: width as i64,
@@ -82,6 +85,7 @@ impl Grid {
             tag: vec![0; n],
             stamp: vec![0; n],
             epoch: 0,
+            stack: Vec::new(),
         }
     }
 
@@ -165,12 +169,12 @@ impl Grid {
 
     /// The cell at a raster index.
     pub fn cell_at(&self, i: usize) -> Cell {
-        let cols = (self.columns + 2) as usize;
-        let rows = (self.width + 2) as usize;
-        let x = (i % cols) as i64 - 1;
-        let y = ((i / cols) % rows) as i64;
-        let layer = (i / cols / rows) as u32 + 1;
-        Cell::new(x, y, layer)
+        // Raster indices fit in 32 bits (cell lists store them so), and
+        // 32-bit division is the quicker.
+        debug_assert!(i <= u32::MAX as usize);
+        let (i, cols, rows) = (i as u32, (self.columns + 2) as u32, (self.width + 2) as u32);
+        let (r, x) = (i / cols, i % cols);
+        Cell::new(x as i64 - 1, (r % rows) as i64, r / rows + 1)
     }
 
     /// Connected components of a net's cells: cells joined by edges, and the
@@ -206,6 +210,7 @@ impl Grid {
         let plane = cols * rows;
         let layers = self.layers as usize;
         let mine = std::mem::take(&mut self.cells_of[net as usize]);
+        let mut stack = std::mem::take(&mut self.stack);
         for &start in &mine {
             let s0 = start as usize;
             if self.owner[s0] != net + 1 || self.stamp[s0] == epoch {
@@ -216,7 +221,7 @@ impl Grid {
             self.stamp[s0] = epoch;
             self.tag[s0] = k;
             let mut comp = Vec::new();
-            let mut stack = vec![start];
+            stack.push(start);
             while let Some(i) = stack.pop() {
                 let i = i as usize;
                 if collect {
@@ -224,10 +229,11 @@ impl Grid {
                 }
                 // Neighbours by raster strides, in the order: right, up,
                 // via up, left, down, via down, then the other layers of a
-                // pin point.
-                let x1 = i % cols; // x + 1
-                let y = (i / cols) % rows;
-                let layer0 = i / plane; // layer - 1
+                // pin point. No edge leaves the grid (the last column has
+                // no RIGHT, the top pin row no UP, the top layer no VIA), so
+                // the cell before `i` in raster order, the one a row before
+                // it and the one a layer before it are joined to `i` only
+                // when they are its neighbours.
                 let f = self.edges[i];
                 let mut next = [usize::MAX; 6];
                 if f & RIGHT != 0 {
@@ -239,24 +245,32 @@ impl Grid {
                 if f & VIA != 0 {
                     next[2] = i + plane;
                 }
-                if x1 >= 1 && self.edges[i - 1] & RIGHT != 0 {
+                if i >= 1 && self.edges[i - 1] & RIGHT != 0 {
                     next[3] = i - 1;
                 }
-                if y >= 1 && self.edges[i - cols] & UP != 0 {
+                if i >= cols && self.edges[i - cols] & UP != 0 {
                     next[4] = i - cols;
                 }
-                if layer0 >= 1 && self.edges[i - plane] & VIA != 0 {
+                if i >= plane && self.edges[i - plane] & VIA != 0 {
                     next[5] = i - plane;
                 }
-                let pin = y == 0 || y as i64 == top;
-                let pins = (0..layers)
-                    .filter(move |&l| pin && l != layer0)
-                    .map(|l| i - layer0 * plane + l * plane);
-                for j in next.into_iter().filter(|&j| j != usize::MAX).chain(pins) {
+                let mut visit = |j: usize| {
                     if self.owner[j] == net + 1 && self.stamp[j] != epoch {
                         self.stamp[j] = epoch;
                         self.tag[j] = k;
                         stack.push(j as u32);
+                    }
+                };
+                for j in next {
+                    if j != usize::MAX {
+                        visit(j);
+                    }
+                }
+                let y = (i / cols) % rows;
+                if y == 0 || y as i64 == top {
+                    let layer0 = i / plane; // layer - 1
+                    for l in (0..layers).filter(|&l| l != layer0) {
+                        visit(i - layer0 * plane + l * plane);
                     }
                 }
             }
@@ -265,6 +279,7 @@ impl Grid {
             }
         }
         self.cells_of[net as usize] = mine;
+        self.stack = stack;
         (count, out)
     }
 
@@ -555,6 +570,10 @@ impl Grid {
     /// Join two neighbouring cells (same point on adjacent layers, or
     /// adjacent points on one layer).
     pub fn connect(&mut self, a: Cell, b: Cell) {
+        debug_assert!(
+            self.contains(a) && self.contains(b),
+            "an edge inside the grid"
+        );
         let (lo, flag) = if a.layer != b.layer {
             (if a.layer < b.layer { a } else { b }, VIA)
         } else if a.y == b.y {

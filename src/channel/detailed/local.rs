@@ -70,6 +70,8 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
     };
     let mut users = vec![0u16; size];
     let mut history = vec![0u32; size];
+    // The overused cells of the round.
+    let mut hot = vec![false; size];
     let mut paths: Vec<Vec<Vec<usize>>> = vec![Vec::new(); nets.len()];
     let mut pres = 1u32;
     let mut todo: Vec<usize> = (0..nets.len()).collect();
@@ -95,8 +97,7 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
             }
             paths[k] = found;
         }
-        let over: Vec<usize> = (0..size).filter(|&i| users[i] > 1).collect();
-        if over.is_empty() {
+        if users.iter().all(|&u| u <= 1) {
             for (k, ps) in paths.iter().enumerate() {
                 for p in ps {
                     let cells: Vec<Cell> = p.iter().map(|&i| unlocal(i)).collect();
@@ -132,10 +133,11 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
             g.rollback(mark);
             return false;
         }
-        let mut hot = vec![false; size];
-        for &i in &over {
-            history[i] += 1;
-            hot[i] = true;
+        for i in 0..size {
+            hot[i] = users[i] > 1;
+            if hot[i] {
+                history[i] += 1;
+            }
         }
         todo = (0..nets.len())
             .filter(|&k| paths[k].iter().flatten().any(|&i| hot[i]))
