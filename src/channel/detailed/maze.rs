@@ -72,7 +72,11 @@ impl Search<'_> {
 
     /// Cheapest path from any source to a cell where `is_target` holds,
     /// source first. Moves never run along a pin row or a side column.
-    pub fn run(&self, sources: &[Cell], is_target: impl Fn(Cell) -> bool) -> Option<Vec<Cell>> {
+    pub fn run(
+        &self,
+        sources: &[Cell],
+        is_target: impl Fn(Cell) -> bool,
+    ) -> Result<Vec<Cell>, NotFound> {
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
             let found = self.run_in(&mut scratch, sources, is_target);
@@ -86,8 +90,10 @@ impl Search<'_> {
         scratch: &mut Scratch,
         sources: &[Cell],
         is_target: impl Fn(Cell) -> bool,
-    ) -> Option<Vec<Cell>> {
+    ) -> Result<Vec<Cell>, NotFound> {
         let g = self.grid;
+        // Whether the window kept the search from a source or a move.
+        let mut window_bound = false;
         let (x0, x1) = (self.window.0.max(-1), self.window.1.min(g.columns));
         // Distances are kept by raster index of the whole grid (the scratch
         // is reset entry by entry, so its size costs nothing per search);
@@ -106,7 +112,11 @@ impl Search<'_> {
             queue,
         } = scratch;
         for &s in sources {
-            if s.x < x0 || s.x > x1 || !g.contains(s) {
+            if !g.contains(s) {
+                continue;
+            }
+            if s.x < x0 || s.x > x1 {
+                window_bound = true;
                 continue;
             }
             let i = g.index(s);
@@ -146,7 +156,7 @@ impl Search<'_> {
                     path.push(g.cell_at(j));
                 }
                 path.reverse();
-                return Some(path);
+                return Ok(path);
             }
             let pref = self.preferred[(c.layer - 1) as usize];
             let on_pin_row = c.y == 0 || c.y == top;
@@ -178,17 +188,20 @@ impl Search<'_> {
                 };
                 for &(dx, j) in sideways {
                     let x = c.x + dx;
-                    if x < x0 || x > x1 {
-                        continue;
-                    }
                     let side_ok = match x {
                         -1 => self.left_side,
                         x if x == g.columns => self.right_side,
-                        _ => true,
+                        _ => (0..g.columns).contains(&x),
                     };
-                    if side_ok {
-                        try_move(Cell::new(x, c.y, c.layer), j, h);
+                    if !side_ok {
+                        continue;
                     }
+                    let next = Cell::new(x, c.y, c.layer);
+                    if x < x0 || x > x1 {
+                        window_bound |= self.price_at(next, j).is_some();
+                        continue;
+                    }
+                    try_move(next, j, h);
                 }
                 if !on_side {
                     if c.layer > 1 {
@@ -215,8 +228,16 @@ impl Search<'_> {
                 }
             }
         }
-        None
+        Err(NotFound { window_bound })
     }
+}
+
+/// A search that reached no target. Unless `window_bound`, no source lay
+/// outside the window and no allowed move left it: every cell the search
+/// could reach lies inside, so a wider window would fail too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotFound {
+    pub window_bound: bool,
 }
 
 /// Distances and parents of a search, kept between searches on a thread
@@ -355,7 +376,7 @@ mod tests {
     #[test]
     fn a_search_keeps_to_its_layers() {
         use super::super::grid::{Cell, Grid};
-        use super::{Costs, Preferred, Search};
+        use super::{Costs, NotFound, Preferred, Search};
         let mut g = Grid::new(8, 3, 3, 2);
         // Wall off layers 1 and 2 at column 4 (rows 1..=3) with net 1.
         for l in 1..=2 {
@@ -377,7 +398,12 @@ mod tests {
         };
         let source = [Cell::new(1, 2, 3)];
         let target = |c: Cell| c == Cell::new(6, 2, 1);
-        assert!(search(2).run(&source, target).is_none());
+        assert_eq!(
+            search(2).run(&source, target),
+            Err(NotFound {
+                window_bound: false
+            })
+        );
         let path = search(3)
             .run(&source, target)
             .expect("around the wall on layer 3");

@@ -669,13 +669,15 @@ fn connect_within(
                 right_side: info.right,
                 steal: (depth > 0).then_some(STEAL_PRICE),
             };
-            if let Some(path) = search.run(&sources, |c| {
+            let window_bound = match search.run(&sources, |c| {
                 g.owner(c) == net + 1 && g.component_of(c).is_some_and(|k| k != si)
             }) {
-                break Some(path);
-            }
+                Ok(path) => break Some(path),
+                Err(e) => e.window_bound,
+            };
+            // Wider only when the window kept the search from something.
             let limit = if depth > 0 { STEAL_REACH } else { MAX_REACH };
-            if reach >= limit || reach > g.columns + 2 {
+            if reach >= limit || !window_bound {
                 break None;
             }
             reach *= 3;
