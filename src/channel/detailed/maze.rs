@@ -408,6 +408,15 @@ mod tests {
             .run(&source, target)
             .expect("around the wall on layer 3");
         assert_eq!(path.last(), Some(&Cell::new(6, 2, 1)));
+        // A window short of the way round reports that it was in the way.
+        let narrow = Search {
+            window: (0, 5),
+            ..search(3)
+        };
+        assert_eq!(
+            narrow.run(&source, target),
+            Err(NotFound { window_bound: true })
+        );
     }
 
     #[test]
