@@ -98,7 +98,7 @@ type PinPair = (Option<usize>, Option<usize>);
 
 /// Per-net facts the sweep looks up.
 struct NetInfo {
-    /// Pins by column, as `(column, side)`.
+    /// Pins sorted by column, as `(column, side)`.
     pins: Vec<(i64, Side)>,
     last: i64,
     right: bool,
@@ -208,6 +208,9 @@ struct State<'a> {
     rows: i64,
     /// Row ids by position.
     order: Vec<u32>,
+    /// Whether every row id is still its position (no row inserted below
+    /// another).
+    in_order: bool,
     hist: Vec<u32>,
     start: Vec<usize>,
     verts: Vec<Vert>,
@@ -223,6 +226,32 @@ struct State<'a> {
     parent: Vec<usize>,
     /// Whether a slot's track goes on to the next column.
     keep: Vec<bool>,
+    /// By net: `(stamp, components)` from the last [`State::count_pieces`];
+    /// entries with an older stamp count none.
+    pieces: Vec<(u64, u32)>,
+    /// The stamp of the last count.
+    stamp: u64,
+    /// The nets in more than one component at the last count.
+    split: Vec<u32>,
+    /// By root slot: `(size, slots seen so far)` of its component
+    /// ([`State::choose_kept`]).
+    comp: Vec<(u32, u32)>,
+    /// Buffers of [`State::collapse`].
+    joins: Joins,
+    /// Buffer of [`State::move_to_pins`]: `(next pin, slot, net, bias)`.
+    movers: Vec<(i64, usize, u32, i64)>,
+}
+
+/// The buffers [`State::collapse`] reuses from column to column.
+#[derive(Default)]
+struct Joins {
+    /// One net's slots, ascending, with their roots.
+    group: Vec<(usize, usize)>,
+    /// Candidate chains, as `(hi, lo, weight, net)`.
+    chains: Vec<(i64, i64, u32, u32)>,
+    /// The dynamic programme over the rows: best weight and chain chosen.
+    best: Vec<u32>,
+    pick: Vec<Option<usize>>,
 }
 
 impl<'a> State<'a> {
@@ -240,12 +269,14 @@ impl<'a> State<'a> {
             })
             .collect();
         let rows = params.initial_width.max(1);
+        let net_count = problem.nets().len();
         State {
             problem,
             k,
             params,
             rows,
             order: Vec::new(),
+            in_order: true,
             hist: Vec::new(),
             start: Vec::new(),
             carry: Vec::new(),
@@ -256,16 +287,17 @@ impl<'a> State<'a> {
             vcol: Vec::new(),
             parent: Vec::new(),
             keep: Vec::new(),
+            pieces: vec![(0, 0); net_count],
+            stamp: 0,
+            split: Vec::new(),
+            comp: Vec::new(),
+            joins: Joins::default(),
+            movers: Vec::new(),
         }
     }
 
     fn slots(&self) -> usize {
         self.k * self.rows as usize
-    }
-
-    /// The id of the slot at a position.
-    fn id(&self, s: usize) -> usize {
-        self.order[s / self.k] as usize * self.k + s % self.k
     }
 
     /// The id of the row at `y` (0 and `W + 1` are the pin rows).
@@ -279,16 +311,21 @@ impl<'a> State<'a> {
         }
     }
 
-    /// Record the tracks leaving the current column (by slot id).
-    fn snapshot(&mut self, owners: Vec<u32>) {
-        self.start.push(self.hist.len());
+    /// Record the tracks leaving the current column, `carry` (by
+    /// position), in `hist` by slot id.
+    fn snapshot(&mut self) {
         let base = self.hist.len();
-        self.hist.resize(base + owners.len(), 0);
-        for (s, &o) in owners.iter().enumerate() {
-            let id = self.id(s);
-            self.hist[base + id] = o;
+        self.start.push(base);
+        if self.in_order {
+            self.hist.extend_from_slice(&self.carry);
+            return;
         }
-        self.carry = owners;
+        self.hist.resize(base + self.carry.len(), 0);
+        let k = self.k;
+        for (owners, &id) in self.carry.chunks_exact(k).zip(&self.order) {
+            let at = base + id as usize * k;
+            self.hist[at..at + k].copy_from_slice(owners);
+        }
     }
 
     fn row(&self, s: usize) -> i64 {
@@ -331,7 +368,8 @@ impl<'a> State<'a> {
             first[free[start + i]] = e.0 + 1;
         }
         debug_assert_eq!(first.iter().filter(|&&o| o != 0).count(), n);
-        self.snapshot(first);
+        self.carry = first;
+        self.snapshot();
         for x in 0..columns {
             self.column(x);
             if self.rows >= self.params.give_up_at {
@@ -345,8 +383,8 @@ impl<'a> State<'a> {
     /// next bottom pin is `steady` columns further or absent), -1 for the
     /// mirror case, 0 otherwise.
     fn side_bias(&self, net: u32, x: i64) -> i64 {
-        let info = &self.nets[net as usize];
-        let rest = info.pins.iter().filter(|p| p.0 > x);
+        let pins = &self.nets[net as usize].pins;
+        let rest = &pins[pins.partition_point(|p| p.0 <= x)..];
         let mut next: Option<(i64, Side)> = None;
         let mut other_at: Option<i64> = None;
         for &(c, side) in rest {
@@ -414,6 +452,7 @@ impl<'a> State<'a> {
         }
         let id = self.order.len() as u32;
         self.order.insert(p as usize - 1, id);
+        self.in_order &= p == self.rows + 1;
         let span = self.vcol[(p - 1) as usize] != 0
             && self.vcol[(p - 1) as usize] == self.vcol[p as usize];
         let fill = if span { self.vcol[p as usize] } else { 0 };
@@ -447,7 +486,7 @@ impl<'a> State<'a> {
             for j in 0..self.k {
                 let s = (y as usize - 1) * self.k + j;
                 if self.state[s] == net + 1 {
-                    let slot = self.id(s);
+                    let slot = self.order[y as usize - 1] as usize * self.k + j;
                     self.vias.push(ViaRec { x, slot, net });
                     if let Some(o) = joined {
                         self.union(o, s);
@@ -459,16 +498,17 @@ impl<'a> State<'a> {
     }
 
     /// The slot a pin of `net` on `side` reaches first going inwards that is
-    /// empty or the net's own, and the net's own slot nearest the pin.
-    fn pin_candidates(&self, net: u32, side: Side) -> Vec<usize> {
+    /// empty or the net's own, then the net's own slot nearest the pin when
+    /// that is another slot (so the second is `None` whenever the first is).
+    fn pin_candidates(&self, net: u32, side: Side) -> [Option<usize>; 2] {
         let n = self.slots();
-        let order: Box<dyn Iterator<Item = usize>> = match side {
-            Side::Top => Box::new((0..n).rev()),
-            Side::Bottom => Box::new(0..n),
-        };
         let mut nearest = None;
         let mut own = None;
-        for s in order {
+        for i in 0..n {
+            let s = match side {
+                Side::Top => n - 1 - i,
+                Side::Bottom => i,
+            };
             let o = self.state[s];
             if nearest.is_none() && (o == 0 || o == net + 1) {
                 nearest = Some(s);
@@ -480,13 +520,7 @@ impl<'a> State<'a> {
                 break;
             }
         }
-        let mut out: Vec<usize> = nearest.into_iter().collect();
-        if let Some(o) = own {
-            if Some(o) != nearest {
-                out.push(o);
-            }
-        }
-        out
+        [nearest, own.filter(|&o| Some(o) != nearest)]
     }
 
     /// Whether a net with a pin in column `x` still needs a track after it.
@@ -509,10 +543,11 @@ impl<'a> State<'a> {
         self.choose_kept(x);
         self.reduce_ranges(x);
         self.move_to_pins(x);
-        let mut snap = std::mem::take(&mut self.carry);
-        snap.clear();
-        snap.extend((0..slots).map(|s| if self.keep[s] { self.state[s] } else { 0 }));
-        self.snapshot(snap);
+        self.carry.clear();
+        let kept = self.state.iter().zip(&self.keep);
+        self.carry
+            .extend(kept.map(|(&o, &keep)| if keep { o } else { 0 }));
+        self.snapshot();
     }
 
     /// Step 1: the column's pins.
@@ -578,25 +613,24 @@ impl<'a> State<'a> {
 
     /// The best compatible choice of slots for the top and bottom pins.
     fn pin_pair(&self, t: Option<u32>, b: Option<u32>) -> Option<PinPair> {
-        let cands = |n: Option<u32>, side| -> Option<Vec<Option<usize>>> {
+        // The choices for one pin, as the slots and how many of them are
+        // choices (no pin: the one choice `None`).
+        let cands = |n: Option<u32>, side| -> Option<([Option<usize>; 2], usize)> {
             match n {
-                None => Some(vec![None]),
+                None => Some(([None, None], 1)),
                 Some(n) => {
                     let c = self.pin_candidates(n, side);
-                    if c.is_empty() {
-                        None
-                    } else {
-                        Some(c.into_iter().map(Some).collect())
-                    }
+                    c[0]?;
+                    Some((c, 1 + usize::from(c[1].is_some())))
                 }
             }
         };
-        let tops = cands(t, Side::Top)?;
-        let bottoms = cands(b, Side::Bottom)?;
+        let (tops, nt) = cands(t, Side::Top)?;
+        let (bottoms, nb) = cands(b, Side::Bottom)?;
         let top_row = self.rows + 1;
         let mut best: Option<(i64, PinPair)> = None;
-        for &ct in &tops {
-            for &cb in &bottoms {
+        for &ct in &tops[..nt] {
+            for &cb in &bottoms[..nb] {
                 let rt = ct.map_or(top_row + 1, |s| self.row(s));
                 let rb = cb.map_or(-1, |s| self.row(s));
                 if rb >= rt {
@@ -627,10 +661,9 @@ impl<'a> State<'a> {
     /// can get in (the other pin keeps its nearest slot).
     fn make_room(&mut self, t: Option<u32>, b: Option<u32>) {
         let top_row = self.rows + 1;
-        let nt = t.map(|n| self.pin_candidates(n, Side::Top));
-        let nb = b.map(|n| self.pin_candidates(n, Side::Bottom));
-        let rt = nt.as_ref().and_then(|c| c.first()).map(|&s| self.row(s));
-        let rb = nb.as_ref().and_then(|c| c.first()).map(|&s| self.row(s));
+        let nearest = |n: Option<u32>, side| n.and_then(|n| self.pin_candidates(n, side)[0]);
+        let rt = nearest(t, Side::Top).map(|s| self.row(s));
+        let rb = nearest(b, Side::Bottom).map(|s| self.row(s));
         match (rt, rb) {
             (Some(rt), Some(rb)) => {
                 if top_row - rt <= rb {
@@ -647,6 +680,38 @@ impl<'a> State<'a> {
         }
     }
 
+    /// Count the components of every net among the current column's slots
+    /// into `pieces`, and list in `split` the nets in more than one.
+    fn count_pieces(&mut self) {
+        self.stamp += 1;
+        self.split.clear();
+        for s in 0..self.slots() {
+            let o = self.state[s];
+            // A component holds one net's slots and its root is one of
+            // them: each root a net owns is one of its components.
+            if o != 0 && self.parent[s] == s {
+                let entry = &mut self.pieces[(o - 1) as usize];
+                if entry.0 != self.stamp {
+                    *entry = (self.stamp, 0);
+                }
+                entry.1 += 1;
+                if entry.1 == 2 {
+                    self.split.push(o - 1);
+                }
+            }
+        }
+    }
+
+    /// A net's components at the last [`State::count_pieces`].
+    fn pieces_of(&self, net: u32) -> u32 {
+        let (stamp, n) = self.pieces[net as usize];
+        if stamp == self.stamp {
+            n
+        } else {
+            0
+        }
+    }
+
     /// Step 2: join split nets. Candidates are chains of a net's slots
     /// (rows `lo ..= hi` on the vertical layer, free of other nets); a chain
     /// is worth the tracks it frees (its components less one), plus one when
@@ -654,105 +719,120 @@ impl<'a> State<'a> {
     /// weighting after Rivest and Fiduccia). The heaviest set of chains on
     /// disjoint rows is chosen by dynamic programming over the rows.
     fn collapse(&mut self, x: i64) {
+        self.count_pieces();
+        if self.split.is_empty() {
+            return;
+        }
         let slots = self.slots();
-        let owned: Vec<usize> = (0..slots).filter(|&s| self.state[s] != 0).collect();
-        let mut by_net: Vec<(u32, usize, usize)> = owned
-            .into_iter()
-            .map(|s| (self.state[s] - 1, s, self.find(s)))
-            .collect();
-        by_net.sort_unstable();
-        // (hi, lo, weight, net)
-        let mut chains: Vec<(i64, i64, u32, u32)> = Vec::new();
-        for group in by_net.chunk_by(|a, b| a.0 == b.0) {
-            let net = group[0].0;
-            let mut roots: Vec<usize> = group.iter().map(|g| g.2).collect();
-            roots.sort_unstable();
-            roots.dedup();
-            if roots.len() < 2 {
-                continue;
+        let mut joins = std::mem::take(&mut self.joins);
+        joins.chains.clear();
+        for i in 0..self.split.len() {
+            let net = self.split[i];
+            joins.group.clear();
+            for s in 0..slots {
+                if self.state[s] == net + 1 {
+                    joins.group.push((s, self.find(s)));
+                }
             }
+            let roots = self.pieces_of(net);
             let ends = !self.continues(net, x);
-            for i in 0..group.len() {
-                let lo = self.row(group[i].1);
-                for j in i + 1..group.len() {
-                    let hi = self.row(group[j].1);
+            let group = &joins.group;
+            for a in 0..group.len() {
+                let lo = self.row(group[a].0);
+                // The components among `group[a ..= b]`.
+                let mut seen = 1;
+                for b in a + 1..group.len() {
+                    let hi = self.row(group[b].0);
                     if !self.v_free(net, lo, hi) {
                         break;
                     }
-                    let mut seen: Vec<usize> = group[i..=j].iter().map(|g| g.2).collect();
-                    seen.sort_unstable();
-                    seen.dedup();
-                    if seen.len() < 2 {
+                    let root = group[b].1;
+                    if group[a..b].iter().all(|g| g.1 != root) {
+                        seen += 1;
+                    }
+                    if seen < 2 {
                         continue;
                     }
-                    let whole = seen.len() == roots.len();
-                    let w = (seen.len() - 1) as u32 + u32::from(whole && ends);
-                    chains.push((hi, lo, w, net));
+                    let whole = seen == roots;
+                    let w = seen - 1 + u32::from(whole && ends);
+                    joins.chains.push((hi, lo, w, net));
                 }
             }
         }
-        if chains.is_empty() {
-            return;
-        }
-        chains.sort_unstable();
-        // best[y + 1]: the heaviest choice among chains with hi <= y.
-        let top = self.rows as usize + 1;
-        let mut best = vec![0u32; top + 2];
-        let mut pick: Vec<Option<usize>> = vec![None; top + 2];
-        let mut c = 0;
-        for y in 0..=top {
-            best[y + 1] = best[y];
-            while c < chains.len() && chains[c].0 as usize == y {
-                let (_, lo, w, _) = chains[c];
-                let v = best[lo as usize] + w;
-                if v > best[y + 1] {
-                    best[y + 1] = v;
-                    pick[y + 1] = Some(c);
+        if !joins.chains.is_empty() {
+            let chains = &mut joins.chains;
+            chains.sort_unstable();
+            // best[y + 1]: the heaviest choice among chains with hi <= y.
+            let top = self.rows as usize + 1;
+            let (best, pick) = (&mut joins.best, &mut joins.pick);
+            best.clear();
+            best.resize(top + 2, 0);
+            pick.clear();
+            pick.resize(top + 2, None);
+            let mut c = 0;
+            for y in 0..=top {
+                best[y + 1] = best[y];
+                while c < chains.len() && chains[c].0 as usize == y {
+                    let (_, lo, w, _) = chains[c];
+                    let v = best[lo as usize] + w;
+                    if v > best[y + 1] {
+                        best[y + 1] = v;
+                        pick[y + 1] = Some(c);
+                    }
+                    c += 1;
                 }
-                c += 1;
+            }
+            let mut y = top + 1;
+            while y > 0 {
+                match pick[y] {
+                    Some(c) => {
+                        let (hi, lo, _, net) = chains[c];
+                        self.vertical(x, net, lo, hi);
+                        y = lo as usize;
+                    }
+                    _ => y -= 1,
+                }
             }
         }
-        let mut y = top + 1;
-        let mut chosen = Vec::new();
-        while y > 0 {
-            match pick[y] {
-                Some(k) => {
-                    chosen.push(k);
-                    y = chains[k].1 as usize;
-                }
-                _ => y -= 1,
-            }
-        }
-        for k in chosen {
-            let (hi, lo, _, net) = chains[k];
-            self.vertical(x, net, lo, hi);
-        }
+        self.joins = joins;
     }
 
     /// After the joins: which slot each component of each net keeps (the
     /// one nearest the side of its next pin); nets that end here keep none.
     fn choose_kept(&mut self, x: i64) {
         let slots = self.slots();
-        let owned: Vec<usize> = (0..slots).filter(|&s| self.state[s] != 0).collect();
-        let mut comps: Vec<(u32, usize, usize)> = owned
-            .into_iter()
-            .map(|s| (self.state[s] - 1, self.find(s), s))
-            .collect();
-        comps.sort_unstable();
-        for group in comps.chunk_by(|a, b| a.0 == b.0) {
-            let net = group[0].0;
-            let pieces = group.chunk_by(|a, b| a.1 == b.1).count();
-            if pieces == 1 && !self.continues(net, x) {
+        self.count_pieces();
+        self.comp.clear();
+        self.comp.resize(slots, (0, 0));
+        for s in 0..slots {
+            if self.state[s] != 0 {
+                let r = self.find(s);
+                self.comp[r].0 += 1;
+            }
+        }
+        // Slots in ascending order: each component's slots come by rank.
+        for s in 0..slots {
+            let o = self.state[s];
+            if o == 0 {
+                continue;
+            }
+            let net = o - 1;
+            if self.pieces_of(net) == 1 && !self.continues(net, x) {
                 continue; // the net ends here
             }
-            let bias = self.side_bias(net, x);
-            for comp in group.chunk_by(|a, b| a.1 == b.1) {
-                // Slots in a component are sorted ascending.
-                let s = match bias.signum() {
-                    -1 => comp[0].2,
-                    1 => comp[comp.len() - 1].2,
-                    _ => comp[(comp.len() - 1) / 2].2,
-                };
+            let r = self.find(s);
+            let (size, rank) = self.comp[r];
+            self.comp[r].1 += 1;
+            let kept_rank = if size == 1 {
+                0
+            } else {
+                match self.side_bias(net, x).signum() {
+                    -1 => 0,
+                    1 => size - 1,
+                    _ => (size - 1) / 2,
+                }
+            };
+            if rank == kept_rank {
                 self.keep[s] = true;
             }
         }
@@ -797,34 +877,40 @@ impl<'a> State<'a> {
         best
     }
 
-    /// The slots whose tracks go on, as `(net, slot)` sorted by net, then
-    /// slot (that is, row).
-    fn kept_by_net(&self) -> Vec<(u32, usize)> {
-        let mut kept: Vec<(u32, usize)> = (0..self.slots())
-            .filter(|&s| self.keep[s])
-            .map(|s| (self.state[s] - 1, s))
-            .collect();
-        kept.sort_unstable();
-        kept
+    /// The lowest two and the highest two slots kept by a net that keeps
+    /// at least two, as `[lo, lo2, hi2, hi]`.
+    fn kept_ends(&self, net: u32) -> [usize; 4] {
+        let (mut lo, mut lo2, mut hi2, mut hi) = (None, None, None, None);
+        for s in 0..self.slots() {
+            if self.keep[s] && self.state[s] == net + 1 {
+                if lo.is_none() {
+                    lo = Some(s);
+                } else if lo2.is_none() {
+                    lo2 = Some(s);
+                }
+                hi2 = hi;
+                hi = Some(s);
+            }
+        }
+        [lo, lo2, hi2, hi].map(|s| s.expect("a net keeping two slots"))
     }
 
-    /// Step 3: pull the outermost tracks of nets still split inwards.
+    /// Step 3: pull the outermost tracks of nets still split inwards, by
+    /// net (the nets [`State::choose_kept`] found split, which keep one
+    /// slot per component).
     fn reduce_ranges(&mut self, x: i64) {
-        let kept = self.kept_by_net();
-        for group in kept.chunk_by(|a, b| a.0 == b.0) {
-            let (net, j) = (group[0].0, group.len());
-            if j >= 2 {
-                let (lo, lo2) = (group[0].1, group[1].1);
-                let (hi, hi2) = (group[j - 1].1, group[j - 2].1);
-                if let Some(to) = self.reach(net, hi, -1, self.row(hi2) + 1) {
-                    if self.row(hi) - self.row(to) >= self.params.min_jog {
-                        self.jog(x, net, hi, to);
-                    }
+        self.split.sort_unstable();
+        for i in 0..self.split.len() {
+            let net = self.split[i];
+            let [lo, lo2, hi2, hi] = self.kept_ends(net);
+            if let Some(to) = self.reach(net, hi, -1, self.row(hi2) + 1) {
+                if self.row(hi) - self.row(to) >= self.params.min_jog {
+                    self.jog(x, net, hi, to);
                 }
-                if let Some(to) = self.reach(net, lo, 1, self.row(lo2) - 1) {
-                    if self.row(to) - self.row(lo) >= self.params.min_jog {
-                        self.jog(x, net, lo, to);
-                    }
+            }
+            if let Some(to) = self.reach(net, lo, 1, self.row(lo2) - 1) {
+                if self.row(to) - self.row(lo) >= self.params.min_jog {
+                    self.jog(x, net, lo, to);
                 }
             }
         }
@@ -833,12 +919,17 @@ impl<'a> State<'a> {
     /// Step 4: nets in one piece whose next pin is on one side move towards
     /// it, nearest next pin first.
     fn move_to_pins(&mut self, x: i64) {
-        let kept = self.kept_by_net();
-        let mut movers: Vec<(i64, usize, u32, i64)> = Vec::new();
-        for group in kept.chunk_by(|a, b| a.0 == b.0) {
-            let &[(net, s)] = group else {
+        let mut movers = std::mem::take(&mut self.movers);
+        movers.clear();
+        for s in 0..self.slots() {
+            if !self.keep[s] {
+                continue;
+            }
+            let net = self.state[s] - 1;
+            // As counted by `choose_kept`: the jogs since only move kept slots.
+            if self.pieces_of(net) > 1 {
                 continue; // split nets do not move here
-            };
+            }
             let bias = self.side_bias(net, x);
             if bias == 0 {
                 continue;
@@ -847,7 +938,7 @@ impl<'a> State<'a> {
             movers.push((next, s, net, bias));
         }
         movers.sort_unstable();
-        for (_, s, net, bias) in movers {
+        for &(_, s, net, bias) in &movers {
             let limit = if bias > 0 { self.rows } else { 1 };
             if let Some(to) = self.reach(net, s, bias, limit) {
                 if (self.row(to) - self.row(s)).abs() >= self.params.min_jog {
@@ -855,6 +946,7 @@ impl<'a> State<'a> {
                 }
             }
         }
+        self.movers = movers;
     }
 
     /// After the last column: every net done except right-side nets, each
