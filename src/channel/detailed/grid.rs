@@ -167,11 +167,6 @@ impl Grid {
         }
     }
 
-    /// The number of nets the grid was made for.
-    pub fn nets(&self) -> usize {
-        self.cells_of.len()
-    }
-
     /// The cell at a raster index.
     pub fn cell_at(&self, i: usize) -> Cell {
         // Raster indices fit in 32 bits (cell lists store them so), and

@@ -165,20 +165,24 @@ impl Search<'_> {
             let beyond = c.layer > self.layers;
             // A move to `next` (raster index `j`), inside the window and the
             // search's layers by construction.
-            let mut try_move = |next: Cell, j: usize, extra: u32| {
-                let Some(toll) = self.price_at(next, j) else {
-                    return;
-                };
-                let nd = d + extra + toll;
-                if nd < dist[j] {
-                    if dist[j] == u32::MAX {
-                        touched.push(j);
+            // (A macro rather than a closure: it is expanded in each of the
+            // six moves of this innermost loop.)
+            macro_rules! try_move {
+                ($next:expr, $j:expr, $extra:expr) => {{
+                    let j: usize = $j;
+                    if let Some(toll) = self.price_at($next, j) {
+                        let nd = d + $extra + toll;
+                        if nd < dist[j] {
+                            if dist[j] == u32::MAX {
+                                touched.push(j);
+                            }
+                            dist[j] = nd;
+                            parent[j] = i;
+                            queue.push(nd, j);
+                        }
                     }
-                    dist[j] = nd;
-                    parent[j] = i;
-                    queue.push(nd, j);
-                }
-            };
+                }};
+            }
             if !on_pin_row {
                 let h = h_extra(pref);
                 let sideways: &[(i64, usize)] = if beyond {
@@ -201,14 +205,14 @@ impl Search<'_> {
                         window_bound |= self.price_at(next, j).is_some();
                         continue;
                     }
-                    try_move(next, j, h);
+                    try_move!(next, j, h);
                 }
                 if !on_side {
                     if c.layer > 1 {
-                        try_move(Cell::new(c.x, c.y, c.layer - 1), i - plane, self.costs.via);
+                        try_move!(Cell::new(c.x, c.y, c.layer - 1), i - plane, self.costs.via);
                     }
                     if c.layer < self.layers {
-                        try_move(Cell::new(c.x, c.y, c.layer + 1), i + plane, self.costs.via);
+                        try_move!(Cell::new(c.x, c.y, c.layer + 1), i + plane, self.costs.via);
                     }
                 }
             }
@@ -224,7 +228,7 @@ impl Search<'_> {
                     if (ny == 0 || ny == top) && !is_target(next) {
                         continue;
                     }
-                    try_move(next, j, v);
+                    try_move!(next, j, v);
                 }
             }
         }
