@@ -16,6 +16,22 @@ impl Digraph {
         }
     }
 
+    /// The graph with the given edges, repeated ones dropped and every
+    /// adjacency list sorted (as after [`Digraph::dedup`]).
+    pub fn from_edges(nodes: usize, mut edges: Vec<(u32, u32)>) -> Self {
+        edges.sort_unstable();
+        edges.dedup();
+        let mut degree = vec![0usize; nodes];
+        for &(v, _) in &edges {
+            degree[v as usize] += 1;
+        }
+        let mut succ: Vec<Vec<u32>> = degree.into_iter().map(Vec::with_capacity).collect();
+        for (v, w) in edges {
+            succ[v as usize].push(w);
+        }
+        Digraph { succ }
+    }
+
     pub fn add_edge(&mut self, from: u32, to: u32) {
         self.succ[from as usize].push(to);
     }

@@ -231,7 +231,8 @@ fn route_pins_only(problem: &ChannelProblem, at_least: i64) -> Result<ChannelSol
     const BIG: u64 = 1 << 40;
     let mut key: Vec<u64> = vec![u64::MAX; nets.len()];
     let mut present: Vec<usize> = Vec::new();
-    let mut graph = Digraph::new(runs);
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let mut order: Vec<usize> = Vec::new();
     let mut earliest_top: Vec<Option<usize>> = vec![None; nets.len()];
     let mut latest_bottom: Vec<Option<usize>> = vec![None; nets.len()];
     for (x, changes) in starts.iter().enumerate().take(c) {
@@ -252,32 +253,28 @@ fn route_pins_only(problem: &ChannelProblem, at_least: i64) -> Result<ChannelSol
                 (None, None) => 0,
             };
         }
-        let mut order: Vec<usize> = present
-            .iter()
-            .copied()
-            .filter(|&k| Some(k) != top && Some(k) != bottom)
-            .collect();
-        order.sort_by_key(|&k| (key[k], k));
-        if let Some(b) = bottom {
-            order.insert(0, b);
-        }
+        // Bottom to top: the bottom pin's net, the others by key, the top
+        // pin's net.
+        order.clear();
+        order.extend(bottom);
+        let middle = order.len();
+        order.extend(
+            present
+                .iter()
+                .copied()
+                .filter(|&k| Some(k) != top && Some(k) != bottom),
+        );
+        order[middle..].sort_by_key(|&k| (key[k], k));
         if let Some(t) = top {
             if Some(t) != bottom {
                 order.push(t);
             }
         }
-        let next_to = |k: usize| -> Vec<usize> {
-            let mut r = Vec::with_capacity(2);
-            if x > 0 {
-                r.extend(run_of(k, x - 1));
-            }
-            r.extend(run_of(k, x));
-            r
-        };
+        let next_to = |k: usize| [x.checked_sub(1).and_then(|p| run_of(k, p)), run_of(k, x)];
         for w in order.windows(2) {
-            for a in next_to(w[0]) {
-                for b in next_to(w[1]) {
-                    graph.add_edge(a as u32, b as u32);
+            for a in next_to(w[0]).into_iter().flatten() {
+                for b in next_to(w[1]).into_iter().flatten() {
+                    edges.push((a as u32, b as u32));
                 }
             }
         }
@@ -288,7 +285,7 @@ fn route_pins_only(problem: &ChannelProblem, at_least: i64) -> Result<ChannelSol
             earliest_top[t].get_or_insert(x);
         }
     }
-    graph.dedup();
+    let graph = Digraph::from_edges(runs, edges);
     let order = graph.topological_order().ok_or_else(|| {
         RouteError::Unroutable("the one-layer order constraints are cyclic (not planar)".into())
     })?;
