@@ -4,6 +4,9 @@
 //! the window fixed. It repairs the conflicts that single-net searches
 //! cannot, such as chains of nets swapping sides in neighbouring columns.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use super::grid::{Cell, Grid, BLOCKED};
 use super::maze::Preferred;
 
@@ -222,7 +225,7 @@ struct Window {
     dist: Vec<u32>,
     parent: Vec<usize>,
     touched: Vec<usize>,
-    heap: RadixHeap,
+    heap: BinaryHeap<Reverse<u64>>,
 }
 
 impl Window {
@@ -261,7 +264,7 @@ impl Window {
             dist: vec![u32::MAX; size],
             parent: vec![usize::MAX; size],
             touched: Vec::new(),
-            heap: RadixHeap::default(),
+            heap: BinaryHeap::new(),
         }
     }
 
@@ -302,10 +305,10 @@ impl Window {
             for &i in &tree {
                 self.dist[i] = 0;
                 self.touched.push(i);
-                self.heap.push(i as u64);
+                self.heap.push(Reverse(i as u64));
             }
             let mut reached = None;
-            while let Some(key) = self.heap.pop() {
+            while let Some(Reverse(key)) = self.heap.pop() {
                 let (d, i) = ((key >> 32) as u32, (key & 0xffff_ffff) as usize);
                 if d > self.dist[i] {
                     continue;
@@ -360,7 +363,7 @@ impl Window {
                         }
                         self.dist[j] = nd;
                         self.parent[j] = i;
-                        self.heap.push((nd as u64) << 32 | j as u64);
+                        self.heap.push(Reverse((nd as u64) << 32 | j as u64));
                     }
                 }
             }
@@ -381,73 +384,6 @@ impl Window {
     }
 }
 
-/// A monotone priority queue of distinct `u64` keys (a radix heap): pops
-/// the keys in increasing order, as a binary min-heap would, provided no key
-/// pushed is below the last one popped. Keys live in bucket `b` when their
-/// highest bit differing from the last popped key is bit `b - 1` (bucket 0:
-/// equal to it).
-struct RadixHeap {
-    last: u64,
-    buckets: Vec<Vec<u64>>,
-    len: usize,
-}
-
-impl Default for RadixHeap {
-    fn default() -> Self {
-        RadixHeap {
-            last: 0,
-            buckets: vec![Vec::new(); 65],
-            len: 0,
-        }
-    }
-}
-
-impl RadixHeap {
-    fn bucket(&self, key: u64) -> usize {
-        (u64::BITS - (key ^ self.last).leading_zeros()) as usize
-    }
-
-    fn push(&mut self, key: u64) {
-        debug_assert!(key >= self.last, "a radix heap is monotone");
-        let b = self.bucket(key);
-        self.buckets[b].push(key);
-        self.len += 1;
-    }
-
-    fn pop(&mut self) -> Option<u64> {
-        if self.len == 0 {
-            return None;
-        }
-        if self.buckets[0].is_empty() {
-            // The smallest key is in the first non-empty bucket: it becomes
-            // the last key, and that bucket's keys move to lower buckets.
-            let b = (1..self.buckets.len())
-                .find(|&b| !self.buckets[b].is_empty())
-                .expect("a non-empty heap has a non-empty bucket");
-            let keys = std::mem::take(&mut self.buckets[b]);
-            self.last = *keys.iter().min().expect("a non-empty bucket");
-            for &k in &keys {
-                let to = self.bucket(k);
-                self.buckets[to].push(k);
-            }
-            // Keep the emptied bucket's storage.
-            let mut keys = keys;
-            keys.clear();
-            self.buckets[b] = keys;
-        }
-        self.len -= 1;
-        self.buckets[0].pop()
-    }
-
-    fn clear(&mut self) {
-        if self.len > 0 {
-            self.buckets.iter_mut().for_each(Vec::clear);
-        }
-        self.last = 0;
-        self.len = 0;
-    }
-}
-
 /// At most six grid steps out of a cell, without allocating.
 #[derive(Default)]
 struct Steps {
@@ -463,44 +399,5 @@ impl Steps {
 
     fn as_slice(&self) -> &[(usize, u32)] {
         &self.items[..self.len]
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::RadixHeap;
-    use rand::{Rng, SeedableRng};
-    use std::cmp::Reverse;
-    use std::collections::BinaryHeap;
-
-    #[test]
-    fn the_radix_heap_pops_as_a_binary_heap_does() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        let mut radix = RadixHeap::default();
-        for _ in 0..300 {
-            radix.clear();
-            let mut heap = BinaryHeap::new();
-            // Dijkstra-like use: seeds at distance 0, then pushes above the
-            // key last popped, with repeated keys allowed among the seeds.
-            for _ in 0..rng.gen_range(1..6) {
-                let k = rng.gen_range(0..40u64);
-                radix.push(k);
-                heap.push(Reverse(k));
-            }
-            let mut popped = 0;
-            while let Some(Reverse(k)) = heap.pop() {
-                assert_eq!(radix.pop(), Some(k));
-                popped += 1;
-                if popped < 200 {
-                    for _ in 0..rng.gen_range(0..4) {
-                        let d = (k >> 32) + rng.gen_range(1..1_000_000u64);
-                        let key = d << 32 | rng.gen_range(0..5_000u64);
-                        radix.push(key);
-                        heap.push(Reverse(key));
-                    }
-                }
-            }
-            assert_eq!(radix.pop(), None);
-        }
     }
 }
