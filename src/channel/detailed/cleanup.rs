@@ -29,22 +29,12 @@ pub fn tidy(problem: &ChannelProblem, g: &mut Grid) {
         // Dead ends: a wire cell with at most one joined neighbour that is
         // no pin and no side exit, repeatedly.
         loop {
-            let dead: Vec<Cell> = g
-                .cells_of(net)
-                .into_iter()
-                .filter(|&c| {
-                    g.owner(c) == net + 1
-                        && c.y > 0
-                        && c.y <= g.width
-                        && c.x >= 0
-                        && c.x < g.columns
-                        && degree(g, c) <= 1
-                })
-                .collect();
+            let dead = g.dead_ends(net);
             if dead.is_empty() {
                 break;
             }
-            for c in dead {
+            for i in dead {
+                let c = g.cell_at(i);
                 if g.owner(c) == net + 1 && degree(g, c) <= 1 {
                     g.release(c);
                 }

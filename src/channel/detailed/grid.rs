@@ -494,6 +494,39 @@ impl Grid {
         v.into_iter().map(|i| self.cell_at(i as usize)).collect()
     }
 
+    /// The wire cells of a net with at most one joined neighbour, away from
+    /// the pin rows and side columns, in raster order: the dead ends
+    /// clean-up prunes.
+    pub fn dead_ends(&self, net: u32) -> Vec<usize> {
+        let cols = (self.columns + 2) as usize;
+        let rows = (self.width + 2) as usize;
+        let plane = cols * rows;
+        let mut v: Vec<u32> = self.cells_of[net as usize].clone();
+        v.sort_unstable();
+        v.dedup();
+        v.into_iter()
+            .map(|i| i as usize)
+            .filter(|&i| {
+                if self.owner[i] != net + 1 {
+                    return false;
+                }
+                let f = self.edges[i];
+                let mut d = (f & RIGHT != 0) as u32 + (f & UP != 0) as u32 + (f & VIA != 0) as u32;
+                // The cells before `i` in raster order, a row before and a
+                // layer before: joined to it only when they are its
+                // neighbours (no edge leaves the grid).
+                d += (i >= 1 && self.edges[i - 1] & RIGHT != 0) as u32;
+                d += (i >= cols && self.edges[i - cols] & UP != 0) as u32;
+                d += (i >= plane && self.edges[i - plane] & VIA != 0) as u32;
+                if d > 1 {
+                    return false;
+                }
+                let (x1, y) = (i % cols, (i / cols) % rows);
+                (1..cols - 1).contains(&x1) && (1..rows - 1).contains(&y)
+            })
+            .collect()
+    }
+
     /// Clear one edge flag stored on a cell.
     pub fn clear_flag(&mut self, c: Cell, flag: u8) {
         let i = self.index(c);
