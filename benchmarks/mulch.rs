@@ -138,6 +138,29 @@ fn mulch_benches(c: &mut Criterion) {
             partition::select(&ctx, 4, SelectOptions::default())
         })
     });
+    // The speed target is for the whole process: start, read,
+    // partition, route both configurations, verify, write the report.
+    let out = std::env::temp_dir().join(format!("fabric-bench-{}.yaml", std::process::id()));
+    group.sample_size(60);
+    group.bench_function("process/dde-L4", |b| {
+        b.iter(|| {
+            let status = std::process::Command::new(env!("CARGO_BIN_EXE_fabric"))
+                .args([
+                    "route",
+                    "benchmarks/channels/dde.txt",
+                    "--layers",
+                    "4",
+                    "--output",
+                ])
+                .arg(&out)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .expect("the fabric binary runs");
+            assert!(status.success(), "fabric route failed: {status}");
+        })
+    });
+    let _ = std::fs::remove_file(&out);
     group.finish();
 }
 
