@@ -82,19 +82,16 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
         .map(|&n| pieces_of(g, n, (x0, x1), size, &local))
         .collect();
     let mut window = Window::new(g, preferred, x0, cols, rows);
+    let mut seen = Distinct::new(size);
     for _ in 0..ROUNDS {
         for &k in &todo {
-            for i in used_cells(&paths[k]) {
-                users[i] -= 1;
-            }
+            seen.each_distinct(&paths[k], |i| users[i] -= 1);
             paths[k].clear();
             let Some(found) = window.route_net(nets[k], &pieces[k], &users, &history, pres) else {
                 g.rollback(mark);
                 return false;
             };
-            for i in used_cells(&found) {
-                users[i] += 1;
-            }
+            seen.each_distinct(&found, |i| users[i] += 1);
             paths[k] = found;
         }
         if users.iter().all(|&u| u <= 1) {
@@ -148,12 +145,30 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
     false
 }
 
-/// The distinct cells of a net's paths (paths may share their end cells).
-fn used_cells(paths: &[Vec<usize>]) -> Vec<usize> {
-    let mut cells: Vec<usize> = paths.iter().flatten().copied().collect();
-    cells.sort_unstable();
-    cells.dedup();
-    cells
+/// Visits the distinct cells of a net's paths (paths may share their end
+/// cells) by stamping each cell with the visit's number.
+struct Distinct {
+    stamp: Vec<u32>,
+    visit: u32,
+}
+
+impl Distinct {
+    fn new(size: usize) -> Self {
+        Distinct {
+            stamp: vec![0; size],
+            visit: 0,
+        }
+    }
+
+    fn each_distinct(&mut self, paths: &[Vec<usize>], mut f: impl FnMut(usize)) {
+        self.visit += 1;
+        for &i in paths.iter().flatten() {
+            if self.stamp[i] != self.visit {
+                self.stamp[i] = self.visit;
+                f(i);
+            }
+        }
+    }
 }
 
 /// Where a net's pieces can be entered inside a window: `group[i]` is the
@@ -215,7 +230,9 @@ struct Window {
     plane: usize,
     layers: u32,
     top: u16,
-    /// Owner of each window cell, as [`Grid::owner`].
+    /// Owner of each window cell, as [`Grid::owner`], except that the free
+    /// cells of the pin rows are [`BLOCKED`]: a search enters a cell only
+    /// when it is free or the net's own.
     owner: Vec<u32>,
     /// Column (from the window's left end), row and layer of each cell.
     place: Vec<(u16, u16, u32)>,
@@ -238,7 +255,10 @@ impl Window {
         for layer in 1..=layers {
             for y in 0..rows {
                 for col in 0..cols {
-                    owner.push(g.owner(Cell::new(x0 + col as i64, y as i64, layer)));
+                    let o = g.owner(Cell::new(x0 + col as i64, y as i64, layer));
+                    // A free cell on a pin row is no way through.
+                    let pin_row = y == 0 || y == rows - 1;
+                    owner.push(if pin_row && o == 0 { BLOCKED } else { o });
                     place.push((col as u16, y as u16, layer));
                 }
             }
@@ -321,50 +341,52 @@ impl Window {
                 let on_pin_row = y == 0 || y == top;
                 // Steps in the order x - 1, x + 1, layer - 1, layer + 1,
                 // y - 1, y + 1 (ties keep the first parent found).
-                let mut next = Steps::default();
+                let owner = &self.owner;
+                let dist = &mut self.dist;
+                let parent = &mut self.parent;
+                let touched = &mut self.touched;
+                let heap = &mut self.heap;
+                macro_rules! try_step {
+                    ($j:expr, $step:expr) => {{
+                        let j = $j;
+                        let o = owner[j];
+                        if o == 0 || o == mine {
+                            let nd = d
+                                .saturating_add($step)
+                                .saturating_add(history[j])
+                                .saturating_add((users[j] as u32).saturating_mul(pres));
+                            if nd < dist[j] {
+                                if dist[j] == u32::MAX {
+                                    touched.push(j);
+                                }
+                                dist[j] = nd;
+                                parent[j] = i;
+                                heap.push(Reverse((nd as u64) << 32 | j as u64));
+                            }
+                        }
+                    }};
+                }
                 if !on_pin_row {
                     let h = self.along[(layer - 1) as usize];
                     if col > 0 {
-                        next.push((i - 1, h));
+                        try_step!(i - 1, h);
                     }
                     if (col as usize) + 1 < cols {
-                        next.push((i + 1, h));
+                        try_step!(i + 1, h);
                     }
                     if layer > 1 {
-                        next.push((i - plane, 3));
+                        try_step!(i - plane, 3);
                     }
                     if layer < self.layers {
-                        next.push((i + plane, 3));
+                        try_step!(i + plane, 3);
                     }
                 }
                 let v = self.across[(layer - 1) as usize];
                 if y > 0 && !(on_pin_row && y - 1 == 0) {
-                    next.push((i - cols, v));
+                    try_step!(i - cols, v);
                 }
                 if y < top && !(on_pin_row && y + 1 == top) {
-                    next.push((i + cols, v));
-                }
-                for &(j, step) in next.as_slice() {
-                    let o = self.owner[j];
-                    if o != 0 && o != mine {
-                        continue;
-                    }
-                    let (_, ny, _) = self.place[j];
-                    if (ny == 0 || ny == top) && o != mine {
-                        continue;
-                    }
-                    let nd = d
-                        .saturating_add(step)
-                        .saturating_add(history[j])
-                        .saturating_add((users[j] as u32).saturating_mul(pres));
-                    if nd < self.dist[j] {
-                        if self.dist[j] == u32::MAX {
-                            self.touched.push(j);
-                        }
-                        self.dist[j] = nd;
-                        self.parent[j] = i;
-                        self.heap.push(Reverse((nd as u64) << 32 | j as u64));
-                    }
+                    try_step!(i + cols, v);
                 }
             }
             let end = reached?;
@@ -381,23 +403,5 @@ impl Window {
             tree.extend(path.iter().copied());
             paths.push(path);
         }
-    }
-}
-
-/// At most six grid steps out of a cell, without allocating.
-#[derive(Default)]
-struct Steps {
-    items: [(usize, u32); 6],
-    len: usize,
-}
-
-impl Steps {
-    fn push(&mut self, step: (usize, u32)) {
-        self.items[self.len] = step;
-        self.len += 1;
-    }
-
-    fn as_slice(&self) -> &[(usize, u32)] {
-        &self.items[..self.len]
     }
 }
