@@ -44,7 +44,7 @@ pub struct Params {
 /// A vertical wire on the vertical layer of column `x`, from row id `lo`
 /// to row id `hi` (ids stay fixed when rows are inserted; [`BOTTOM`] and
 /// [`TOP`] are the pin rows).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Vert {
     x: i64,
     net: u32,
@@ -57,7 +57,7 @@ const BOTTOM: u32 = u32::MAX - 1;
 const TOP: u32 = u32::MAX;
 
 /// A via between the vertical layer and slot id `slot`'s layer.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct ViaRec {
     x: i64,
     slot: usize,
@@ -66,7 +66,7 @@ struct ViaRec {
 
 /// The routed sweep: the track occupancy leaving every column and the
 /// verticals and vias of every column.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Sweep {
     /// Slots per row (1 or 2).
     k: usize,
@@ -982,8 +982,26 @@ const STARTS: i64 = 4;
 /// widths from `lower` up and the knob settings; stops at the first start
 /// width that some setting routes without insertions.
 pub fn best(problem: &ChannelProblem, model: LayerModel, lower: i64) -> Option<Sweep> {
+    best_within(problem, model, lower, i64::MAX)
+}
+
+/// [`best`] when it needs at most `cap` tracks, else `None`, found without
+/// finishing the sweeps that need more: they give up once they pass `cap`,
+/// and start widths above it are not tried. (A sweep's tracks never drop
+/// below its start width, and a sweep that stays within its give-up width
+/// runs as it would without one, so the sweeps within `cap` are the same
+/// sweeps in the same order as in [`best`].)
+pub fn best_within(
+    problem: &ChannelProblem,
+    model: LayerModel,
+    lower: i64,
+    cap: i64,
+) -> Option<Sweep> {
     let mut best: Option<Sweep> = None;
     for extra in 0..STARTS {
+        if lower + extra > cap {
+            break;
+        }
         for &(min_jog, steady, own_bias) in KNOBS {
             if best.as_ref().is_some_and(|b| b.rows <= lower + extra) {
                 // This start width cannot beat what we have.
@@ -994,7 +1012,7 @@ pub fn best(problem: &ChannelProblem, model: LayerModel, lower: i64) -> Option<S
                 min_jog,
                 steady,
                 own_bias,
-                give_up_at: best.as_ref().map_or(i64::MAX, |b| b.rows),
+                give_up_at: best.as_ref().map_or(cap.saturating_add(1), |b| b.rows),
             };
             if let Some(sw) = sweep(problem, model, params) {
                 if best
@@ -1010,4 +1028,53 @@ pub fn best(problem: &ChannelProblem, model: LayerModel, lower: i64) -> Option<S
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::channel::generate::{random_channel, ChannelShape};
+    use rand::{Rng, SeedableRng};
+
+    /// `best_within` against `best`: the same sweep when that needs at most
+    /// the cap, else none, for caps below, at and above its width.
+    #[test]
+    fn best_within_a_cap_is_best_when_that_fits() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
+        let (mut fits, mut not) = (0, 0);
+        for _ in 0..150 {
+            let shape = ChannelShape {
+                columns: rng.gen_range(6..120),
+                fill: rng.gen_range(0.4..1.0),
+                max_span: rng.gen_range(2..30),
+                side_probability: rng.gen_range(0.0..0.3),
+                acyclic: false,
+            };
+            let p = random_channel(&mut rng, &shape);
+            let model = if rng.gen_bool(0.5) {
+                LayerModel::Hv
+            } else {
+                LayerModel::Hvh
+            };
+            let h = model.h_layers().len() as i64;
+            let lower = (crate::channel::analysis::density(&p) as i64 + h - 1) / h;
+            let lower = lower.max(1);
+            let full = best(&p, model, lower);
+            let width = full.as_ref().map_or(lower + 8, |sw| sw.rows);
+            for cap in (lower - 1).max(0)..=width + 1 {
+                let within = best_within(&p, model, lower, cap);
+                match &full {
+                    Some(sw) if sw.rows <= cap => {
+                        assert_eq!(within.as_ref(), Some(sw), "{} cap {cap}", p.name());
+                        fits += 1;
+                    }
+                    _ => {
+                        assert!(within.is_none(), "{} cap {cap}", p.name());
+                        not += 1;
+                    }
+                }
+            }
+        }
+        assert!(fits > 100 && not > 100, "both cases seen: {fits} / {not}");
+    }
 }

@@ -279,20 +279,33 @@ pub fn route_borrowing(
     let limit = start.max(1) + problem.nets().len() as i64 + 2;
     let variants: Vec<Vec<Item>> = vec![items_of(problem, true), items_of(problem, false)];
     let preferred = model.preferred();
-    // The greedy sweep first: fast, and its width bounds the search. Then
-    // the reserved-layer router from the lower bound up, and from a few
-    // rows above it, row by row, the negotiated-congestion fallback too;
-    // at the greedy width the routing with fewer vias (then less wire) wins.
-    observer(RouteEvent::Trying {
-        width: start.max(1) as u32,
-        method: "greedy sweep",
-    });
-    // Drawn and cleaned up only when it is the answer or a contender.
-    let sweep = greedy::best(problem, model, start.max(1));
+    // The reserved-layer router from the lower bound up, and from a few rows
+    // above it, row by row, the negotiated-congestion fallback too; the
+    // greedy sweep bounds the search: at its width the routing with fewer
+    // vias (then less wire) wins, and when the others fail up to it, it is
+    // the answer. Its width is learnt row by row (`best_within`): on a long
+    // channel its sweeps then give up early instead of running to the end.
+    let lower = start.max(1);
     let greedy = |sw: &greedy::Sweep| finish(problem, model, greedy::draw(problem, model, sw));
-    let limit = sweep.as_ref().map_or(limit, |sw| sw.rows);
+    // Past `limit` only a greedy width beyond it keeps the search going.
+    let mut beyond: Option<Option<greedy::Sweep>> = None;
     let mut rows = start;
-    while rows <= limit {
+    loop {
+        if rows >= limit {
+            let full = beyond.get_or_insert_with(|| greedy::best(problem, model, lower));
+            match full {
+                _ if rows == limit => {}
+                Some(sw) if sw.rows >= rows => {}
+                Some(sw) => return Ok(greedy(sw)),
+                None => {
+                    return Err(RouteError::Unroutable(format!(
+                        "the yacr router found no {} routing of {} within {limit} tracks",
+                        model.name(),
+                        problem.name()
+                    )))
+                }
+            }
+        }
         observer(RouteEvent::Trying {
             width: rows as u32,
             method: "reserved layers",
@@ -301,7 +314,18 @@ pub fn route_borrowing(
             .filter(|b| rows >= b.from_width as i64)
             .and_then(|b| (b.occupied)(rows as u32));
         let mut found = reserved(problem, model, rows, &variants, extra.as_deref());
-        if found.is_none() && rows >= start + FALLBACK_AFTER && rows < limit {
+        // The greedy sweep when it needs no more than `rows` tracks: then
+        // exactly `rows`, as every narrower width ended the search before.
+        observer(RouteEvent::Trying {
+            width: rows as u32,
+            method: "greedy sweep",
+        });
+        let within = greedy::best_within(problem, model, lower, rows);
+        // Whether the greedy sweep needs more than `rows` tracks, as the
+        // fallback asks (past `limit`, whether it routes at all).
+        let greedy_wider =
+            within.is_none() && (rows < limit || beyond.as_ref().is_some_and(|f| f.is_some()));
+        if found.is_none() && rows >= start + FALLBACK_AFTER && greedy_wider {
             observer(RouteEvent::Trying {
                 width: rows as u32,
                 method: "negotiated congestion",
@@ -310,7 +334,7 @@ pub fn route_borrowing(
         }
         if let Some(grid) = found {
             let ours = finish(problem, model, grid);
-            return Ok(match sweep.filter(|sw| sw.rows == ours.width as i64) {
+            return Ok(match within.filter(|sw| sw.rows == ours.width as i64) {
                 Some(sw) => {
                     let g = greedy(&sw);
                     if quality(&g) < quality(&ours) {
@@ -322,16 +346,11 @@ pub fn route_borrowing(
                 None => ours,
             });
         }
+        if let Some(sw) = within {
+            return Ok(greedy(&sw));
+        }
         rows += 1;
     }
-    if let Some(sw) = sweep {
-        return Ok(greedy(&sw));
-    }
-    Err(RouteError::Unroutable(format!(
-        "the yacr router found no {} routing of {} within {limit} tracks",
-        model.name(),
-        problem.name()
-    )))
 }
 
 /// How a routing of a given width ranks: fewer vias, then less wire.
