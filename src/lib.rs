@@ -33,6 +33,7 @@ pub mod graph;
 pub mod io;
 pub mod layout;
 pub mod network;
+pub mod parallel;
 pub mod report;
 pub mod sim;
 

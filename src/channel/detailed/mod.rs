@@ -363,7 +363,10 @@ fn quality(s: &ChannelSolution) -> (u64, u64) {
 const FALLBACK_AFTER: i64 = 2;
 
 /// The reserved-layer steps at one width: each trunk-piece variant, then the
-/// dogleg variant with an empty row opened at each place in turn.
+/// dogleg variant with an empty row opened at each place in turn. The first
+/// of these candidates in that order that routes is the answer; with spare
+/// cores, later candidates are tried while earlier ones run
+/// ([`crate::parallel::first_success`]), with the same answer.
 fn reserved(
     problem: &ChannelProblem,
     model: LayerModel,
@@ -372,25 +375,29 @@ fn reserved(
     borrowed: Option<&[Point]>,
 ) -> Option<Grid> {
     let h = model.h_layers();
-    for items in variants {
-        let Some(mut slots) = assign(problem, items, rows, &h) else {
-            continue;
-        };
-        improve(problem, items, &mut slots, rows, &h);
-        if let Some(grid) = attempt(problem, model, rows, items, &slots, borrowed) {
-            return Some(grid);
-        }
-    }
-    let items = &variants[0];
     // Opening a row into an assignment one row narrower needs that
     // assignment to exist: at least the lower bound of rows.
     let d = density(problem) as i64;
-    if rows - 1 < (d + h.len() as i64 - 1) / h.len() as i64 || rows < 2 {
-        return None;
-    }
-    let mut slots = assign(problem, items, rows - 1, &h)?;
-    improve(problem, items, &mut slots, rows - 1, &h);
-    for f in 1..=rows {
+    let open = rows > (d + h.len() as i64 - 1) / h.len() as i64 && rows >= 2;
+    let candidates = variants.len() + if open { rows as usize } else { 0 };
+    // The narrower assignment, made once by whichever candidate needs it
+    // first.
+    let narrower: std::sync::OnceLock<Option<Vec<Slot>>> = std::sync::OnceLock::new();
+    crate::parallel::first_success(candidates, |k, abandoned| {
+        if let Some(items) = variants.get(k) {
+            let mut slots = assign(problem, items, rows, &h)?;
+            improve(problem, items, &mut slots, rows, &h);
+            return attempt(problem, model, rows, items, &slots, borrowed, abandoned);
+        }
+        let items = &variants[0];
+        let slots = narrower
+            .get_or_init(|| {
+                let mut slots = assign(problem, items, rows - 1, &h)?;
+                improve(problem, items, &mut slots, rows - 1, &h);
+                Some(slots)
+            })
+            .as_ref()?;
+        let f = (k - variants.len()) as i64 + 1;
         let shifted: Vec<Slot> = slots
             .iter()
             .map(|s| Slot {
@@ -398,11 +405,8 @@ fn reserved(
                 ..*s
             })
             .collect();
-        if let Some(grid) = attempt(problem, model, rows, items, &shifted, borrowed) {
-            return Some(grid);
-        }
-    }
-    None
+        attempt(problem, model, rows, items, &shifted, borrowed, abandoned)
+    })
 }
 
 /// The vertical a net needs in a column: the rows it must join there.
@@ -418,7 +422,7 @@ struct Riser {
 
 /// One try at a fixed width and assignment: the grid when every net is
 /// connected. A borrowed layer's used points are blocked on the layer above
-/// the model's.
+/// the model's. It gives up (`None`) as soon as it sees `abandoned()`.
 fn attempt(
     problem: &ChannelProblem,
     model: LayerModel,
@@ -426,6 +430,7 @@ fn attempt(
     items: &[Item],
     slots: &[Slot],
     borrowed: Option<&[Point]>,
+    abandoned: &dyn Fn() -> bool,
 ) -> Option<Grid> {
     let mut g = Grid::new(
         problem.columns(),
@@ -470,6 +475,9 @@ fn attempt(
                 ends[x as usize].push((item.net, slot.y, slot.layer));
             }
         }
+    }
+    if abandoned() {
+        return None;
     }
     // The risers of each column; two risers on one V layer that overlap
     // make the column a conflict to repair.
@@ -537,6 +545,9 @@ fn attempt(
     let mut marks: Vec<Mark> = Vec::with_capacity(order.len());
     let mut p = 0;
     while p < order.len() {
+        if abandoned() {
+            return None;
+        }
         marks.truncate(p);
         marks.push(g.mark());
         let (x, lower, upper) = &conflicts[order[p]];
@@ -863,7 +874,7 @@ mod tests {
                 continue;
             };
             improve(&p, &items, &mut slots, rows, &h);
-            if let Some(g) = attempt(&p, model, rows, &items, &slots, None) {
+            if let Some(g) = attempt(&p, model, rows, &items, &slots, None, &|| false) {
                 out.push((p, g));
             }
         }
@@ -944,5 +955,35 @@ mod tests {
             more < own,
             "tracks with the borrowed layer {more}, without {own}"
         );
+    }
+
+    /// The candidates of one width may be tried on several threads; the
+    /// routing must be the one the sequential order gives. Each channel is
+    /// routed once holding every spare core (so sequentially) and once
+    /// without (so with speculation whenever a core is spare then).
+    #[test]
+    fn routings_do_not_depend_on_spare_cores() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(77);
+        for _ in 0..40 {
+            let shape = ChannelShape {
+                columns: rng.gen_range(20..160),
+                fill: rng.gen_range(0.6..1.0),
+                max_span: rng.gen_range(4..30),
+                side_probability: rng.gen_range(0.0..0.2),
+                acyclic: false,
+            };
+            let p = random_channel(&mut rng, &shape);
+            let model = if rng.gen_bool(0.5) {
+                LayerModel::Hv
+            } else {
+                LayerModel::Hvh
+            };
+            let free = route_model(&p, model, &mut |_| {}).expect("routes");
+            let alone = {
+                let _all = crate::parallel::Cores::take(usize::MAX);
+                route_model(&p, model, &mut |_| {}).expect("routes")
+            };
+            assert_eq!(free, alone, "{} in {}", p.name(), model.name());
+        }
     }
 }

@@ -200,19 +200,17 @@ pub fn route_mulch(
     // The partitions are independent: the others are routed on other
     // threads while this one routes the chosen partition (and reports
     // progress). Each routing is deterministic, so the result is too.
+    // The other threads hold spare cores (if any are left) until all are
+    // done, so the routers' speculation does not crowd the machine.
+    let others = selection.chameleon.is_some() as usize + selection.extra.len();
+    let held = crate::parallel::Cores::take(others);
     let (chosen, chameleon, extra) = std::thread::scope(|scope| {
         let join = |h: std::thread::ScopedJoinHandle<'_, Result<RoutedPartition, RouteError>>| {
             h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
         };
-        let chameleon = selection
-            .chameleon
-            .as_ref()
-            .map(|p| scope.spawn(move || route_partition(problem, p, &mut |_| {})));
-        let extra: Vec<_> = selection
-            .extra
-            .iter()
-            .map(|p| scope.spawn(move || route_partition(problem, p, &mut |_| {})))
-            .collect();
+        let route_aside = |p| scope.spawn(move || route_partition(problem, p, &mut |_| {}));
+        let chameleon = selection.chameleon.as_ref().map(route_aside);
+        let extra: Vec<_> = selection.extra.iter().map(route_aside).collect();
         let chosen = route_partition(problem, &selection.chosen, observer);
         (
             chosen,
@@ -220,6 +218,7 @@ pub fn route_mulch(
             extra.into_iter().map(join).collect::<Vec<_>>(),
         )
     });
+    drop(held);
     let chosen = chosen?;
     let chameleon = chameleon.transpose()?;
     let extra = extra.into_iter().collect::<Result<Vec<_>, _>>()?;

@@ -1,0 +1,159 @@
+//! Spare cores, shared by the whole process, and a deterministic "first
+//! success in order" that uses them.
+//!
+//! Work that runs on another thread anyway (MulCh's second partition) holds
+//! a core while it runs; speculative work (trying the next candidate routing
+//! before the current one has failed) only runs on cores nobody holds. So a
+//! run never has more busy threads than the machine has cores, and on one
+//! core everything is sequential. Results never depend on the number of
+//! threads or their timing.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+/// Cores not yet held: one fewer than the machine's (the calling thread's).
+fn spare() -> &'static AtomicUsize {
+    static SPARE: OnceLock<AtomicUsize> = OnceLock::new();
+    SPARE.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        AtomicUsize::new(cores.saturating_sub(1))
+    })
+}
+
+/// Cores held until dropped.
+pub struct Cores(usize);
+
+impl Cores {
+    /// Up to `wanted` spare cores (possibly none).
+    pub fn take(wanted: usize) -> Cores {
+        let spare = spare();
+        let mut now = spare.load(Ordering::Relaxed);
+        loop {
+            let k = now.min(wanted);
+            if k == 0 {
+                return Cores(0);
+            }
+            match spare.compare_exchange_weak(now, now - k, Ordering::AcqRel, Ordering::Relaxed) {
+                Ok(_) => return Cores(k),
+                Err(seen) => now = seen,
+            }
+        }
+    }
+
+    /// How many are held.
+    pub fn count(&self) -> usize {
+        self.0
+    }
+}
+
+impl Drop for Cores {
+    fn drop(&mut self) {
+        if self.0 > 0 {
+            spare().fetch_add(self.0, Ordering::AcqRel);
+        }
+    }
+}
+
+/// The result of the first `k` in `0..n` (in that order) for which `run(k,
+/// abandoned)` succeeds, exactly as `(0..n).find_map(..)`; with spare cores,
+/// later candidates are tried at the same time as earlier ones. Each
+/// candidate runs at most once, and none past a success already found is
+/// started; `abandoned()` turns true for a running candidate once an
+/// earlier one has succeeded (its result is not needed: it may return
+/// `None` at once).
+pub fn first_success<T: Send>(
+    n: usize,
+    run: impl Fn(usize, &dyn Fn() -> bool) -> Option<T> + Sync,
+) -> Option<T> {
+    let cores = Cores::take(n.saturating_sub(1));
+    first_success_on(cores.count(), n, run)
+}
+
+/// [`first_success`] with `helpers` threads besides the caller's.
+fn first_success_on<T: Send>(
+    helpers: usize,
+    n: usize,
+    run: impl Fn(usize, &dyn Fn() -> bool) -> Option<T> + Sync,
+) -> Option<T> {
+    if helpers == 0 {
+        return (0..n).find_map(|k| run(k, &|| false));
+    }
+    let next = AtomicUsize::new(0);
+    // The least candidate known to succeed.
+    let least = AtomicUsize::new(usize::MAX);
+    let found: Mutex<Vec<(usize, T)>> = Mutex::new(Vec::new());
+    let work = || loop {
+        // Candidates are taken in order; one past a known success is not
+        // needed (every candidate before that success is taken by someone,
+        // as `least` only falls).
+        let k = next.fetch_add(1, Ordering::AcqRel);
+        if k >= n || k > least.load(Ordering::Acquire) {
+            break;
+        }
+        if let Some(t) = run(k, &|| least.load(Ordering::Acquire) < k) {
+            least.fetch_min(k, Ordering::AcqRel);
+            found.lock().unwrap_or_else(|e| e.into_inner()).push((k, t));
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..helpers {
+            scope.spawn(work);
+        }
+        work();
+    });
+    let found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    found.into_iter().min_by_key(|&(k, _)| k).map(|(_, t)| t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use std::sync::atomic::AtomicU64;
+
+    /// Against `find_map` on random success patterns with random delays,
+    /// with no helper and with one to three: the same answer, and every
+    /// candidate up to it run exactly once (none twice).
+    #[test]
+    fn first_success_is_find_map() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut overlapped = 0;
+        for round in 0..240 {
+            let helpers = round % 4;
+            let n = rng.gen_range(0..12);
+            let ok: Vec<bool> = (0..n).map(|_| rng.gen_bool(0.3)).collect();
+            let delay: Vec<u64> = (0..n).map(|_| rng.gen_range(0..300)).collect();
+            let runs: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+            let got = first_success_on(helpers, n, |k, abandoned| {
+                runs[k].fetch_add(1, Ordering::Relaxed);
+                for _ in 0..delay[k] / 10 {
+                    if abandoned() {
+                        // Later than the answer: any result will do.
+                        return Some(usize::MAX);
+                    }
+                    std::thread::sleep(std::time::Duration::from_micros(10));
+                }
+                ok[k].then_some(k * 10)
+            });
+            let want = (0..n).find(|&k| ok[k]);
+            assert_eq!(got, want.map(|k| k * 10), "{ok:?} with {helpers} helpers");
+            let end = want.unwrap_or(n.saturating_sub(1));
+            for (k, r) in runs.iter().enumerate() {
+                let r = r.load(Ordering::Relaxed);
+                assert!(r <= 1, "candidate {k} ran {r} times");
+                if k <= end {
+                    assert_eq!(r, 1, "candidate {k}, not after the answer, ran");
+                } else if r == 1 {
+                    overlapped += 1;
+                }
+            }
+            if helpers == 0 {
+                let past = runs.iter().skip(end + 1);
+                assert!(past.map(|r| r.load(Ordering::Relaxed)).all(|r| r == 0));
+            }
+        }
+        // Helpers did start candidates past the answer at times (the
+        // speculation happened).
+        assert!(overlapped > 0);
+    }
+}
