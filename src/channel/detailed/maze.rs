@@ -72,6 +72,11 @@ impl Search<'_> {
 
     /// Cheapest path from any source to a cell where `is_target` holds,
     /// source first. Moves never run along a pin row or a side column.
+    ///
+    /// Most searches of the repairs reach no target, and a failed shortest
+    /// path search visits every cell it can reach anyway: a plain flood
+    /// over the same moves decides first, at a fraction of the cost, and
+    /// the shortest path search runs only when a target is reachable.
     pub fn run(
         &self,
         sources: &[Cell],
@@ -79,10 +84,114 @@ impl Search<'_> {
     ) -> Result<Vec<Cell>, NotFound> {
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
+            self.reach_in(&mut scratch, sources, &is_target)?;
             let found = self.run_in(&mut scratch, sources, is_target);
             scratch.reset();
             found
         })
+    }
+
+    /// Whether a target can be reached by the moves of [`Search::run`]
+    /// (their costs aside): `Ok(())` when one can, else what a failed
+    /// search reports (it visits the same cells).
+    fn reach_in(
+        &self,
+        scratch: &mut Scratch,
+        sources: &[Cell],
+        is_target: &impl Fn(Cell) -> bool,
+    ) -> Result<(), NotFound> {
+        let g = self.grid;
+        let mut window_bound = false;
+        let (x0, x1) = (self.window.0.max(-1), self.window.1.min(g.columns));
+        let row = (g.columns + 2) as usize;
+        let plane = row * (g.width + 2) as usize;
+        scratch.grow(plane * g.layers as usize);
+        scratch.visit = scratch.visit.wrapping_add(1);
+        if scratch.visit == 0 {
+            scratch.seen.iter_mut().for_each(|s| *s = 0);
+            scratch.visit = 1;
+        }
+        let visit = scratch.visit;
+        let Scratch { seen, stack, .. } = scratch;
+        stack.clear();
+        for &s in sources {
+            if !g.contains(s) {
+                continue;
+            }
+            if s.x < x0 || s.x > x1 {
+                window_bound = true;
+                continue;
+            }
+            let i = g.index(s);
+            if seen[i] != visit {
+                seen[i] = visit;
+                stack.push(i);
+            }
+        }
+        let top = g.top_row();
+        while let Some(i) = stack.pop() {
+            let c = g.cell_at(i);
+            let on_pin_row = c.y == 0 || c.y == top;
+            let on_side = c.x == -1 || c.x == g.columns;
+            let beyond = c.layer > self.layers;
+            // Enter `next` (raster index `j`) if it may be used; a target
+            // ends the flood.
+            macro_rules! enter {
+                ($next:expr, $j:expr) => {{
+                    let (next, j): (Cell, usize) = ($next, $j);
+                    if seen[j] != visit && self.price_at(next, j).is_some() {
+                        if is_target(next) {
+                            return Ok(());
+                        }
+                        seen[j] = visit;
+                        stack.push(j);
+                    }
+                }};
+            }
+            if !on_pin_row {
+                if !beyond {
+                    for (dx, j) in [(-1i64, i.wrapping_sub(1)), (1, i + 1)] {
+                        let x = c.x + dx;
+                        let side_ok = match x {
+                            -1 => self.left_side,
+                            x if x == g.columns => self.right_side,
+                            _ => (0..g.columns).contains(&x),
+                        };
+                        if !side_ok {
+                            continue;
+                        }
+                        let next = Cell::new(x, c.y, c.layer);
+                        if x < x0 || x > x1 {
+                            window_bound |= self.price_at(next, j).is_some();
+                            continue;
+                        }
+                        enter!(next, j);
+                    }
+                }
+                if !on_side {
+                    if c.layer > 1 {
+                        enter!(Cell::new(c.x, c.y, c.layer - 1), i - plane);
+                    }
+                    if c.layer < self.layers {
+                        enter!(Cell::new(c.x, c.y, c.layer + 1), i + plane);
+                    }
+                }
+            }
+            if !on_side && !beyond {
+                for (dy, j) in [(-1i64, i.wrapping_sub(row)), (1, i + row)] {
+                    let ny = c.y + dy;
+                    if ny < 0 || ny > top {
+                        continue;
+                    }
+                    let next = Cell::new(c.x, ny, c.layer);
+                    if (ny == 0 || ny == top) && !is_target(next) {
+                        continue;
+                    }
+                    enter!(next, j);
+                }
+            }
+        }
+        Err(NotFound { window_bound })
     }
 
     fn run_in(
@@ -110,6 +219,7 @@ impl Search<'_> {
             parent,
             touched,
             queue,
+            ..
         } = scratch;
         for &s in sources {
             if !g.contains(s) {
@@ -253,6 +363,10 @@ struct Scratch {
     parent: Vec<usize>,
     touched: Vec<usize>,
     queue: Buckets,
+    /// The reachability flood's marks (`visit` for this flood) and stack.
+    seen: Vec<u32>,
+    visit: u32,
+    stack: Vec<usize>,
 }
 
 impl Scratch {
@@ -260,6 +374,7 @@ impl Scratch {
         if self.dist.len() < n {
             self.dist.resize(n, u32::MAX);
             self.parent.resize(n, usize::MAX);
+            self.seen.resize(n, 0);
         }
     }
 
@@ -452,5 +567,67 @@ mod tests {
             }
             assert_eq!(buckets.pop(), None);
         }
+    }
+
+    /// The flood's verdict against the shortest path search alone: for cut
+    /// nets of raw routings (some of a net's track cells freed), searches
+    /// from one piece towards the others, in windows of several widths,
+    /// with and without rip-up, reach a target in both or fail in both with
+    /// the same report.
+    #[test]
+    fn the_flood_decides_as_the_shortest_path_search() {
+        use super::super::tests::raw_grids;
+        use super::{Costs, Preferred, Scratch, Search};
+        use crate::channel::problem::NetId;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
+        let (mut reached, mut failed) = (0, 0);
+        for (p, mut g) in raw_grids(12, 100) {
+            let preferred = vec![Preferred::Any; g.layers as usize];
+            for _ in 0..12 {
+                let net = rng.gen_range(0..p.nets().len()) as u32;
+                let mark = g.mark();
+                for c in g.cells_of(net) {
+                    if c.y > 0 && c.y <= g.width && rng.gen_bool(0.5) {
+                        g.release(c);
+                    }
+                }
+                let comps = g.label_components(net);
+                if comps.len() >= 2 {
+                    let si = rng.gen_range(0..comps.len());
+                    let x = comps[si][rng.gen_range(0..comps[si].len())].x;
+                    let reach = [0, 1, 3, 9, 27][rng.gen_range(0..5)];
+                    let info = p.net(NetId(net));
+                    let search = Search {
+                        grid: &g,
+                        net,
+                        preferred: &preferred,
+                        costs: Costs::default(),
+                        window: (x - reach, x + reach),
+                        layers: rng.gen_range(1..=g.layers),
+                        left_side: info.left,
+                        right_side: info.right,
+                        steal: rng.gen_bool(0.3).then_some(12),
+                    };
+                    let target =
+                        |c| g.owner(c) == net + 1 && g.component_of(c).is_some_and(|k| k != si);
+                    let mut scratch = Scratch::default();
+                    let alone = search.run_in(&mut scratch, &comps[si], target);
+                    scratch.reset();
+                    match (alone, search.reach_in(&mut scratch, &comps[si], &target)) {
+                        (Ok(_), Ok(())) => reached += 1,
+                        (Err(a), Err(b)) => {
+                            assert_eq!(a, b, "{} net {net}", p.name());
+                            failed += 1;
+                        }
+                        (a, b) => panic!("{} net {net}: search {a:?}, flood {b:?}", p.name()),
+                    }
+                }
+                g.rollback(mark);
+            }
+        }
+        assert!(
+            reached > 300 && failed > 150,
+            "{reached} reached, {failed} failed"
+        );
     }
 }

@@ -850,7 +850,7 @@ mod tests {
 
     /// Raw grids straight from the repairs (before clean-up): loops and
     /// redundant vias are common there.
-    fn raw_grids(seed: u64, count: usize) -> Vec<(ChannelProblem, Grid)> {
+    pub(super) fn raw_grids(seed: u64, count: usize) -> Vec<(ChannelProblem, Grid)> {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut out = Vec::new();
         while out.len() < count {
