@@ -544,7 +544,12 @@ impl Grid {
     /// The component (index into the last [`Grid::label_components`]) of a
     /// cell of the net labelled then.
     pub fn component_of(&self, c: Cell) -> Option<usize> {
-        let i = self.index(c);
+        self.component_at(self.index(c))
+    }
+
+    /// [`Grid::component_of`] by raster index.
+    #[inline]
+    pub fn component_at(&self, i: usize) -> Option<usize> {
         (self.stamp[i] == self.epoch).then(|| self.tag[i] as usize)
     }
 

@@ -70,7 +70,8 @@ impl Search<'_> {
         (!boundary).then_some(p)
     }
 
-    /// Cheapest path from any source to a cell where `is_target` holds,
+    /// Cheapest path from any source to a cell where `is_target` holds (it
+    /// is given the cell and its raster index),
     /// source first. Moves never run along a pin row or a side column.
     ///
     /// Most searches of the repairs reach no target, and a failed shortest
@@ -80,7 +81,7 @@ impl Search<'_> {
     pub fn run(
         &self,
         sources: &[Cell],
-        is_target: impl Fn(Cell) -> bool,
+        is_target: impl Fn(Cell, usize) -> bool,
     ) -> Result<Vec<Cell>, NotFound> {
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
@@ -98,7 +99,7 @@ impl Search<'_> {
         &self,
         scratch: &mut Scratch,
         sources: &[Cell],
-        is_target: &impl Fn(Cell) -> bool,
+        is_target: &impl Fn(Cell, usize) -> bool,
     ) -> Result<(), NotFound> {
         let g = self.grid;
         let mut window_bound = false;
@@ -125,12 +126,11 @@ impl Search<'_> {
             let i = g.index(s);
             if seen[i] != visit {
                 seen[i] = visit;
-                stack.push(i);
+                stack.push((i, s));
             }
         }
         let top = g.top_row();
-        while let Some(i) = stack.pop() {
-            let c = g.cell_at(i);
+        while let Some((i, c)) = stack.pop() {
             let on_pin_row = c.y == 0 || c.y == top;
             let on_side = c.x == -1 || c.x == g.columns;
             let beyond = c.layer > self.layers;
@@ -140,11 +140,11 @@ impl Search<'_> {
                 ($next:expr, $j:expr) => {{
                     let (next, j): (Cell, usize) = ($next, $j);
                     if seen[j] != visit && self.price_at(next, j).is_some() {
-                        if is_target(next) {
+                        if is_target(next, j) {
                             return Ok(());
                         }
                         seen[j] = visit;
-                        stack.push(j);
+                        stack.push((j, next));
                     }
                 }};
             }
@@ -184,7 +184,7 @@ impl Search<'_> {
                         continue;
                     }
                     let next = Cell::new(c.x, ny, c.layer);
-                    if (ny == 0 || ny == top) && !is_target(next) {
+                    if (ny == 0 || ny == top) && !is_target(next, j) {
                         continue;
                     }
                     enter!(next, j);
@@ -198,7 +198,7 @@ impl Search<'_> {
         &self,
         scratch: &mut Scratch,
         sources: &[Cell],
-        is_target: impl Fn(Cell) -> bool,
+        is_target: impl Fn(Cell, usize) -> bool,
     ) -> Result<Vec<Cell>, NotFound> {
         let g = self.grid;
         // Whether the window kept the search from a source or a move.
@@ -258,7 +258,7 @@ impl Search<'_> {
                 continue;
             }
             let c = g.cell_at(i);
-            if d > 0 && is_target(c) {
+            if d > 0 && is_target(c, i) {
                 let mut path = vec![c];
                 let mut j = i;
                 while parent[j] != usize::MAX {
@@ -335,7 +335,7 @@ impl Search<'_> {
                     }
                     let next = Cell::new(c.x, ny, c.layer);
                     // Into a pin row only onto the net's own pin (a target).
-                    if (ny == 0 || ny == top) && !is_target(next) {
+                    if (ny == 0 || ny == top) && !is_target(next, j) {
                         continue;
                     }
                     try_move!(next, j, v);
@@ -366,7 +366,7 @@ struct Scratch {
     /// The reachability flood's marks (`visit` for this flood) and stack.
     seen: Vec<u32>,
     visit: u32,
-    stack: Vec<usize>,
+    stack: Vec<(usize, Cell)>,
 }
 
 impl Scratch {
@@ -516,7 +516,7 @@ mod tests {
             steal: None,
         };
         let source = [Cell::new(1, 2, 3)];
-        let target = |c: Cell| c == Cell::new(6, 2, 1);
+        let target = |c: Cell, _: usize| c == Cell::new(6, 2, 1);
         assert_eq!(
             search(2).run(&source, target),
             Err(NotFound {
@@ -577,7 +577,7 @@ mod tests {
     #[test]
     fn the_flood_decides_as_the_shortest_path_search() {
         use super::super::tests::raw_grids;
-        use super::{Costs, Preferred, Scratch, Search};
+        use super::{Cell, Costs, Preferred, Scratch, Search};
         use crate::channel::problem::NetId;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
         let (mut reached, mut failed) = (0, 0);
@@ -608,8 +608,9 @@ mod tests {
                         right_side: info.right,
                         steal: rng.gen_bool(0.3).then_some(12),
                     };
-                    let target =
-                        |c| g.owner(c) == net + 1 && g.component_of(c).is_some_and(|k| k != si);
+                    let target = |_: Cell, i: usize| {
+                        g.owner_at(i) == net + 1 && g.component_at(i).is_some_and(|k| k != si)
+                    };
                     let mut scratch = Scratch::default();
                     let alone = search.run_in(&mut scratch, &comps[si], target);
                     scratch.reset();

@@ -699,8 +699,8 @@ fn connect_within(
                 right_side: info.right,
                 steal: (depth > 0).then_some(STEAL_PRICE),
             };
-            let window_bound = match search.run(&sources, |c| {
-                g.owner(c) == net + 1 && g.component_of(c).is_some_and(|k| k != si)
+            let window_bound = match search.run(&sources, |_, i| {
+                g.owner_at(i) == net + 1 && g.component_at(i).is_some_and(|k| k != si)
             }) {
                 Ok(path) => break Some(path),
                 Err(e) => e.window_bound,
