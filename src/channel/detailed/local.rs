@@ -21,41 +21,33 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
         return false;
     }
     let mark = g.mark();
-    // Rip up the window; remember how many pieces each net was in.
-    let mut before: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    // The nets in the window (and the extra ones) and how many pieces each
+    // was in; then rip up the window.
+    let mut nets: Vec<u32> = extra.to_vec();
     for layer in 1..=g.layers {
         for y in 1..=g.width {
             for x in x0..=x1 {
                 let o = g.owner(Cell::new(x, y, layer));
                 if o != 0 && o != BLOCKED {
-                    before.entry(o - 1).or_insert(0);
-                }
-            }
-        }
-    }
-    for &n in extra {
-        before.entry(n).or_insert(0);
-    }
-    let keys: Vec<u32> = before.keys().copied().collect();
-    for n in keys {
-        let k = g.count_components(n);
-        before.insert(n, k);
-    }
-    let mut nets: Vec<u32> = extra.to_vec();
-    for layer in 1..=g.layers {
-        for y in 1..=g.width {
-            for x in x0..=x1 {
-                let c = Cell::new(x, y, layer);
-                let o = g.owner(c);
-                if o != 0 && o != BLOCKED {
                     nets.push(o - 1);
-                    g.release(c);
                 }
             }
         }
     }
     nets.sort_unstable();
     nets.dedup();
+    let before: Vec<usize> = nets.iter().map(|&n| g.count_components(n)).collect();
+    for layer in 1..=g.layers {
+        for y in 1..=g.width {
+            for x in x0..=x1 {
+                let c = Cell::new(x, y, layer);
+                let o = g.owner(c);
+                if o != 0 && o != BLOCKED {
+                    g.release(c);
+                }
+            }
+        }
+    }
     let cols = (x1 - x0 + 1) as usize;
     let rows = (g.width + 2) as usize;
     let size = cols * rows * g.layers as usize;
@@ -122,7 +114,10 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
             }
             // Every net is in no more pieces than before (the pieces that do
             // not reach the window are other repairs' business).
-            let ok = nets.iter().all(|&n| g.count_components(n) <= before[&n]);
+            let ok = nets
+                .iter()
+                .zip(&before)
+                .all(|(&n, &k)| g.count_components(n) <= k);
             if ok {
                 g.commit_trial(mark);
                 return true;
