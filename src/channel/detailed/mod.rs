@@ -468,10 +468,18 @@ fn attempt(
         ) {
             return None;
         }
-        // The riser of each pin column of the net inside the piece joins it.
-        for col in problem.net(NetId(item.net)).pin_columns() {
-            let x = col as i64;
-            if item.lo <= x && x <= item.hi {
+        // The riser of each pin column of the net inside the piece joins it
+        // (pins are sorted by column).
+        let pins = &problem.net(NetId(item.net)).pins;
+        let from = pins.partition_point(|p| (p.column as i64) < item.lo);
+        let mut last = None;
+        for pin in &pins[from..] {
+            let x = pin.column as i64;
+            if x > item.hi {
+                break;
+            }
+            if last != Some(x) {
+                last = Some(x);
                 ends[x as usize].push((item.net, slot.y, slot.layer));
             }
         }
