@@ -51,6 +51,93 @@ pub struct Search<'a> {
     pub steal: Option<u32>,
 }
 
+/// The moves of a search out of cell `$c` (raster index `$i`): runs `$body`
+/// with `$next`, `$j` (its raster index) and `$cost` (the move's own cost,
+/// before the price of entering `$next`) for each move the search allows
+/// and its window holds, in the order x - 1, x + 1, layer - 1, layer + 1,
+/// y - 1, y + 1, and sets `$window_bound` when an allowed move was left out
+/// for leaving the window. Moves never run along a pin row or a side column,
+/// enter a pin row only onto a target, and a cell above the search's layers
+/// only steps down. Shared by the shortest-path search and the reachability
+/// flood, so that both walk the same graph; a macro, so that each expands it
+/// in its innermost loop (a closure-taking method cost a quarter more
+/// instructions).
+macro_rules! each_move {
+    ($search:expr, $c:expr, $i:expr, ($x0:expr, $x1:expr), $is_target:expr, $window_bound:ident,
+     |$next:ident, $j:ident, $cost:ident| $body:block) => {{
+        let s = $search;
+        let g = s.grid;
+        let (c, i): (Cell, usize) = ($c, $i);
+        let row = (g.columns + 2) as usize;
+        let plane = row * (g.width + 2) as usize;
+        let top = g.top_row();
+        let on_pin_row = c.y == 0 || c.y == top;
+        let on_side = c.x == -1 || c.x == g.columns;
+        let beyond = c.layer > s.layers;
+        let pref = s.preferred[(c.layer - 1) as usize];
+        if !on_pin_row {
+            if !beyond {
+                let along = s.costs.step
+                    + if pref == Preferred::Vertical {
+                        s.costs.wrong_way
+                    } else {
+                        0
+                    };
+                for (dx, j) in [(-1i64, i.wrapping_sub(1)), (1, i + 1)] {
+                    let x = c.x + dx;
+                    let side_ok = match x {
+                        -1 => s.left_side,
+                        x if x == g.columns => s.right_side,
+                        _ => (0..g.columns).contains(&x),
+                    };
+                    if !side_ok {
+                        continue;
+                    }
+                    let next = Cell::new(x, c.y, c.layer);
+                    if x < $x0 || x > $x1 {
+                        $window_bound |= s.price_at(next, j).is_some();
+                        continue;
+                    }
+                    let ($next, $j, $cost) = (next, j, along);
+                    $body
+                }
+            }
+            if !on_side {
+                if c.layer > 1 {
+                    let ($next, $j, $cost) =
+                        (Cell::new(c.x, c.y, c.layer - 1), i - plane, s.costs.via);
+                    $body
+                }
+                if c.layer < s.layers {
+                    let ($next, $j, $cost) =
+                        (Cell::new(c.x, c.y, c.layer + 1), i + plane, s.costs.via);
+                    $body
+                }
+            }
+        }
+        if !on_side && !beyond {
+            let across = s.costs.step
+                + if pref == Preferred::Horizontal {
+                    s.costs.wrong_way
+                } else {
+                    0
+                };
+            for (dy, j) in [(-1i64, i.wrapping_sub(row)), (1, i + row)] {
+                let ny = c.y + dy;
+                if ny < 0 || ny > top {
+                    continue;
+                }
+                let next = Cell::new(c.x, ny, c.layer);
+                if (ny == 0 || ny == top) && !$is_target(next, j) {
+                    continue;
+                }
+                let ($next, $j, $cost) = (next, j, across);
+                $body
+            }
+        }
+    }};
+}
+
 impl Search<'_> {
     /// The extra cost of entering a cell (raster index `i`), or `None` when
     /// it cannot be used.
@@ -129,16 +216,16 @@ impl Search<'_> {
                 stack.push((i, s));
             }
         }
-        let top = g.top_row();
         while let Some((i, c)) = stack.pop() {
-            let on_pin_row = c.y == 0 || c.y == top;
-            let on_side = c.x == -1 || c.x == g.columns;
-            let beyond = c.layer > self.layers;
-            // Enter `next` (raster index `j`) if it may be used; a target
-            // ends the flood.
-            macro_rules! enter {
-                ($next:expr, $j:expr) => {{
-                    let (next, j): (Cell, usize) = ($next, $j);
+            // Enter each allowed cell not seen yet; a target ends the flood.
+            each_move!(
+                self,
+                c,
+                i,
+                (x0, x1),
+                is_target,
+                window_bound,
+                |next, j, _cost| {
                     if seen[j] != visit && self.price_at(next, j).is_some() {
                         if is_target(next, j) {
                             return Ok(());
@@ -146,50 +233,8 @@ impl Search<'_> {
                         seen[j] = visit;
                         stack.push((j, next));
                     }
-                }};
-            }
-            if !on_pin_row {
-                if !beyond {
-                    for (dx, j) in [(-1i64, i.wrapping_sub(1)), (1, i + 1)] {
-                        let x = c.x + dx;
-                        let side_ok = match x {
-                            -1 => self.left_side,
-                            x if x == g.columns => self.right_side,
-                            _ => (0..g.columns).contains(&x),
-                        };
-                        if !side_ok {
-                            continue;
-                        }
-                        let next = Cell::new(x, c.y, c.layer);
-                        if x < x0 || x > x1 {
-                            window_bound |= self.price_at(next, j).is_some();
-                            continue;
-                        }
-                        enter!(next, j);
-                    }
                 }
-                if !on_side {
-                    if c.layer > 1 {
-                        enter!(Cell::new(c.x, c.y, c.layer - 1), i - plane);
-                    }
-                    if c.layer < self.layers {
-                        enter!(Cell::new(c.x, c.y, c.layer + 1), i + plane);
-                    }
-                }
-            }
-            if !on_side && !beyond {
-                for (dy, j) in [(-1i64, i.wrapping_sub(row)), (1, i + row)] {
-                    let ny = c.y + dy;
-                    if ny < 0 || ny > top {
-                        continue;
-                    }
-                    let next = Cell::new(c.x, ny, c.layer);
-                    if (ny == 0 || ny == top) && !is_target(next, j) {
-                        continue;
-                    }
-                    enter!(next, j);
-                }
-            }
+            );
         }
         Err(NotFound { window_bound })
     }
@@ -236,23 +281,6 @@ impl Search<'_> {
             dist[i] = 0;
             queue.push(0, i);
         }
-        let top = g.top_row();
-        let h_extra = |pref: Preferred| {
-            self.costs.step
-                + if pref == Preferred::Vertical {
-                    self.costs.wrong_way
-                } else {
-                    0
-                }
-        };
-        let v_extra = |pref: Preferred| {
-            self.costs.step
-                + if pref == Preferred::Horizontal {
-                    self.costs.wrong_way
-                } else {
-                    0
-                }
-        };
         while let Some((d, i)) = queue.pop() {
             if d > dist[i] {
                 continue;
@@ -268,20 +296,16 @@ impl Search<'_> {
                 path.reverse();
                 return Ok(path);
             }
-            let pref = self.preferred[(c.layer - 1) as usize];
-            let on_pin_row = c.y == 0 || c.y == top;
-            let on_side = c.x == -1 || c.x == g.columns;
-            // A source above the search's layers only steps down.
-            let beyond = c.layer > self.layers;
-            // A move to `next` (raster index `j`), inside the window and the
-            // search's layers by construction.
-            // (A macro rather than a closure: it is expanded in each of the
-            // six moves of this innermost loop.)
-            macro_rules! try_move {
-                ($next:expr, $j:expr, $extra:expr) => {{
-                    let j: usize = $j;
-                    if let Some(toll) = self.price_at($next, j) {
-                        let nd = d + $extra + toll;
+            each_move!(
+                self,
+                c,
+                i,
+                (x0, x1),
+                is_target,
+                window_bound,
+                |next, j, cost| {
+                    if let Some(toll) = self.price_at(next, j) {
+                        let nd = d + cost + toll;
                         if nd < dist[j] {
                             if dist[j] == u32::MAX {
                                 touched.push(j);
@@ -291,56 +315,8 @@ impl Search<'_> {
                             queue.push(nd, j);
                         }
                     }
-                }};
-            }
-            if !on_pin_row {
-                let h = h_extra(pref);
-                let sideways: &[(i64, usize)] = if beyond {
-                    &[]
-                } else {
-                    &[(-1, i.wrapping_sub(1)), (1, i + 1)]
-                };
-                for &(dx, j) in sideways {
-                    let x = c.x + dx;
-                    let side_ok = match x {
-                        -1 => self.left_side,
-                        x if x == g.columns => self.right_side,
-                        _ => (0..g.columns).contains(&x),
-                    };
-                    if !side_ok {
-                        continue;
-                    }
-                    let next = Cell::new(x, c.y, c.layer);
-                    if x < x0 || x > x1 {
-                        window_bound |= self.price_at(next, j).is_some();
-                        continue;
-                    }
-                    try_move!(next, j, h);
                 }
-                if !on_side {
-                    if c.layer > 1 {
-                        try_move!(Cell::new(c.x, c.y, c.layer - 1), i - plane, self.costs.via);
-                    }
-                    if c.layer < self.layers {
-                        try_move!(Cell::new(c.x, c.y, c.layer + 1), i + plane, self.costs.via);
-                    }
-                }
-            }
-            if !on_side && !beyond {
-                let v = v_extra(pref);
-                for (dy, j) in [(-1i64, i.wrapping_sub(row)), (1, i + row)] {
-                    let ny = c.y + dy;
-                    if ny < 0 || ny > top {
-                        continue;
-                    }
-                    let next = Cell::new(c.x, ny, c.layer);
-                    // Into a pin row only onto the net's own pin (a target).
-                    if (ny == 0 || ny == top) && !is_target(next, j) {
-                        continue;
-                    }
-                    try_move!(next, j, v);
-                }
-            }
+            );
         }
         Err(NotFound { window_bound })
     }
