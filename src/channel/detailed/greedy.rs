@@ -1032,9 +1032,9 @@ pub fn best_within(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::random_case;
     use super::*;
-    use crate::channel::generate::{random_channel, ChannelShape};
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
 
     /// `best_within` against `best`: the same sweep when that needs at most
     /// the cap, else none, for caps below, at and above its width.
@@ -1043,19 +1043,7 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
         let (mut fits, mut not) = (0, 0);
         for _ in 0..150 {
-            let shape = ChannelShape {
-                columns: rng.gen_range(6..120),
-                fill: rng.gen_range(0.4..1.0),
-                max_span: rng.gen_range(2..30),
-                side_probability: rng.gen_range(0.0..0.3),
-                acyclic: false,
-            };
-            let p = random_channel(&mut rng, &shape);
-            let model = if rng.gen_bool(0.5) {
-                LayerModel::Hv
-            } else {
-                LayerModel::Hvh
-            };
+            let (p, model) = random_case(&mut rng, 6..120, 0.4..1.0, 2..30, 0.0..0.3);
             let h = model.h_layers().len() as i64;
             let lower = (crate::channel::analysis::density(&p) as i64 + h - 1) / h;
             let lower = lower.max(1);

@@ -856,25 +856,38 @@ mod tests {
     use crate::channel::verify::verify;
     use rand::{Rng, SeedableRng};
 
+    /// A random channel of a random shape within the given ranges, and a
+    /// random HV or HVH model for it.
+    pub(super) fn random_case(
+        rng: &mut rand_chacha::ChaCha8Rng,
+        columns: std::ops::Range<u32>,
+        fill: std::ops::Range<f64>,
+        max_span: std::ops::Range<u32>,
+        side_probability: std::ops::Range<f64>,
+    ) -> (ChannelProblem, LayerModel) {
+        let shape = ChannelShape {
+            columns: rng.gen_range(columns),
+            fill: rng.gen_range(fill),
+            max_span: rng.gen_range(max_span),
+            side_probability: rng.gen_range(side_probability),
+            acyclic: false,
+        };
+        let p = random_channel(rng, &shape);
+        let model = if rng.gen_bool(0.5) {
+            LayerModel::Hv
+        } else {
+            LayerModel::Hvh
+        };
+        (p, model)
+    }
+
     /// Raw grids straight from the repairs (before clean-up): loops and
     /// redundant vias are common there.
     pub(super) fn raw_grids(seed: u64, count: usize) -> Vec<(ChannelProblem, Grid)> {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut out = Vec::new();
         while out.len() < count {
-            let shape = ChannelShape {
-                columns: rng.gen_range(8..80),
-                fill: rng.gen_range(0.4..1.0),
-                max_span: rng.gen_range(2..20),
-                side_probability: rng.gen_range(0.0..0.3),
-                acyclic: false,
-            };
-            let p = random_channel(&mut rng, &shape);
-            let model = if rng.gen_bool(0.5) {
-                LayerModel::Hv
-            } else {
-                LayerModel::Hvh
-            };
+            let (p, model) = random_case(&mut rng, 8..80, 0.4..1.0, 2..20, 0.0..0.3);
             let items = items_of(&p, true);
             let rows = lower_bound(&p, model) + rng.gen_range(0..2);
             let h = model.h_layers();
@@ -973,19 +986,7 @@ mod tests {
     fn routings_do_not_depend_on_spare_cores() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(77);
         for _ in 0..40 {
-            let shape = ChannelShape {
-                columns: rng.gen_range(20..160),
-                fill: rng.gen_range(0.6..1.0),
-                max_span: rng.gen_range(4..30),
-                side_probability: rng.gen_range(0.0..0.2),
-                acyclic: false,
-            };
-            let p = random_channel(&mut rng, &shape);
-            let model = if rng.gen_bool(0.5) {
-                LayerModel::Hv
-            } else {
-                LayerModel::Hvh
-            };
+            let (p, model) = random_case(&mut rng, 20..160, 0.6..1.0, 4..30, 0.0..0.2);
             let free = route_model(&p, model, &mut |_| {}).expect("routes");
             let alone = {
                 let _all = crate::parallel::Cores::take(usize::MAX);
