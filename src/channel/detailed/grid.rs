@@ -31,6 +31,54 @@ impl Cell {
     }
 }
 
+/// Marks on dense indices, all cleared at once: a mark is the number of
+/// the current round, so a new round clears every mark (the array is wiped
+/// only when the round number wraps).
+#[derive(Clone, Debug, Default)]
+pub struct Marks {
+    stamp: Vec<u32>,
+    round: u32,
+}
+
+impl Marks {
+    /// `n` indices, in round 0 (start a round before marking).
+    pub fn new(n: usize) -> Self {
+        Marks {
+            stamp: vec![0; n],
+            round: 0,
+        }
+    }
+
+    /// At least `n` indices (new ones unmarked once a round has started).
+    pub fn grow(&mut self, n: usize) {
+        if self.stamp.len() < n {
+            self.stamp.resize(n, 0);
+        }
+    }
+
+    /// Start a new round: no index is marked.
+    pub fn clear(&mut self) {
+        self.round = self.round.wrapping_add(1);
+        if self.round == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.round = 1;
+        }
+    }
+
+    #[inline]
+    pub fn is_marked(&self, i: usize) -> bool {
+        self.stamp[i] == self.round
+    }
+
+    /// Mark `i`; true when it was not marked yet.
+    #[inline]
+    pub fn mark(&mut self, i: usize) -> bool {
+        let fresh = self.stamp[i] != self.round;
+        self.stamp[i] = self.round;
+        fresh
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Grid {
     pub columns: i64,
@@ -41,10 +89,9 @@ pub struct Grid {
     /// Cells claimed by each net, in claim order.
     cells_of: Vec<Vec<u32>>,
     /// Component tags of the last [`Grid::label_components`] call: valid
-    /// where `stamp` equals `epoch`.
+    /// where `labelled` is marked.
     tag: Vec<u32>,
-    stamp: Vec<u32>,
-    epoch: u32,
+    labelled: Marks,
     /// The flood's stack, kept between floods.
     stack: Vec<u32>,
     /// Undo log of every change since the first open mark.
@@ -83,8 +130,7 @@ impl Grid {
             journal: Vec::new(),
             logging: false,
             tag: vec![0; n],
-            stamp: vec![0; n],
-            epoch: 0,
+            labelled: Marks::new(n),
             stack: Vec::new(),
         }
     }
@@ -190,19 +236,9 @@ impl Grid {
         self.flood(net, false).0
     }
 
-    /// Move to a new epoch: no stamp equals it.
-    fn next_epoch(&mut self) {
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.epoch = 1;
-        }
-    }
-
     fn flood(&mut self, net: u32, collect: bool) -> (usize, Vec<Vec<Cell>>) {
         let mut count = 0usize;
-        self.next_epoch();
-        let epoch = self.epoch;
+        self.labelled.clear();
         let mut out: Vec<Vec<Cell>> = Vec::new();
         let top = self.top_row();
         let cols = (self.columns + 2) as usize;
@@ -213,12 +249,12 @@ impl Grid {
         let mut stack = std::mem::take(&mut self.stack);
         for &start in &mine {
             let s0 = start as usize;
-            if self.owner[s0] != net + 1 || self.stamp[s0] == epoch {
+            if self.owner[s0] != net + 1 || self.labelled.is_marked(s0) {
                 continue;
             }
             let k = count as u32;
             count += 1;
-            self.stamp[s0] = epoch;
+            self.labelled.mark(s0);
             self.tag[s0] = k;
             let mut comp = Vec::new();
             stack.push(start);
@@ -255,8 +291,7 @@ impl Grid {
                     next[5] = i - plane;
                 }
                 let mut visit = |j: usize| {
-                    if self.owner[j] == net + 1 && self.stamp[j] != epoch {
-                        self.stamp[j] = epoch;
+                    if self.owner[j] == net + 1 && self.labelled.mark(j) {
                         self.tag[j] = k;
                         stack.push(j as u32);
                     }
@@ -337,15 +372,15 @@ impl Grid {
             .collect();
         cells.sort_unstable();
         cells.dedup();
-        // Dense numbers in the component tags; the epoch moves on again at
-        // the end, so `component_of` tells nothing until the next labelling.
-        self.next_epoch();
+        // Dense numbers in the component tags; a new round at the end, so
+        // `component_of` tells nothing until the next labelling.
+        self.labelled.clear();
         for (k, &i) in cells.iter().enumerate() {
             self.tag[i] = k as u32;
-            self.stamp[i] = self.epoch;
+            self.labelled.mark(i);
         }
         let looped = self.bridge_search(net, &cells);
-        self.next_epoch();
+        self.labelled.clear();
         looped
     }
 
@@ -550,7 +585,7 @@ impl Grid {
     /// [`Grid::component_of`] by raster index.
     #[inline]
     pub fn component_at(&self, i: usize) -> Option<usize> {
-        (self.stamp[i] == self.epoch).then(|| self.tag[i] as usize)
+        self.labelled.is_marked(i).then(|| self.tag[i] as usize)
     }
 
     #[inline]
@@ -755,5 +790,30 @@ impl Grid {
             }
         }
         (wires, vias)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Marks;
+
+    /// A new round clears every mark, also when the round number wraps:
+    /// a stamp left from round 1 long ago must not read as marked then.
+    #[test]
+    fn a_new_round_clears_every_mark_even_when_the_number_wraps() {
+        let mut m = Marks::new(8);
+        m.clear();
+        assert!(m.mark(5));
+        assert!(!m.mark(5));
+        assert!(m.is_marked(5) && !m.is_marked(4));
+        m.clear();
+        assert!(!m.is_marked(5));
+        m.round = u32::MAX;
+        assert!(m.mark(3));
+        m.clear();
+        assert!(!m.is_marked(3) && !m.is_marked(5));
+        assert!(m.mark(3));
+        m.grow(12);
+        assert!(m.is_marked(3) && !m.is_marked(11));
     }
 }

@@ -7,7 +7,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::grid::{Cell, Grid, BLOCKED};
+use super::grid::{Cell, Grid, Marks, BLOCKED};
 use super::maze::Preferred;
 
 const ROUNDS: usize = 24;
@@ -74,16 +74,16 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
         .map(|&n| pieces_of(g, n, (x0, x1), size, &local))
         .collect();
     let mut window = Window::new(g, preferred, x0, cols, rows);
-    let mut seen = Distinct::new(size);
+    let mut seen = Marks::new(size);
     for _ in 0..ROUNDS {
         for &k in &todo {
-            seen.each_distinct(&paths[k], |i| users[i] -= 1);
+            each_distinct(&mut seen, &paths[k], |i| users[i] -= 1);
             paths[k].clear();
             let Some(found) = window.route_net(nets[k], &pieces[k], &users, &history, pres) else {
                 g.rollback(mark);
                 return false;
             };
-            seen.each_distinct(&found, |i| users[i] += 1);
+            each_distinct(&mut seen, &found, |i| users[i] += 1);
             paths[k] = found;
         }
         if users.iter().all(|&u| u <= 1) {
@@ -141,27 +141,12 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
 }
 
 /// Visits the distinct cells of a net's paths (paths may share their end
-/// cells) by stamping each cell with the visit's number.
-struct Distinct {
-    stamp: Vec<u32>,
-    visit: u32,
-}
-
-impl Distinct {
-    fn new(size: usize) -> Self {
-        Distinct {
-            stamp: vec![0; size],
-            visit: 0,
-        }
-    }
-
-    fn each_distinct(&mut self, paths: &[Vec<usize>], mut f: impl FnMut(usize)) {
-        self.visit += 1;
-        for &i in paths.iter().flatten() {
-            if self.stamp[i] != self.visit {
-                self.stamp[i] = self.visit;
-                f(i);
-            }
+/// cells), once each.
+fn each_distinct(seen: &mut Marks, paths: &[Vec<usize>], mut f: impl FnMut(usize)) {
+    seen.clear();
+    for &i in paths.iter().flatten() {
+        if seen.mark(i) {
+            f(i);
         }
     }
 }

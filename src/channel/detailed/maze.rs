@@ -3,7 +3,7 @@
 //! its net's tree when the straight stub is blocked (YACR2's maze steps,
 //! generalised to any path through free space on any layer).
 
-use super::grid::{Cell, Grid, BLOCKED};
+use super::grid::{Cell, Grid, Marks, BLOCKED};
 
 /// Preferred wiring direction of a layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,13 +194,8 @@ impl Search<'_> {
         let row = (g.columns + 2) as usize;
         let plane = row * (g.width + 2) as usize;
         scratch.grow(plane * g.layers as usize);
-        scratch.visit = scratch.visit.wrapping_add(1);
-        if scratch.visit == 0 {
-            scratch.seen.iter_mut().for_each(|s| *s = 0);
-            scratch.visit = 1;
-        }
-        let visit = scratch.visit;
         let Scratch { seen, stack, .. } = scratch;
+        seen.clear();
         stack.clear();
         for &s in sources {
             if !g.contains(s) {
@@ -211,8 +206,7 @@ impl Search<'_> {
                 continue;
             }
             let i = g.index(s);
-            if seen[i] != visit {
-                seen[i] = visit;
+            if seen.mark(i) {
                 stack.push((i, s));
             }
         }
@@ -226,11 +220,11 @@ impl Search<'_> {
                 is_target,
                 window_bound,
                 |next, j, _cost| {
-                    if seen[j] != visit && self.price_at(next, j).is_some() {
+                    if !seen.is_marked(j) && self.price_at(next, j).is_some() {
                         if is_target(next, j) {
                             return Ok(());
                         }
-                        seen[j] = visit;
+                        seen.mark(j);
                         stack.push((j, next));
                     }
                 }
@@ -339,9 +333,8 @@ struct Scratch {
     parent: Vec<usize>,
     touched: Vec<usize>,
     queue: Buckets,
-    /// The reachability flood's marks (`visit` for this flood) and stack.
-    seen: Vec<u32>,
-    visit: u32,
+    /// The reachability flood's marks and stack.
+    seen: Marks,
     stack: Vec<(usize, Cell)>,
 }
 
@@ -350,7 +343,7 @@ impl Scratch {
         if self.dist.len() < n {
             self.dist.resize(n, u32::MAX);
             self.parent.resize(n, usize::MAX);
-            self.seen.resize(n, 0);
+            self.seen.grow(n);
         }
     }
 
