@@ -600,6 +600,11 @@ impl Grid {
             && (1..=self.layers).contains(&c.layer)
     }
 
+    /// The number of cells (raster indices run below it).
+    pub fn cell_count(&self) -> usize {
+        self.owner.len()
+    }
+
     #[inline]
     pub fn index(&self, c: Cell) -> usize {
         (((c.layer - 1) as i64 * (self.width + 2) + c.y) * (self.columns + 2) + c.x + 1) as usize

@@ -157,6 +157,34 @@ impl Search<'_> {
         (!boundary).then_some(p)
     }
 
+    /// The columns the search may use: its window, kept to the grid and
+    /// its side columns.
+    fn columns(&self) -> (i64, i64) {
+        (self.window.0.max(-1), self.window.1.min(self.grid.columns))
+    }
+
+    /// The sources on the grid and inside the window, with their raster
+    /// indices; sets `window_bound` when a source on the grid lies outside
+    /// the window.
+    fn starts<'s>(
+        &'s self,
+        sources: &'s [Cell],
+        window_bound: &'s mut bool,
+    ) -> impl Iterator<Item = (usize, Cell)> + 's {
+        let g = self.grid;
+        let (x0, x1) = self.columns();
+        sources.iter().copied().filter_map(move |s| {
+            if !g.contains(s) {
+                return None;
+            }
+            if s.x < x0 || s.x > x1 {
+                *window_bound = true;
+                return None;
+            }
+            Some((g.index(s), s))
+        })
+    }
+
     /// Cheapest path from any source to a cell where `is_target` holds (it
     /// is given the cell and its raster index),
     /// source first. Moves never run along a pin row or a side column.
@@ -188,24 +216,13 @@ impl Search<'_> {
         sources: &[Cell],
         is_target: &impl Fn(Cell, usize) -> bool,
     ) -> Result<(), NotFound> {
-        let g = self.grid;
-        let mut window_bound = false;
-        let (x0, x1) = (self.window.0.max(-1), self.window.1.min(g.columns));
-        let row = (g.columns + 2) as usize;
-        let plane = row * (g.width + 2) as usize;
-        scratch.grow(plane * g.layers as usize);
+        let (x0, x1) = self.columns();
+        scratch.grow(self.grid.cell_count());
         let Scratch { seen, stack, .. } = scratch;
         seen.clear();
         stack.clear();
-        for &s in sources {
-            if !g.contains(s) {
-                continue;
-            }
-            if s.x < x0 || s.x > x1 {
-                window_bound = true;
-                continue;
-            }
-            let i = g.index(s);
+        let mut window_bound = false;
+        for (i, s) in self.starts(sources, &mut window_bound) {
             if seen.mark(i) {
                 stack.push((i, s));
             }
@@ -240,16 +257,12 @@ impl Search<'_> {
         is_target: impl Fn(Cell, usize) -> bool,
     ) -> Result<Vec<Cell>, NotFound> {
         let g = self.grid;
-        // Whether the window kept the search from a source or a move.
-        let mut window_bound = false;
-        let (x0, x1) = (self.window.0.max(-1), self.window.1.min(g.columns));
+        let (x0, x1) = self.columns();
         // Distances are kept by raster index of the whole grid (the scratch
         // is reset entry by entry, so its size costs nothing per search);
         // raster order is (layer, y, x) order, as a window's own would be,
         // so ties pop in the same order.
-        let row = (g.columns + 2) as usize;
-        let plane = row * (g.width + 2) as usize;
-        scratch.grow(plane * g.layers as usize);
+        scratch.grow(g.cell_count());
         let longest =
             (self.costs.step + self.costs.wrong_way).max(self.costs.via) + self.steal.unwrap_or(0);
         scratch.queue.prepare(longest);
@@ -260,15 +273,9 @@ impl Search<'_> {
             queue,
             ..
         } = scratch;
-        for &s in sources {
-            if !g.contains(s) {
-                continue;
-            }
-            if s.x < x0 || s.x > x1 {
-                window_bound = true;
-                continue;
-            }
-            let i = g.index(s);
+        // Whether the window kept the search from a source or a move.
+        let mut window_bound = false;
+        for (i, _) in self.starts(sources, &mut window_bound) {
             if dist[i] == u32::MAX {
                 touched.push(i);
             }
