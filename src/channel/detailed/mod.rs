@@ -277,7 +277,7 @@ pub fn route_borrowing(
     let h = model.h_layers();
     let start = (d + h.len() as i64 - 1) / h.len() as i64;
     let limit = start.max(1) + problem.nets().len() as i64 + 2;
-    let variants: Vec<Vec<Item>> = vec![items_of(problem, true), items_of(problem, false)];
+    let made = Assignments::new(problem, model);
     let preferred = model.preferred();
     // The reserved-layer router from the lower bound up, and from a few rows
     // above it, row by row, the negotiated-congestion fallback too; the
@@ -313,7 +313,7 @@ pub fn route_borrowing(
         let extra = borrowed
             .filter(|b| rows >= b.from_width as i64)
             .and_then(|b| (b.occupied)(rows as u32));
-        let mut found = reserved(problem, model, rows, &variants, extra.as_deref());
+        let mut found = reserved(problem, model, rows, &made, extra.as_deref());
         // The greedy sweep when it needs no more than `rows` tracks: then
         // exactly `rows`, as every narrower width ended the search before.
         observer(RouteEvent::Trying {
@@ -362,6 +362,62 @@ fn quality(s: &ChannelSolution) -> (u64, u64) {
 /// the fallback joins in.
 const FALLBACK_AFTER: i64 = 2;
 
+/// The trunk-piece variants and their slot assignments, each assignment made
+/// once per (variant, width) by whichever candidate needs it first: the
+/// candidates that open an empty row at width `W` reuse the dogleg variant's
+/// assignment at `W - 1`, which the width before made already.
+struct Assignments<'a> {
+    problem: &'a ChannelProblem,
+    h: Vec<u32>,
+    variants: Vec<Vec<Item>>,
+    #[allow(clippy::type_complexity)]
+    made: std::sync::Mutex<
+        Vec<(
+            (usize, i64),
+            std::sync::Arc<std::sync::OnceLock<Option<Vec<Slot>>>>,
+        )>,
+    >,
+}
+
+impl<'a> Assignments<'a> {
+    fn new(problem: &'a ChannelProblem, model: LayerModel) -> Self {
+        Assignments {
+            problem,
+            h: model.h_layers(),
+            variants: vec![items_of(problem, true), items_of(problem, false)],
+            made: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The improved assignment of variant `k` in `rows` rows, `None` when the
+    /// sweep runs out of slots.
+    fn slots(&self, k: usize, rows: i64) -> std::sync::Arc<std::sync::OnceLock<Option<Vec<Slot>>>> {
+        let cell = {
+            let mut made = self
+                .made
+                .lock()
+                .expect("no candidate panics holding the list");
+            // Only this width and the one below are asked for again.
+            made.retain(|&((_, r), _)| r + 1 >= rows);
+            match made.iter().find(|(key, _)| *key == (k, rows)) {
+                Some((_, cell)) => cell.clone(),
+                None => {
+                    let cell = std::sync::Arc::new(std::sync::OnceLock::new());
+                    made.push(((k, rows), cell.clone()));
+                    cell
+                }
+            }
+        };
+        cell.get_or_init(|| {
+            let items = &self.variants[k];
+            let mut slots = assign(self.problem, items, rows, &self.h)?;
+            improve(self.problem, items, &mut slots, rows, &self.h);
+            Some(slots)
+        });
+        cell
+    }
+}
+
 /// The reserved-layer steps at one width: each trunk-piece variant, then the
 /// dogleg variant with an empty row opened at each place in turn. The first
 /// of these candidates in that order that routes is the answer; with spare
@@ -371,32 +427,25 @@ fn reserved(
     problem: &ChannelProblem,
     model: LayerModel,
     rows: i64,
-    variants: &[Vec<Item>],
+    made: &Assignments,
     borrowed: Option<&[Point]>,
 ) -> Option<Grid> {
-    let h = model.h_layers();
+    let h = &made.h;
+    let variants = &made.variants;
     // Opening a row into an assignment one row narrower needs that
     // assignment to exist: at least the lower bound of rows.
     let d = density(problem) as i64;
     let open = rows > (d + h.len() as i64 - 1) / h.len() as i64 && rows >= 2;
     let candidates = variants.len() + if open { rows as usize } else { 0 };
-    // The narrower assignment, made once by whichever candidate needs it
-    // first.
-    let narrower: std::sync::OnceLock<Option<Vec<Slot>>> = std::sync::OnceLock::new();
     crate::parallel::first_success(candidates, |k, abandoned| {
         if let Some(items) = variants.get(k) {
-            let mut slots = assign(problem, items, rows, &h)?;
-            improve(problem, items, &mut slots, rows, &h);
-            return attempt(problem, model, rows, items, &slots, borrowed, abandoned);
+            let slots = made.slots(k, rows);
+            let slots = slots.get().and_then(Option::as_ref)?;
+            return attempt(problem, model, rows, items, slots, borrowed, abandoned);
         }
         let items = &variants[0];
-        let slots = narrower
-            .get_or_init(|| {
-                let mut slots = assign(problem, items, rows - 1, &h)?;
-                improve(problem, items, &mut slots, rows - 1, &h);
-                Some(slots)
-            })
-            .as_ref()?;
+        let slots = made.slots(0, rows - 1);
+        let slots = slots.get().and_then(Option::as_ref)?;
         let f = (k - variants.len()) as i64 + 1;
         let shifted: Vec<Slot> = slots
             .iter()
