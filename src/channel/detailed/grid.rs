@@ -171,6 +171,17 @@ impl Grid {
         kept
     }
 
+    /// Run `step` with its changes kept out of the undo log: no rollback
+    /// undoes them. For drawing what was there before every open trial
+    /// began, into cells no trial has touched and onto nets no trial has
+    /// given cells (a rollback pops each net's latest cells).
+    pub fn unlogged<R>(&mut self, step: impl FnOnce(&mut Grid) -> R) -> R {
+        let was = std::mem::replace(&mut self.logging, false);
+        let r = step(self);
+        self.logging = was;
+        r
+    }
+
     /// Undo every change since the mark and close the trial.
     pub fn rollback(&mut self, m: Mark) {
         while self.journal.len() > m.len {
@@ -519,6 +530,13 @@ impl Grid {
             }
         }
         true
+    }
+
+    /// The raster indices a net has claimed, in claim order (floods start
+    /// from them in this order, which numbers the components).
+    #[cfg(test)]
+    pub fn claims_of(&self, net: u32) -> &[u32] {
+        &self.cells_of[net as usize]
     }
 
     /// The cells a net has claimed (some may since have been released).

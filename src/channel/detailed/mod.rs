@@ -472,6 +472,11 @@ struct Riser {
 /// One try at a fixed width and assignment: the grid when every net is
 /// connected. A borrowed layer's used points are blocked on the layer above
 /// the model's. It gives up (`None`) as soon as it sees `abandoned()`.
+///
+/// The pins, trunks and straight risers are drawn column by column just
+/// ahead of the repairs ([`Setup`]), so an attempt that fails early in a long
+/// channel has not drawn the rest of it; the grid a repair sees is the one a
+/// full set-up would have given (see [`Setup::ahead_of`]).
 fn attempt(
     problem: &ChannelProblem,
     model: LayerModel,
@@ -480,6 +485,23 @@ fn attempt(
     slots: &[Slot],
     borrowed: Option<&[Point]>,
     abandoned: &dyn Fn() -> bool,
+) -> Option<Grid> {
+    attempt_drawing(
+        problem, model, rows, items, slots, borrowed, abandoned, true,
+    )
+}
+
+/// [`attempt`], drawing lazily or (`lazy` false) the whole channel first.
+#[allow(clippy::too_many_arguments)]
+fn attempt_drawing(
+    problem: &ChannelProblem,
+    model: LayerModel,
+    rows: i64,
+    items: &[Item],
+    slots: &[Slot],
+    borrowed: Option<&[Point]>,
+    abandoned: &dyn Fn() -> bool,
+    lazy: bool,
 ) -> Option<Grid> {
     let mut g = Grid::new(
         problem.columns(),
@@ -495,94 +517,9 @@ fn attempt(
             }
         }
     }
-    let top = g.top_row();
-    let v = model.v_layers();
-    let (v_bottom, v_top) = (v[0], *v.last().expect("a model has a V layer"));
-    for x in 0..problem.columns() as usize {
-        for (net, y) in [(problem.bottom()[x], 0), (problem.top()[x], top)] {
-            if let Some(id) = net {
-                for l in 1..=g.layers {
-                    g.claim(Cell::new(x as i64, y, l), id.0);
-                }
-            }
-        }
-    }
-    // Trunk pieces; pieces of one net touching on one slot merge.
-    let mut ends: Vec<Vec<(u32, i64, u32)>> = vec![Vec::new(); problem.columns() as usize];
-    for (item, slot) in items.iter().zip(slots) {
-        if !g.run(
-            Cell::new(item.lo, slot.y, slot.layer),
-            Cell::new(item.hi, slot.y, slot.layer),
-            item.net,
-        ) {
-            return None;
-        }
-        // The riser of each pin column of the net inside the piece joins it
-        // (pins are sorted by column).
-        let pins = &problem.net(NetId(item.net)).pins;
-        let from = pins.partition_point(|p| (p.column as i64) < item.lo);
-        let mut last = None;
-        for pin in &pins[from..] {
-            let x = pin.column as i64;
-            if x > item.hi {
-                break;
-            }
-            if last != Some(x) {
-                last = Some(x);
-                ends[x as usize].push((item.net, slot.y, slot.layer));
-            }
-        }
-    }
-    if abandoned() {
+    let mut setup = Setup::new(problem, model, &g, items, slots);
+    if !lazy && !setup.draw(&mut g, i64::MAX) {
         return None;
-    }
-    // The risers of each column; two risers on one V layer that overlap
-    // make the column a conflict to repair.
-    let mut conflicts: Vec<(i64, Riser, Riser)> = Vec::new();
-    for x in 0..problem.columns() as i64 {
-        let t = problem.top()[x as usize].map(|id| id.0);
-        let b = problem.bottom()[x as usize].map(|id| id.0);
-        let riser = |net: u32, pin_rows: &[i64], layer: u32| {
-            let joints: Vec<(i64, u32)> = ends[x as usize]
-                .iter()
-                .filter(|e| e.0 == net)
-                .map(|e| (e.1, e.2))
-                .collect();
-            let ys = pin_rows.iter().copied().chain(joints.iter().map(|j| j.0));
-            let lo = ys.clone().min().expect("a riser has a pin");
-            let hi = ys.max().expect("a riser has a pin");
-            Riser {
-                net,
-                layer,
-                lo,
-                hi,
-                joints,
-            }
-        };
-        let risers: Vec<Riser> = match (t, b) {
-            (Some(t), Some(b)) if t == b => vec![riser(t, &[0, top], v_bottom)],
-            _ => {
-                let mut r = Vec::new();
-                if let Some(b) = b {
-                    r.push(riser(b, &[0], v_bottom));
-                }
-                if let Some(t) = t {
-                    r.push(riser(t, &[top], v_top));
-                }
-                r
-            }
-        };
-        if risers.len() == 2 && risers[0].layer == risers[1].layer && risers[1].lo <= risers[0].hi {
-            let mut it = risers.into_iter();
-            let (lower, upper) = (it.next().unwrap(), it.next().unwrap());
-            conflicts.push((x, lower, upper));
-            continue;
-        }
-        for r in &risers {
-            if !draw_riser(&mut g, x, r) {
-                return None;
-            }
-        }
     }
     let mut preferred = model.preferred();
     if borrowed.is_some() {
@@ -595,36 +532,52 @@ fn attempt(
     // before that stay. A conflict that fails with nothing before it to
     // undo, or after the restart budget (REPAIR_RESTARTS) of its stretch of
     // RESTART_REACH columns is spent, fails the width.
-    let mut order: Vec<usize> = (0..conflicts.len()).collect();
+    let mut order: Vec<usize> = Vec::new();
     let regions = 1 + problem.columns() as usize / RESTART_REACH as usize;
-    let mut restarts = vec![REPAIR_RESTARTS.min(conflicts.len()); regions];
+    // Made at the first failure: the budget is capped by the number of
+    // conflicts in the whole channel.
+    let mut restarts: Option<Vec<usize>> = None;
     let whole = g.mark();
-    let mut marks: Vec<Mark> = Vec::with_capacity(order.len());
+    let mut marks: Vec<Mark> = Vec::new();
     let mut p = 0;
-    while p < order.len() {
+    loop {
         if abandoned() {
             return None;
         }
+        // The next conflict in order, with the channel drawn far enough
+        // ahead of it.
+        order.extend(order.len()..setup.conflicts.len());
+        let upto = match order.get(p) {
+            Some(&k) => setup.ahead_of(setup.conflicts[k].0),
+            None if setup.done() => break,
+            None => setup.drawn() + SETUP_CHUNK,
+        };
+        if !setup.draw(&mut g, upto) {
+            return None;
+        }
+        order.extend(order.len()..setup.conflicts.len());
+        if p == order.len() {
+            continue;
+        }
         marks.truncate(p);
         marks.push(g.mark());
-        let (x, lower, upper) = &conflicts[order[p]];
-        if repair(
-            problem,
-            &mut g,
-            &preferred,
-            model.layers(),
-            *x,
-            lower,
-            upper,
-        ) {
+        let (x, lower, upper) = &setup.conflicts[order[p]];
+        let x = *x;
+        if repair(problem, &mut g, &preferred, model.layers(), x, lower, upper) {
             p += 1;
             continue;
         }
         let j = order[..p]
             .iter()
-            .position(|&q| (conflicts[q].0 - x).abs() <= RESTART_REACH)
+            .position(|&q| (setup.conflicts[q].0 - x).abs() <= RESTART_REACH)
             .unwrap_or(p);
-        let left = &mut restarts[(*x / RESTART_REACH) as usize];
+        if restarts.is_none() {
+            if setup.conflicts.len() < REPAIR_RESTARTS && !setup.draw(&mut g, i64::MAX) {
+                return None;
+            }
+            restarts = Some(vec![REPAIR_RESTARTS.min(setup.conflicts.len()); regions]);
+        }
+        let left = &mut restarts.as_mut().expect("made above")[(x / RESTART_REACH) as usize];
         if j == p || *left == 0 {
             return None;
         }
@@ -636,6 +589,235 @@ fn attempt(
     }
     g.commit_trial(whole);
     complete(problem, &mut g).then_some(g)
+}
+
+/// How many columns right of its conflict a repair may read or write: its
+/// widest search window and a margin.
+const SEEN_BEYOND: i64 = MAX_REACH + 4;
+
+/// Columns the set-up draws at a time when no conflict is waiting.
+const SETUP_CHUNK: i64 = 1024;
+
+/// The lazy set-up of one attempt: pins, trunk pieces and the risers of the
+/// columns without a conflict, drawn from left to right up to three
+/// frontiers (pins, trunks, risers) that keep each net's cells in the order a
+/// full set-up would claim them: all its pins, then all its trunk pieces,
+/// then all its risers.
+struct Setup<'a> {
+    problem: &'a ChannelProblem,
+    items: &'a [Item],
+    slots: &'a [Slot],
+    top: i64,
+    v_bottom: u32,
+    v_top: u32,
+    /// Item indices by left end (then index).
+    by_lo: Vec<usize>,
+    /// `reach[c + 1]`: one past the last column of every net that starts
+    /// left of column `c`, and at least `c`.
+    reach: Vec<i64>,
+    /// Columns `< pins` have their pins; items `by_lo[..trunks]` are drawn;
+    /// columns `< risers` have their risers (or their conflict listed).
+    pins: i64,
+    trunks: usize,
+    risers: i64,
+    /// Net, row and layer of the trunk pieces ending in each column.
+    ends: Vec<Vec<(u32, i64, u32)>>,
+    /// Columns where two risers would overlap on one layer, in column order.
+    conflicts: Vec<(i64, Riser, Riser)>,
+}
+
+impl<'a> Setup<'a> {
+    fn new(
+        problem: &'a ChannelProblem,
+        model: LayerModel,
+        g: &Grid,
+        items: &'a [Item],
+        slots: &'a [Slot],
+    ) -> Self {
+        let columns = problem.columns() as i64;
+        let v = model.v_layers();
+        let mut by_lo: Vec<usize> = (0..items.len()).collect();
+        by_lo.sort_by_key(|&k| (items[k].lo, k));
+        // Spans run from -1 (left side) to `columns` (right side).
+        let mut reach: Vec<i64> = (-1..=columns + 1).collect();
+        for id in problem.net_ids() {
+            let (lo, hi) = problem.net(id).span(problem.columns());
+            if lo <= hi {
+                let i = (lo + 2) as usize;
+                reach[i] = reach[i].max(hi + 1);
+            }
+        }
+        for i in 1..reach.len() {
+            reach[i] = reach[i].max(reach[i - 1]);
+        }
+        Setup {
+            problem,
+            items,
+            slots,
+            top: g.top_row(),
+            v_bottom: v[0],
+            v_top: *v.last().expect("a model has a V layer"),
+            by_lo,
+            reach,
+            pins: 0,
+            trunks: 0,
+            risers: 0,
+            ends: vec![Vec::new(); columns as usize],
+            conflicts: Vec::new(),
+        }
+    }
+
+    fn columns(&self) -> i64 {
+        self.problem.columns() as i64
+    }
+
+    /// One past the last column of every net that starts left of `c`, and
+    /// at least `c`.
+    fn reach(&self, c: i64) -> i64 {
+        let i = (c + 1).clamp(0, self.reach.len() as i64 - 1) as usize;
+        self.reach[i].max(c)
+    }
+
+    /// How far to draw before repairing a conflict in column `x`: a repair
+    /// reads and writes the columns within [`MAX_REACH`] of `x` (columns up
+    /// to [`SEEN_BEYOND`] past `x`, a margin for the searches' edges), and
+    /// labels the components of the nets it meets there, so every net that
+    /// starts in or left of those columns must be drawn whole.
+    fn ahead_of(&self, x: i64) -> i64 {
+        self.reach(x.saturating_add(SEEN_BEYOND + 1))
+    }
+
+    /// Columns `< drawn()` have their risers.
+    fn drawn(&self) -> i64 {
+        self.risers
+    }
+
+    fn done(&self) -> bool {
+        self.risers >= self.columns()
+    }
+
+    /// Draw the risers of the columns `< upto` and whatever they need first,
+    /// outside any open trial of the grid (the repairs so far touched only
+    /// columns drawn before them, and nets drawn whole). False when a trunk
+    /// or a riser meets a blocked point (the attempt fails).
+    fn draw(&mut self, g: &mut Grid, upto: i64) -> bool {
+        let columns = self.columns();
+        let r = upto.min(columns);
+        if r <= self.risers {
+            return true;
+        }
+        let t = if r >= columns {
+            i64::MAX
+        } else {
+            self.reach(r)
+        };
+        let pins = if t >= columns {
+            columns
+        } else {
+            self.reach(t).min(columns)
+        };
+        g.unlogged(|g| self.draw_to(g, pins, t, r))
+    }
+
+    fn draw_to(&mut self, g: &mut Grid, pins: i64, trunks: i64, risers: i64) -> bool {
+        let problem = self.problem;
+        while self.pins < pins {
+            let x = self.pins as usize;
+            for (net, y) in [(problem.bottom()[x], 0), (problem.top()[x], self.top)] {
+                if let Some(id) = net {
+                    for l in 1..=g.layers {
+                        g.claim(Cell::new(x as i64, y, l), id.0);
+                    }
+                }
+            }
+            self.pins += 1;
+        }
+        // Trunk pieces; pieces of one net touching on one slot merge.
+        while let Some(&k) = self.by_lo.get(self.trunks) {
+            let (item, slot) = (self.items[k], self.slots[k]);
+            if item.lo >= trunks {
+                break;
+            }
+            self.trunks += 1;
+            if !g.run(
+                Cell::new(item.lo, slot.y, slot.layer),
+                Cell::new(item.hi, slot.y, slot.layer),
+                item.net,
+            ) {
+                return false;
+            }
+            // The riser of each pin column of the net inside the piece joins
+            // it (pins are sorted by column).
+            let pins = &problem.net(NetId(item.net)).pins;
+            let from = pins.partition_point(|p| (p.column as i64) < item.lo);
+            let mut last = None;
+            for pin in &pins[from..] {
+                let x = pin.column as i64;
+                if x > item.hi {
+                    break;
+                }
+                if last != Some(x) {
+                    last = Some(x);
+                    self.ends[x as usize].push((item.net, slot.y, slot.layer));
+                }
+            }
+        }
+        // The risers of each column; two risers on one V layer that overlap
+        // make the column a conflict to repair.
+        while self.risers < risers {
+            let x = self.risers;
+            self.risers += 1;
+            let top = self.top;
+            let t = problem.top()[x as usize].map(|id| id.0);
+            let b = problem.bottom()[x as usize].map(|id| id.0);
+            let ends = &self.ends[x as usize];
+            let riser = |net: u32, pin_rows: &[i64], layer: u32| {
+                let joints: Vec<(i64, u32)> = ends
+                    .iter()
+                    .filter(|e| e.0 == net)
+                    .map(|e| (e.1, e.2))
+                    .collect();
+                let ys = pin_rows.iter().copied().chain(joints.iter().map(|j| j.0));
+                let lo = ys.clone().min().expect("a riser has a pin");
+                let hi = ys.max().expect("a riser has a pin");
+                Riser {
+                    net,
+                    layer,
+                    lo,
+                    hi,
+                    joints,
+                }
+            };
+            let risers: Vec<Riser> = match (t, b) {
+                (Some(t), Some(b)) if t == b => vec![riser(t, &[0, top], self.v_bottom)],
+                _ => {
+                    let mut r = Vec::new();
+                    if let Some(b) = b {
+                        r.push(riser(b, &[0], self.v_bottom));
+                    }
+                    if let Some(t) = t {
+                        r.push(riser(t, &[top], self.v_top));
+                    }
+                    r
+                }
+            };
+            if risers.len() == 2
+                && risers[0].layer == risers[1].layer
+                && risers[1].lo <= risers[0].hi
+            {
+                let mut it = risers.into_iter();
+                let (lower, upper) = (it.next().unwrap(), it.next().unwrap());
+                self.conflicts.push((x, lower, upper));
+                continue;
+            }
+            for r in &risers {
+                if !draw_riser(g, x, r) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
 }
 
 /// Widest detour (columns either side) a rip-up search looks at.
@@ -1025,6 +1207,110 @@ mod tests {
             more < own,
             "tracks with the borrowed layer {more}, without {own}"
         );
+    }
+
+    /// An attempt draws the channel just ahead of its repairs; the grid it
+    /// ends with (each net's cells in claim order included, which decide
+    /// component numbering and so later choices) must be the one it gives
+    /// when the whole channel is drawn first. Channels long enough for the
+    /// lazy set-up to matter, short and long nets, side terminals.
+    #[test]
+    fn lazy_set_up_routes_as_the_full_set_up() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
+        let (mut routed, mut failed) = (0, 0);
+        for _ in 0..24 {
+            let (p, model) = random_case(&mut rng, 1500..3500, 0.6..1.0, 3..60, 0.0..0.4);
+            let variant = rng.gen_bool(0.5);
+            let items = items_of(&p, variant);
+            let rows = lower_bound(&p, model) + rng.gen_range(0..2);
+            let h = model.h_layers();
+            let Some(mut slots) = assign(&p, &items, rows, &h) else {
+                continue;
+            };
+            improve(&p, &items, &mut slots, rows, &h);
+            let run =
+                |lazy| attempt_drawing(&p, model, rows, &items, &slots, None, &|| false, lazy);
+            match (run(true), run(false)) {
+                (Some(a), Some(b)) => {
+                    routed += 1;
+                    assert_eq!(a.geometry(|n| n), b.geometry(|n| n), "{}", p.name());
+                    for id in p.net_ids() {
+                        assert_eq!(
+                            a.claims_of(id.0),
+                            b.claims_of(id.0),
+                            "{} net {}",
+                            p.name(),
+                            id.0
+                        );
+                    }
+                }
+                (None, None) => failed += 1,
+                (a, b) => panic!("{}: lazy {} full {}", p.name(), a.is_some(), b.is_some()),
+            }
+        }
+        eprintln!("{routed} attempts routed, {failed} failed, alike");
+        assert!(
+            routed >= 5 && failed >= 2,
+            "routed {routed}, failed {failed}"
+        );
+    }
+
+    /// What the repairs of a conflict in column `x` rely on: once the set-up
+    /// has drawn `ahead_of(x)`, every cell within the repair's reach is as a
+    /// full set-up draws it, and every net owning one of them has all its
+    /// cells, in the same order.
+    #[test]
+    fn lazy_set_up_draws_all_a_repair_can_see() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(32);
+        let mut compared = 0;
+        for _ in 0..30 {
+            let (p, model) = random_case(&mut rng, 600..2500, 0.5..1.0, 2..80, 0.0..0.3);
+            let items = items_of(&p, rng.gen_bool(0.5));
+            let rows = lower_bound(&p, model) + 1;
+            let h = model.h_layers();
+            let Some(slots) = assign(&p, &items, rows, &h) else {
+                continue;
+            };
+            let grid = || Grid::new(p.columns(), rows as u32, model.layers(), p.nets().len());
+            let mut full = grid();
+            let mut all = Setup::new(&p, model, &full, &items, &slots);
+            if !all.draw(&mut full, i64::MAX) {
+                continue;
+            }
+            for _ in 0..4 {
+                let x = rng.gen_range(0..p.columns() as i64);
+                let mut lazy = grid();
+                let mut setup = Setup::new(&p, model, &lazy, &items, &slots);
+                let upto = setup.ahead_of(x);
+                assert!(setup.draw(&mut lazy, upto));
+                let seen = x + SEEN_BEYOND;
+                let mut nets = std::collections::BTreeSet::new();
+                for l in 1..=lazy.layers {
+                    for y in 0..=lazy.width + 1 {
+                        for c in -1..=seen.min(p.columns() as i64) {
+                            let cell = Cell::new(c, y, l);
+                            assert_eq!(lazy.owner(cell), full.owner(cell), "{} {cell:?}", p.name());
+                            assert_eq!(lazy.flags(cell), full.flags(cell), "{} {cell:?}", p.name());
+                            if lazy.owner(cell) != 0 {
+                                nets.insert(lazy.owner(cell) - 1);
+                            }
+                        }
+                    }
+                }
+                for n in nets {
+                    assert_eq!(lazy.claims_of(n), full.claims_of(n), "{} net {n}", p.name());
+                }
+                // Only conflicts up to the drawn columns are listed, and
+                // those as the full set-up lists them.
+                let k = setup.conflicts.len();
+                assert_eq!(
+                    setup.conflicts.iter().map(|c| c.0).collect::<Vec<_>>(),
+                    all.conflicts[..k].iter().map(|c| c.0).collect::<Vec<_>>()
+                );
+                compared += 1;
+            }
+        }
+        assert!(compared >= 40, "{compared} comparisons");
     }
 
     /// The candidates of one width may be tried on several threads; the
