@@ -31,7 +31,7 @@ use crate::channel::router::{ChannelRouter, RouteError, RouteEvent, RouteOptions
 use crate::channel::solution::{ChannelSolution, LayerGroup};
 use crate::geom::Point;
 
-use assign::{assign, improve, Slot};
+use assign::{assign_with, depths, improve, piece_graph, Depths, Slot};
 use grid::{Cell, Grid, Mark};
 use maze::{commit, Costs, Preferred, Search};
 
@@ -370,6 +370,9 @@ struct Assignments<'a> {
     problem: &'a ChannelProblem,
     h: Vec<u32>,
     variants: Vec<Vec<Item>>,
+    /// The constraint depths of each variant's pieces, made at its first
+    /// assignment.
+    depths: Vec<std::sync::OnceLock<Depths>>,
     #[allow(clippy::type_complexity)]
     made: std::sync::Mutex<
         Vec<(
@@ -385,6 +388,7 @@ impl<'a> Assignments<'a> {
             problem,
             h: model.h_layers(),
             variants: vec![items_of(problem, true), items_of(problem, false)],
+            depths: (0..2).map(|_| std::sync::OnceLock::new()).collect(),
             made: std::sync::Mutex::new(Vec::new()),
         }
     }
@@ -410,7 +414,8 @@ impl<'a> Assignments<'a> {
         };
         cell.get_or_init(|| {
             let items = &self.variants[k];
-            let mut slots = assign(self.problem, items, rows, &self.h)?;
+            let depths = self.depths[k].get_or_init(|| depths(&piece_graph(self.problem, items)));
+            let mut slots = assign_with(self.problem, items, depths, rows, &self.h)?;
             improve(self.problem, items, &mut slots, rows, &self.h);
             Some(slots)
         });
@@ -1082,6 +1087,7 @@ fn finish(problem: &ChannelProblem, model: LayerModel, mut g: Grid) -> ChannelSo
 
 #[cfg(test)]
 mod tests {
+    use super::assign::assign;
     use super::*;
     use crate::channel::generate::{random_channel, ChannelShape};
     use crate::channel::verify::verify;
