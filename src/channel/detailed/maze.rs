@@ -200,22 +200,55 @@ impl Search<'_> {
     ) -> Result<Vec<Cell>, NotFound> {
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
-            self.reach_in(&mut scratch, sources, &is_target)?;
+            match self.reach_in(&mut scratch, sources, &is_target, usize::MAX) {
+                Flood::Reached => {}
+                Flood::Exhausted { window_bound } => return Err(NotFound { window_bound }),
+                Flood::OverBudget => unreachable!("the flood has no budget"),
+            }
             let found = self.run_in(&mut scratch, sources, is_target);
             scratch.reset();
             found
         })
     }
 
+    /// Whether the flood of [`Search::run`] from `sources` reaches a cell
+    /// where `is_target` holds within this search's window, giving up
+    /// (`None`) after entering `budget` cells.
+    ///
+    /// Inside the grid's columns and the search's layers every move is
+    /// also a move back, except that a pin row is entered only onto a
+    /// target: so between two sets of such cells that a search may start
+    /// from, `A` reaches `B` exactly when `B` reaches `A` (within the same
+    /// window). A caller can decide a search from the side that is walled
+    /// in, which is the cheaper flood.
+    pub fn reaches(
+        &self,
+        sources: &[Cell],
+        is_target: impl Fn(Cell, usize) -> bool,
+        budget: usize,
+    ) -> Option<bool> {
+        SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            match self.reach_in(&mut scratch, sources, &is_target, budget) {
+                Flood::Reached => Some(true),
+                Flood::Exhausted { .. } => Some(false),
+                Flood::OverBudget => None,
+            }
+        })
+    }
+
     /// Whether a target can be reached by the moves of [`Search::run`]
-    /// (their costs aside): `Ok(())` when one can, else what a failed
-    /// search reports (it visits the same cells).
+    /// (their costs aside), and if not, what a failed search reports (it
+    /// visits the same cells); the flood gives up after entering `budget`
+    /// cells.
     fn reach_in(
         &self,
         scratch: &mut Scratch,
         sources: &[Cell],
         is_target: &impl Fn(Cell, usize) -> bool,
-    ) -> Result<(), NotFound> {
+        budget: usize,
+    ) -> Flood {
+        let mut budget = budget;
         let (x0, x1) = self.columns();
         scratch.grow(self.grid.cell_count());
         let Scratch { seen, stack, .. } = scratch;
@@ -239,15 +272,19 @@ impl Search<'_> {
                 |next, j, _cost| {
                     if !seen.is_marked(j) && self.price_at(next, j).is_some() {
                         if is_target(next, j) {
-                            return Ok(());
+                            return Flood::Reached;
                         }
+                        if budget == 0 {
+                            return Flood::OverBudget;
+                        }
+                        budget -= 1;
                         seen.mark(j);
                         stack.push((j, next));
                     }
                 }
             );
         }
-        Err(NotFound { window_bound })
+        Flood::Exhausted { window_bound }
     }
 
     fn run_in(
@@ -321,6 +358,17 @@ impl Search<'_> {
         }
         Err(NotFound { window_bound })
     }
+}
+
+/// How a reachability flood ended.
+enum Flood {
+    Reached,
+    /// No target reachable; `window_bound` as in [`NotFound`].
+    Exhausted {
+        window_bound: bool,
+    },
+    /// It gave up at its budget of cells.
+    OverBudget,
 }
 
 /// A search that reached no target. Unless `window_bound`, no source lay
@@ -553,7 +601,7 @@ mod tests {
     #[test]
     fn the_flood_decides_as_the_shortest_path_search() {
         use super::super::tests::raw_grids;
-        use super::{Cell, Costs, Preferred, Scratch, Search};
+        use super::{Cell, Costs, Flood, NotFound, Preferred, Scratch, Search};
         use crate::channel::problem::NetId;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
         let (mut reached, mut failed) = (0, 0);
@@ -590,13 +638,14 @@ mod tests {
                     let mut scratch = Scratch::default();
                     let alone = search.run_in(&mut scratch, &comps[si], target);
                     scratch.reset();
-                    match (alone, search.reach_in(&mut scratch, &comps[si], &target)) {
-                        (Ok(_), Ok(())) => reached += 1,
-                        (Err(a), Err(b)) => {
-                            assert_eq!(a, b, "{} net {net}", p.name());
+                    let flood = search.reach_in(&mut scratch, &comps[si], &target, usize::MAX);
+                    match (alone, flood) {
+                        (Ok(_), Flood::Reached) => reached += 1,
+                        (Err(a), Flood::Exhausted { window_bound }) => {
+                            assert_eq!(a, NotFound { window_bound }, "{} net {net}", p.name());
                             failed += 1;
                         }
-                        (a, b) => panic!("{} net {net}: search {a:?}, flood {b:?}", p.name()),
+                        (a, _) => panic!("{} net {net}: search {a:?}, flood disagrees", p.name()),
                     }
                 }
                 g.rollback(mark);
@@ -605,6 +654,86 @@ mod tests {
         assert!(
             reached > 300 && failed > 150,
             "{reached} reached, {failed} failed"
+        );
+    }
+
+    /// The symmetry [`Search::reaches`] states: between a net's pieces
+    /// inside the grid's columns and the search's layers, one piece reaches
+    /// the others exactly when the others reach it, in the same window, on
+    /// cut nets of raw routings (as in the test above). A budget too small
+    /// gives up rather than answer.
+    #[test]
+    fn reaching_is_symmetric() {
+        use super::super::tests::raw_grids;
+        use super::{Cell, Costs, Preferred, Search};
+        use crate::channel::problem::NetId;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(32);
+        let (mut reached, mut failed, mut gave_up) = (0, 0, 0);
+        for (p, mut g) in raw_grids(13, 100) {
+            let preferred = vec![Preferred::Any; g.layers as usize];
+            for _ in 0..40 {
+                let net = rng.gen_range(0..p.nets().len()) as u32;
+                let mark = g.mark();
+                for c in g.cells_of(net) {
+                    if c.y > 0 && c.y <= g.width && rng.gen_bool(0.5) {
+                        g.release(c);
+                    }
+                }
+                let comps = g.label_components(net);
+                let layers = rng.gen_range(1..=g.layers);
+                let inside = |c: &Cell| c.x >= 0 && c.x < g.columns && c.layer <= layers;
+                if comps.len() >= 2 && comps.iter().flatten().all(inside) {
+                    let si = rng.gen_range(0..comps.len());
+                    let x = comps[si][rng.gen_range(0..comps[si].len())].x;
+                    let reach = [0, 1, 3, 9, 27, 81][rng.gen_range(0..6)];
+                    let info = p.net(NetId(net));
+                    let search = Search {
+                        grid: &g,
+                        net,
+                        preferred: &preferred,
+                        costs: Costs::default(),
+                        window: (x - reach, x + reach),
+                        layers,
+                        left_side: info.left,
+                        right_side: info.right,
+                        steal: rng.gen_bool(0.3).then_some(12),
+                    };
+                    let others: Vec<Cell> = comps
+                        .iter()
+                        .enumerate()
+                        .filter(|&(k, _)| k != si)
+                        .flat_map(|(_, c)| c.iter().copied())
+                        .collect();
+                    let is_net = |i: usize| g.owner_at(i) == net + 1;
+                    let forth = search.reaches(
+                        &comps[si],
+                        |_, i| is_net(i) && g.component_at(i).is_some_and(|k| k != si),
+                        usize::MAX,
+                    );
+                    let back = search.reaches(
+                        &others,
+                        |_, i| is_net(i) && g.component_at(i) == Some(si),
+                        usize::MAX,
+                    );
+                    assert_eq!(forth, back, "{} net {net}", p.name());
+                    match forth {
+                        Some(true) => reached += 1,
+                        _ => failed += 1,
+                    }
+                    let small = search.reaches(
+                        &others,
+                        |_, i| is_net(i) && g.component_at(i) == Some(si),
+                        3,
+                    );
+                    assert!(small.is_none() || small == back, "{} net {net}", p.name());
+                    gave_up += small.is_none() as usize;
+                }
+                g.rollback(mark);
+            }
+        }
+        assert!(
+            reached > 500 && failed > 100 && gave_up > 300,
+            "{reached} reached, {failed} failed, {gave_up} gave up"
         );
     }
 }

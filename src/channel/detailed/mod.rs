@@ -930,7 +930,9 @@ fn connect_within(
             .min_by_key(|(k, c)| (near(c), *k))
             .expect("two components");
         let sources: Vec<Cell> = comps[si].clone();
+        let limit = if depth > 0 { STEAL_REACH } else { MAX_REACH };
         let mut reach = 3i64;
+        let mut checked = false;
         let found = loop {
             let search = Search {
                 grid: g,
@@ -950,9 +952,20 @@ fn connect_within(
                 Err(e) => e.window_bound,
             };
             // Wider only when the window kept the search from something.
-            let limit = if depth > 0 { STEAL_REACH } else { MAX_REACH };
             if reach >= limit || !window_bound {
                 break None;
+            }
+            // Most searches that get this far fail at every width: the
+            // other pieces are walled in, while this one floods the open
+            // space of ever wider windows. Flooding back from the other
+            // pieces in the widest window decides those at once.
+            if reach >= WALLED_FROM && !checked {
+                checked = true;
+                if walled_in(
+                    problem, g, preferred, layers, net, x, depth, &comps, si, limit,
+                ) {
+                    break None;
+                }
             }
             reach *= 3;
         };
@@ -969,6 +982,66 @@ fn connect_within(
             None => return false,
         }
     }
+}
+
+/// The window reach from which a failing search first checks whether the
+/// other pieces are walled in ([`walled_in`]).
+const WALLED_FROM: i64 = 3;
+
+/// Cells a flood back from the other pieces may enter before giving up.
+const WALLED_BUDGET: usize = 1024;
+
+/// Whether the pieces of `net` other than `comps[si]` surely cannot reach
+/// it within the widest window [`connect_within`] would search around `x`
+/// (reach up to `limit`), by a flood back from them that gives up after
+/// [`WALLED_BUDGET`] cells. Exact by the symmetry of the moves
+/// ([`Search::reaches`]), so it is used only when every piece lies inside
+/// the grid's columns and the search's layers.
+#[allow(clippy::too_many_arguments)]
+fn walled_in(
+    problem: &ChannelProblem,
+    g: &Grid,
+    preferred: &[Preferred],
+    layers: u32,
+    net: u32,
+    x: i64,
+    depth: u32,
+    comps: &[Vec<Cell>],
+    si: usize,
+    limit: i64,
+) -> bool {
+    let inside = |c: &Cell| c.x >= 0 && c.x < g.columns && c.layer <= layers;
+    if !comps.iter().flatten().all(inside) {
+        return false;
+    }
+    let mut widest = 3i64;
+    while widest < limit {
+        widest *= 3;
+    }
+    let info = problem.net(NetId(net));
+    let search = Search {
+        grid: g,
+        net,
+        preferred,
+        costs: Costs::default(),
+        window: (x.saturating_sub(widest), x.saturating_add(widest)),
+        layers,
+        left_side: info.left,
+        right_side: info.right,
+        steal: (depth > 0).then_some(STEAL_PRICE),
+    };
+    let others: Vec<Cell> = comps
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k != si)
+        .flat_map(|(_, c)| c.iter().copied())
+        .collect();
+    let back = search.reaches(
+        &others,
+        |_, i| g.owner_at(i) == net + 1 && g.component_at(i) == Some(si),
+        WALLED_BUDGET,
+    );
+    back == Some(false)
 }
 
 /// Repair a column where the top net's riser would cross the bottom net's:
