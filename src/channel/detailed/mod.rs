@@ -424,7 +424,7 @@ impl<'a> Assignments<'a> {
 }
 
 /// The reserved-layer steps at one width: each trunk-piece variant, then the
-/// dogleg variant with an empty row opened at each place in turn. The first
+/// dogleg variant with an empty row opened at each of [`open_rows`] in turn. The first
 /// of these candidates in that order that routes is the answer; with spare
 /// cores, later candidates are tried while earlier ones run
 /// ([`crate::parallel::first_success`]), with the same answer.
@@ -441,7 +441,8 @@ fn reserved(
     // assignment to exist: at least the lower bound of rows.
     let d = density(problem) as i64;
     let open = rows > (d + h.len() as i64 - 1) / h.len() as i64 && rows >= 2;
-    let candidates = variants.len() + if open { rows as usize } else { 0 };
+    let places = if open { open_rows(rows) } else { Vec::new() };
+    let candidates = variants.len() + places.len();
     crate::parallel::first_success(candidates, |k, abandoned| {
         if let Some(items) = variants.get(k) {
             let slots = made.slots(k, rows);
@@ -451,7 +452,7 @@ fn reserved(
         let items = &variants[0];
         let slots = made.slots(0, rows - 1);
         let slots = slots.get().and_then(Option::as_ref)?;
-        let f = (k - variants.len()) as i64 + 1;
+        let f = places[k - variants.len()];
         let shifted: Vec<Slot> = slots
             .iter()
             .map(|s| Slot {
@@ -462,6 +463,27 @@ fn reserved(
         attempt(problem, model, rows, items, &shifted, borrowed, abandoned)
     })
 }
+
+/// The places (rows `1 ..= rows`) where an empty row is opened into the
+/// assignment one row narrower: every place in a channel of at most
+/// [`OPEN_ROWS`] rows, else that many spread evenly from the bottom row to
+/// the top one, bottom first. Each place costs a whole attempt, and a
+/// width that fails tries them all, so their number is bounded: with every
+/// place, a 3,000-column channel of 234 rows tried 236 candidates at its
+/// second width (two minutes).
+fn open_rows(rows: i64) -> Vec<i64> {
+    if rows <= OPEN_ROWS {
+        return (1..=rows).collect();
+    }
+    let mut places: Vec<i64> = (0..OPEN_ROWS)
+        .map(|i| 1 + (i * (rows - 1) + (OPEN_ROWS - 1) / 2) / (OPEN_ROWS - 1))
+        .collect();
+    places.dedup();
+    places
+}
+
+/// How many places an empty row is opened at, at most, per width.
+const OPEN_ROWS: i64 = 16;
 
 /// The vertical a net needs in a column: the rows it must join there.
 #[derive(Clone, Debug)]
@@ -917,20 +939,25 @@ fn connect_within(
     depth: u32,
 ) -> bool {
     let info = problem.net(NetId(net));
+    let limit = if depth > 0 { STEAL_REACH } else { MAX_REACH };
+    let widest = widest_reach(limit);
     loop {
         let comps = g.label_components(net);
-        if comps.len() <= 1 {
+        // Pieces with no cell in the widest window are out of every
+        // search's reach: they are other repairs' business (a long net's
+        // pin at another conflict, or past the columns drawn so far), and
+        // the attempt's last check finds any piece left over.
+        let near = |c: &Vec<Cell>| c.iter().map(|k| (k.x - x).abs()).min().unwrap_or(i64::MAX);
+        if comps.iter().filter(|c| near(c) <= widest).count() <= 1 {
             return true;
         }
         // Grow the component nearest to x.
-        let near = |c: &Vec<Cell>| c.iter().map(|k| (k.x - x).abs()).min().unwrap_or(i64::MAX);
         let (si, _) = comps
             .iter()
             .enumerate()
             .min_by_key(|(k, c)| (near(c), *k))
             .expect("two components");
         let sources: Vec<Cell> = comps[si].clone();
-        let limit = if depth > 0 { STEAL_REACH } else { MAX_REACH };
         let mut reach = 3i64;
         let mut checked = false;
         let found = loop {
@@ -984,6 +1011,16 @@ fn connect_within(
     }
 }
 
+/// The reach of the widest window [`connect_within`] searches when its
+/// windows may grow up to `limit` (3, 9, 27, ... until `limit` is met).
+fn widest_reach(limit: i64) -> i64 {
+    let mut widest = 3i64;
+    while widest < limit {
+        widest *= 3;
+    }
+    widest
+}
+
 /// The window reach from which a failing search first checks whether the
 /// other pieces are walled in ([`walled_in`]).
 const WALLED_FROM: i64 = 3;
@@ -1014,10 +1051,7 @@ fn walled_in(
     if !comps.iter().flatten().all(inside) {
         return false;
     }
-    let mut widest = 3i64;
-    while widest < limit {
-        widest *= 3;
-    }
+    let widest = widest_reach(limit);
     let info = problem.net(NetId(net));
     let search = Search {
         grid: g,
@@ -1286,6 +1320,57 @@ mod tests {
             more < own,
             "tracks with the borrowed layer {more}, without {own}"
         );
+    }
+
+    /// A repair joins the pieces of a net within its widest window and
+    /// leaves a piece out of every search's reach (here a pin 1,088 columns
+    /// away, as at another conflict of a long net) to its own repair: the
+    /// near pin is joined and the call succeeds.
+    #[test]
+    fn a_repair_leaves_pieces_out_of_reach_to_their_own() {
+        let c = 1200usize;
+        let mut top = vec!["0"; c];
+        let mut bottom = vec!["0"; c];
+        (top[1100], bottom[12], bottom[10]) = ("1", "1", "1");
+        let text = format!("top: {}\nbottom: {}\n", top.join(" "), bottom.join(" "));
+        let p = crate::io::parse_channel(&text, "far.txt").unwrap();
+        let net = p.net_ids().next().unwrap().0;
+        let model = LayerModel::Hv;
+        let mut g = Grid::new(p.columns(), 3, model.layers(), p.nets().len());
+        let top_row = g.top_row();
+        for (x, y) in [(10, 0), (12, 0), (1100, top_row)] {
+            for l in 1..=g.layers {
+                g.claim(Cell::new(x, y, l), net);
+            }
+        }
+        assert!(g.run(Cell::new(10, 2, 1), Cell::new(1100, 2, 1), net));
+        assert!(g.run(Cell::new(10, 0, 2), Cell::new(10, 2, 2), net));
+        g.via(10, 2, 1, 2, net);
+        assert_eq!(g.count_components(net), 3);
+        let preferred = model.preferred();
+        assert!(connect_within(&p, &mut g, &preferred, 2, net, 12, 0));
+        // The near pin joined the trunk; the far one is still apart.
+        let comps = g.label_components(net);
+        assert_eq!(comps.len(), 2);
+        let far = comps.iter().find(|c| c.iter().all(|k| k.x == 1100));
+        assert!(far.is_some(), "the far pin stays a piece of its own");
+    }
+
+    /// The empty row is opened everywhere in narrow channels and at
+    /// [`OPEN_ROWS`] places spread from bottom to top in wide ones.
+    #[test]
+    fn empty_rows_are_opened_at_a_bounded_spread_of_places() {
+        for rows in 2..=OPEN_ROWS {
+            assert_eq!(open_rows(rows), (1..=rows).collect::<Vec<_>>());
+        }
+        for rows in [OPEN_ROWS + 1, 40, 234, 673, 10_000] {
+            let places = open_rows(rows);
+            assert_eq!(places.len() as i64, OPEN_ROWS, "{rows} rows");
+            assert_eq!((places[0], *places.last().unwrap()), (1, rows));
+            let gaps: Vec<i64> = places.windows(2).map(|w| w[1] - w[0]).collect();
+            let (lo, hi) = (gaps.iter().min().unwrap(), gaps.iter().max().unwrap());
+            assert!(*lo >= 1 && hi - lo <= 1, "{rows} rows: gaps {gaps:?}");
+        }
     }
 
     /// An attempt draws the channel just ahead of its repairs; the grid it
