@@ -593,6 +593,17 @@ mod tests {
         }
     }
 
+    /// Free about half of a net's track cells (the caller rolls the grid
+    /// back) and label the pieces left.
+    fn cut(g: &mut super::Grid, rng: &mut impl Rng, net: u32) -> Vec<Vec<super::Cell>> {
+        for c in g.cells_of(net) {
+            if c.y > 0 && c.y <= g.width && rng.gen_bool(0.5) {
+                g.release(c);
+            }
+        }
+        g.label_components(net)
+    }
+
     /// The flood's verdict against the shortest path search alone: for cut
     /// nets of raw routings (some of a net's track cells freed), searches
     /// from one piece towards the others, in windows of several widths,
@@ -610,12 +621,7 @@ mod tests {
             for _ in 0..12 {
                 let net = rng.gen_range(0..p.nets().len()) as u32;
                 let mark = g.mark();
-                for c in g.cells_of(net) {
-                    if c.y > 0 && c.y <= g.width && rng.gen_bool(0.5) {
-                        g.release(c);
-                    }
-                }
-                let comps = g.label_components(net);
+                let comps = cut(&mut g, &mut rng, net);
                 if comps.len() >= 2 {
                     let si = rng.gen_range(0..comps.len());
                     let x = comps[si][rng.gen_range(0..comps[si].len())].x;
@@ -674,12 +680,7 @@ mod tests {
             for _ in 0..40 {
                 let net = rng.gen_range(0..p.nets().len()) as u32;
                 let mark = g.mark();
-                for c in g.cells_of(net) {
-                    if c.y > 0 && c.y <= g.width && rng.gen_bool(0.5) {
-                        g.release(c);
-                    }
-                }
-                let comps = g.label_components(net);
+                let comps = cut(&mut g, &mut rng, net);
                 let layers = rng.gen_range(1..=g.layers);
                 let inside = |c: &Cell| c.x >= 0 && c.x < g.columns && c.layer <= layers;
                 if comps.len() >= 2 && comps.iter().flatten().all(inside) {

@@ -988,9 +988,11 @@ fn connect_within(
             // pieces in the widest window decides those at once.
             if reach >= WALLED_FROM && !checked {
                 checked = true;
-                if walled_in(
-                    problem, g, preferred, layers, net, x, depth, &comps, si, limit,
-                ) {
+                let wide = Search {
+                    window: (x.saturating_sub(widest), x.saturating_add(widest)),
+                    ..search
+                };
+                if walled_in(&wide, &comps, si) {
                     break None;
                 }
             }
@@ -1028,51 +1030,28 @@ const WALLED_FROM: i64 = 3;
 /// Cells a flood back from the other pieces may enter before giving up.
 const WALLED_BUDGET: usize = 1024;
 
-/// Whether the pieces of `net` other than `comps[si]` surely cannot reach
-/// it within the widest window [`connect_within`] would search around `x`
-/// (reach up to `limit`), by a flood back from them that gives up after
-/// [`WALLED_BUDGET`] cells. Exact by the symmetry of the moves
+/// Whether the pieces of the search's net other than `comps[si]` surely
+/// cannot reach it within the search's window (the widest
+/// [`connect_within`] would search), by a flood back from them that gives
+/// up after [`WALLED_BUDGET`] cells. Exact by the symmetry of the moves
 /// ([`Search::reaches`]), so it is used only when every piece lies inside
 /// the grid's columns and the search's layers.
-#[allow(clippy::too_many_arguments)]
-fn walled_in(
-    problem: &ChannelProblem,
-    g: &Grid,
-    preferred: &[Preferred],
-    layers: u32,
-    net: u32,
-    x: i64,
-    depth: u32,
-    comps: &[Vec<Cell>],
-    si: usize,
-    limit: i64,
-) -> bool {
-    let inside = |c: &Cell| c.x >= 0 && c.x < g.columns && c.layer <= layers;
+fn walled_in(search: &Search, comps: &[Vec<Cell>], si: usize) -> bool {
+    let g = search.grid;
+    let inside = |c: &Cell| c.x >= 0 && c.x < g.columns && c.layer <= search.layers;
     if !comps.iter().flatten().all(inside) {
         return false;
     }
-    let widest = widest_reach(limit);
-    let info = problem.net(NetId(net));
-    let search = Search {
-        grid: g,
-        net,
-        preferred,
-        costs: Costs::default(),
-        window: (x.saturating_sub(widest), x.saturating_add(widest)),
-        layers,
-        left_side: info.left,
-        right_side: info.right,
-        steal: (depth > 0).then_some(STEAL_PRICE),
-    };
     let others: Vec<Cell> = comps
         .iter()
         .enumerate()
         .filter(|&(k, _)| k != si)
         .flat_map(|(_, c)| c.iter().copied())
         .collect();
+    let mine = search.net + 1;
     let back = search.reaches(
         &others,
-        |_, i| g.owner_at(i) == net + 1 && g.component_at(i) == Some(si),
+        |_, i| g.owner_at(i) == mine && g.component_at(i) == Some(si),
         WALLED_BUDGET,
     );
     back == Some(false)
