@@ -483,7 +483,7 @@ fn open_rows(rows: i64) -> Vec<i64> {
 }
 
 /// How many places an empty row is opened at, at most, per width.
-const OPEN_ROWS: i64 = 16;
+const OPEN_ROWS: i64 = 8;
 
 /// The vertical a net needs in a column: the rows it must join there.
 #[derive(Clone, Debug)]
