@@ -371,24 +371,8 @@ fn violated(constraints: &[(i64, bool)], y: i64) -> u32 {
         .count() as u32
 }
 
-/// Count the vertical constraint violations of piece `k` if it sat in
-/// `slot`, against the other pieces placed so far (`slot_of`).
-fn count_violations(
-    problem: &ChannelProblem,
-    items: &[Item],
-    ending: &Columns,
-    k: usize,
-    slot: Slot,
-    slot_of: impl Fn(usize) -> Option<Slot>,
-) -> u32 {
-    let mut n = 0;
-    each_constraint(problem, items, ending, k, slot_of, |row, above| {
-        n += violates(slot.y, row, above) as u32
-    });
-    n
-}
-
-/// [`count_violations`] against every piece in its current slot.
+/// The vertical constraint violations of piece `k` if it sat in `slot`,
+/// against every other piece in its current slot.
 fn violations(
     problem: &ChannelProblem,
     items: &[Item],
@@ -397,7 +381,16 @@ fn violations(
     k: usize,
     slot: Slot,
 ) -> u32 {
-    count_violations(problem, items, ending, k, slot, |o| Some(slots[o]))
+    let mut n = 0;
+    each_constraint(
+        problem,
+        items,
+        ending,
+        k,
+        |o| Some(slots[o]),
+        |row, above| n += violates(slot.y, row, above) as u32,
+    );
+    n
 }
 
 /// Local search after the sweep: move single pieces to other slots where

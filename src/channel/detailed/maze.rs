@@ -371,6 +371,17 @@ enum Flood {
     OverBudget,
 }
 
+/// The cells of every piece but `comps[si]`: where a flood back towards
+/// that piece starts ([`Search::reaches`]).
+pub fn other_pieces(comps: &[Vec<Cell>], si: usize) -> Vec<Cell> {
+    comps
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k != si)
+        .flat_map(|(_, c)| c.iter().copied())
+        .collect()
+}
+
 /// A search that reached no target. Unless `window_bound`, no source lay
 /// outside the window and no allowed move left it: every cell the search
 /// could reach lies inside, so a wider window would fail too.
@@ -699,12 +710,7 @@ mod tests {
                         right_side: info.right,
                         steal: rng.gen_bool(0.3).then_some(12),
                     };
-                    let others: Vec<Cell> = comps
-                        .iter()
-                        .enumerate()
-                        .filter(|&(k, _)| k != si)
-                        .flat_map(|(_, c)| c.iter().copied())
-                        .collect();
+                    let others = super::other_pieces(&comps, si);
                     let is_net = |i: usize| g.owner_at(i) == net + 1;
                     let forth = search.reaches(
                         &comps[si],

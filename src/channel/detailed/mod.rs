@@ -1042,12 +1042,7 @@ fn walled_in(search: &Search, comps: &[Vec<Cell>], si: usize) -> bool {
     if !comps.iter().flatten().all(inside) {
         return false;
     }
-    let others: Vec<Cell> = comps
-        .iter()
-        .enumerate()
-        .filter(|&(k, _)| k != si)
-        .flat_map(|(_, c)| c.iter().copied())
-        .collect();
+    let others = maze::other_pieces(comps, si);
     let mine = search.net + 1;
     let back = search.reaches(
         &others,
