@@ -66,15 +66,29 @@ impl Digraph {
 
     /// Strongly connected components, each sorted, listed by smallest member.
     pub fn strongly_connected_components(&self) -> Vec<Vec<u32>> {
+        let (comp, count) = self.component_numbers();
+        let mut out: Vec<Vec<u32>> = vec![Vec::new(); count];
+        for (v, &c) in comp.iter().enumerate() {
+            out[c as usize].push(v as u32);
+        }
+        out.sort_unstable_by_key(|c| c[0]);
+        out
+    }
+
+    /// The strongly connected component of each node and how many there
+    /// are, numbered in the order Tarjan's algorithm completes them: an
+    /// edge between two components always runs from the higher number to
+    /// the lower (a reverse topological order of the condensation).
+    pub fn component_numbers(&self) -> (Vec<u32>, usize) {
         const UNSET: u32 = u32::MAX;
         let n = self.succ.len();
         let mut index = vec![UNSET; n];
         let mut low = vec![0u32; n];
-        let mut on_stack = vec![false; n];
+        let mut comp = vec![UNSET; n];
         let mut stack: Vec<u32> = Vec::new();
         let mut calls: Vec<(u32, usize)> = Vec::new();
         let mut next = 0u32;
-        let mut out = Vec::new();
+        let mut count = 0u32;
         for s in 0..n as u32 {
             if index[s as usize] != UNSET {
                 continue;
@@ -83,7 +97,6 @@ impl Digraph {
             low[s as usize] = next;
             next += 1;
             stack.push(s);
-            on_stack[s as usize] = true;
             calls.push((s, 0));
             while let Some(&mut (v, ref mut pos)) = calls.last_mut() {
                 let vs = v as usize;
@@ -96,9 +109,9 @@ impl Digraph {
                         low[ws] = next;
                         next += 1;
                         stack.push(w);
-                        on_stack[ws] = true;
                         calls.push((w, 0));
-                    } else if on_stack[ws] {
+                    } else if comp[ws] == UNSET {
+                        // On the stack: not yet in a completed component.
                         low[vs] = low[vs].min(index[ws]);
                     }
                 } else {
@@ -107,23 +120,19 @@ impl Digraph {
                         low[u as usize] = low[u as usize].min(low[vs]);
                     }
                     if low[vs] == index[vs] {
-                        let mut comp = Vec::new();
                         loop {
                             let w = stack.pop().expect("Tarjan stack holds v");
-                            on_stack[w as usize] = false;
-                            comp.push(w);
+                            comp[w as usize] = count;
                             if w == v {
                                 break;
                             }
                         }
-                        comp.sort_unstable();
-                        out.push(comp);
+                        count += 1;
                     }
                 }
             }
         }
-        out.sort_unstable_by_key(|c| c[0]);
-        out
+        (comp, count as usize)
     }
 
     /// A topological order (Kahn, smallest ready node first), or `None` when
@@ -252,5 +261,59 @@ mod tests {
             assert!(g.successors(a).contains(&b), "{a}->{b} missing");
         }
         assert_eq!(c.len(), 3);
+    }
+
+    /// Which nodes reach which, by repeated relaxation (the obvious way).
+    fn reaches(g: &Digraph) -> Vec<Vec<bool>> {
+        let n = g.node_count();
+        let mut r = vec![vec![false; n]; n];
+        for (v, row) in r.iter_mut().enumerate() {
+            row[v] = true;
+        }
+        loop {
+            let mut changed = false;
+            for (a, b) in g.edges() {
+                for v in 0..n {
+                    if r[v][a as usize] && !r[v][b as usize] {
+                        r[v][b as usize] = true;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return r;
+            }
+        }
+    }
+
+    /// Component numbers against mutual reachability on random graphs:
+    /// two nodes share a number exactly when each reaches the other, and
+    /// every edge between components runs from the higher number down.
+    #[test]
+    fn component_numbers_are_mutual_reach_in_reverse_topological_order() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut joined = 0;
+        for _ in 0..400 {
+            let n = rng.gen_range(1..16usize);
+            let m = rng.gen_range(0..3 * n);
+            let edges: Vec<(u32, u32)> = (0..m)
+                .map(|_| (rng.gen_range(0..n) as u32, rng.gen_range(0..n) as u32))
+                .collect();
+            let g = graph(n, &edges);
+            let (comp, count) = g.component_numbers();
+            let r = reaches(&g);
+            for a in 0..n {
+                for b in 0..n {
+                    assert_eq!(comp[a] == comp[b], r[a][b] && r[b][a], "{edges:?}");
+                    joined += (a != b && comp[a] == comp[b]) as usize;
+                }
+            }
+            for (a, b) in g.edges() {
+                assert!(comp[a as usize] >= comp[b as usize], "{edges:?}");
+            }
+            assert_eq!(count, comp.iter().max().map_or(0, |&c| c as usize + 1));
+        }
+        assert!(joined > 100, "cycles seen: {joined}");
     }
 }

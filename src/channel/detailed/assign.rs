@@ -38,33 +38,43 @@ pub struct Depths {
 /// means `a` above `b`), cycles broken by dropping edges inside components.
 pub fn depths(vcg: &Digraph) -> Depths {
     let n = vcg.node_count();
-    let mut comp = vec![0usize; n];
-    for (k, c) in vcg.strongly_connected_components().iter().enumerate() {
-        for &v in c {
-            comp[v as usize] = k;
-        }
+    let (comp, count) = vcg.component_numbers();
+    // The nodes of each component; edges between components run from
+    // higher numbers to lower ones.
+    let mut start = vec![0usize; count + 1];
+    for &c in &comp {
+        start[c as usize + 1] += 1;
     }
-    let mut dag = Digraph::new(n);
-    let mut rev = Digraph::new(n);
-    for (a, b) in vcg.edges() {
-        if comp[a as usize] != comp[b as usize] {
-            dag.add_edge(a, b);
-            rev.add_edge(b, a);
-        }
+    for c in 0..count {
+        start[c + 1] += start[c];
     }
-    let order = dag
-        .topological_order()
-        .expect("condensation edges are acyclic");
+    let mut fill = start.clone();
+    let mut nodes = vec![0u32; n];
+    for (v, &c) in comp.iter().enumerate() {
+        nodes[fill[c as usize]] = v as u32;
+        fill[c as usize] += 1;
+    }
+    let members = |c: usize| &nodes[start[c]..start[c + 1]];
+    // Above: from the sources down, each node's final before it passes on.
     let mut above = vec![0u32; n];
-    for &v in &order {
-        for &w in dag.successors(v) {
-            above[w as usize] = above[w as usize].max(above[v as usize] + 1);
+    for c in (0..count).rev() {
+        for &v in members(c) {
+            for &w in vcg.successors(v) {
+                if comp[w as usize] != c as u32 {
+                    above[w as usize] = above[w as usize].max(above[v as usize] + 1);
+                }
+            }
         }
     }
+    // Below: from the sinks up.
     let mut below = vec![0u32; n];
-    for &v in order.iter().rev() {
-        for &w in rev.successors(v) {
-            below[w as usize] = below[w as usize].max(below[v as usize] + 1);
+    for c in 0..count {
+        for &v in members(c) {
+            for &w in vcg.successors(v) {
+                if comp[w as usize] != c as u32 {
+                    below[v as usize] = below[v as usize].max(below[w as usize] + 1);
+                }
+            }
         }
     }
     Depths { above, below }
@@ -87,21 +97,105 @@ pub fn assign(
     assign_with(
         problem,
         items,
-        &depths(&piece_graph(problem, items)),
+        &PieceConstraints::new(problem, items),
         rows,
         h_layers,
     )
 }
 
-/// [`assign`] with the constraint depths of the pieces' graph
-/// ([`piece_graph`]) made already: they do not depend on the width.
+/// The vertical constraints among trunk pieces, which do not depend on the
+/// width: their depths ([`depths`] of [`piece_graph`]) and, for each piece,
+/// the pieces it must lie above or below.
+pub struct PieceConstraints {
+    pub depths: Depths,
+    /// Piece `k`'s constraints are `pairs[start[k]..start[k + 1]]`, each
+    /// `(other piece, above)`: in its lower end column, then its upper.
+    start: Vec<usize>,
+    pairs: Vec<(u32, bool)>,
+}
+
+impl PieceConstraints {
+    pub fn new(problem: &ChannelProblem, items: &[Item]) -> Self {
+        let depths = depths(&piece_graph(problem, items));
+        let ending = Columns::ending(problem, items);
+        let c = problem.columns() as i64;
+        let mut start = Vec::with_capacity(items.len() + 1);
+        let mut pairs = Vec::new();
+        for it in items {
+            start.push(pairs.len());
+            for x in [it.lo, it.hi] {
+                if !(0..c).contains(&x) {
+                    continue;
+                }
+                let (t, b) = (problem.top()[x as usize], problem.bottom()[x as usize]);
+                let (mine_top, other) = match (t, b) {
+                    (Some(t), Some(b)) if t.0 == it.net && b.0 != it.net => (true, b.0),
+                    (Some(t), Some(b)) if b.0 == it.net && t.0 != it.net => (false, t.0),
+                    _ => continue,
+                };
+                pairs.extend(ending.of(other, x).map(|o| (o as u32, mine_top)));
+            }
+        }
+        start.push(pairs.len());
+        PieceConstraints {
+            depths,
+            start,
+            pairs,
+        }
+    }
+
+    /// The vertical constraints of piece `k` against the other pieces
+    /// placed so far (`slot_of`), each given to `f` as `(row, above)`: in
+    /// each end column that is a pin column, the top net's pieces must lie
+    /// strictly above the bottom net's, so the piece must lie above
+    /// (`above`) or below the placed piece's row.
+    fn each(
+        &self,
+        k: usize,
+        slot_of: impl Fn(usize) -> Option<Slot>,
+        mut f: impl FnMut(i64, bool),
+    ) {
+        for &(o, above) in &self.pairs[self.start[k]..self.start[k + 1]] {
+            if let Some(os) = slot_of(o as usize) {
+                f(os.y, above);
+            }
+        }
+    }
+
+    /// [`PieceConstraints::each`] of piece `k`, collected into `out`.
+    fn gather(
+        &self,
+        k: usize,
+        slot_of: impl Fn(usize) -> Option<Slot>,
+        out: &mut Vec<(i64, bool)>,
+    ) {
+        out.clear();
+        self.each(k, slot_of, |row, above| out.push((row, above)));
+    }
+
+    /// The vertical constraint violations of piece `k` if it sat in `slot`,
+    /// against every other piece in its current slot.
+    fn violations(&self, slots: &[Slot], k: usize, slot: Slot) -> u32 {
+        let mut n = 0;
+        self.each(
+            k,
+            |o| Some(slots[o]),
+            |row, above| n += violates(slot.y, row, above) as u32,
+        );
+        n
+    }
+}
+
+/// [`assign`] with the pieces' constraints made already: they do not depend
+/// on the width.
 pub fn assign_with(
     problem: &ChannelProblem,
     items: &[Item],
-    depths: &Depths,
+    constraints: &PieceConstraints,
     rows: i64,
     h_layers: &[u32],
 ) -> Option<Vec<Slot>> {
+    let depths = &constraints.depths;
     let slots: Vec<Slot> = (1..=rows)
         .rev()
         .flat_map(|y| h_layers.iter().map(move |&layer| Slot { y, layer }))
@@ -111,9 +205,7 @@ pub fn assign_with(
     let mut left_end = vec![(i64::MAX, u32::MAX); slots.len()];
     let mut right_end = vec![(i64::MIN, u32::MAX); slots.len()];
     let mut placed: Vec<Option<Slot>> = vec![None; items.len()];
-    // Pieces of each net ending in each column, for the VCV count.
     let c = problem.columns() as i64;
-    let ending = Columns::ending(problem, items);
     let mut profile = vec![0u32; c as usize];
     let mut net_spans: std::collections::HashMap<u32, (i64, i64)> =
         std::collections::HashMap::new();
@@ -142,7 +234,7 @@ pub fn assign_with(
     let mut cons: Vec<(i64, bool)> = Vec::new();
     let mut place =
         |k: usize, placed: &[Option<Slot>], fits: &dyn Fn(usize) -> bool| -> Option<usize> {
-            constraints(problem, items, &ending, k, |o| placed[o], &mut cons);
+            constraints.gather(k, |o| placed[o], &mut cons);
             let (a, b) = (depths.above[k] as i64, depths.below[k] as i64);
             let ideal_k = ideal(k);
             let mut best: Option<(u64, usize)> = None;
@@ -306,39 +398,6 @@ impl Columns {
     }
 }
 
-/// The vertical constraints of piece `k` against the other pieces placed
-/// so far (`slot_of`), each given to `f` as `(row, above)`: in each end
-/// column that is a pin column, the top net's pieces must lie strictly above
-/// the bottom net's, so the piece must lie above (`above`) or below the
-/// placed piece's row.
-fn each_constraint(
-    problem: &ChannelProblem,
-    items: &[Item],
-    ending: &Columns,
-    k: usize,
-    slot_of: impl Fn(usize) -> Option<Slot>,
-    mut f: impl FnMut(i64, bool),
-) {
-    let it = items[k];
-    let c = problem.columns() as i64;
-    for x in [it.lo, it.hi] {
-        if !(0..c).contains(&x) {
-            continue;
-        }
-        let (t, b) = (problem.top()[x as usize], problem.bottom()[x as usize]);
-        let (mine_top, other) = match (t, b) {
-            (Some(t), Some(b)) if t.0 == it.net && b.0 != it.net => (true, b.0),
-            (Some(t), Some(b)) if b.0 == it.net && t.0 != it.net => (false, t.0),
-            _ => continue,
-        };
-        for o in ending.of(other, x) {
-            if let Some(os) = slot_of(o) {
-                f(os.y, mine_top);
-            }
-        }
-    }
-}
-
 /// Whether a piece in row `y` violates the constraint `(row, above)`.
 fn violates(y: i64, row: i64, above: bool) -> bool {
     if above {
@@ -346,21 +405,6 @@ fn violates(y: i64, row: i64, above: bool) -> bool {
     } else {
         y >= row
     }
-}
-
-/// [`each_constraint`] of piece `k`, collected into `out`.
-fn constraints(
-    problem: &ChannelProblem,
-    items: &[Item],
-    ending: &Columns,
-    k: usize,
-    slot_of: impl Fn(usize) -> Option<Slot>,
-    out: &mut Vec<(i64, bool)>,
-) {
-    out.clear();
-    each_constraint(problem, items, ending, k, slot_of, |row, above| {
-        out.push((row, above))
-    });
 }
 
 /// How many of the `constraints` a piece in row `y` violates.
@@ -371,38 +415,17 @@ fn violated(constraints: &[(i64, bool)], y: i64) -> u32 {
         .count() as u32
 }
 
-/// The vertical constraint violations of piece `k` if it sat in `slot`,
-/// against every other piece in its current slot.
-fn violations(
-    problem: &ChannelProblem,
-    items: &[Item],
-    slots: &[Slot],
-    ending: &Columns,
-    k: usize,
-    slot: Slot,
-) -> u32 {
-    let mut n = 0;
-    each_constraint(
-        problem,
-        items,
-        ending,
-        k,
-        |o| Some(slots[o]),
-        |row, above| n += violates(slot.y, row, above) as u32,
-    );
-    n
-}
-
 /// Local search after the sweep: move single pieces to other slots where
 /// they fit, while that lowers the number of vertical constraint violations.
 pub fn improve(
     problem: &ChannelProblem,
     items: &[Item],
+    constraints: &PieceConstraints,
     slots: &mut [Slot],
     rows: i64,
     h_layers: &[u32],
 ) {
-    improve_passing(problem, items, slots, rows, h_layers, true);
+    improve_passing(problem, items, constraints, slots, rows, h_layers, true);
 }
 
 /// [`improve`], passing over the pieces nothing near has changed for since
@@ -410,13 +433,13 @@ pub fn improve(
 fn improve_passing(
     problem: &ChannelProblem,
     items: &[Item],
+    constraints: &PieceConstraints,
     slots: &mut [Slot],
     rows: i64,
     h_layers: &[u32],
     pass_over: bool,
 ) {
     use std::collections::BTreeMap;
-    let ending = Columns::ending(problem, items);
     let all: Vec<Slot> = (1..=rows)
         .rev()
         .flat_map(|y| h_layers.iter().map(move |&layer| Slot { y, layer }))
@@ -472,13 +495,15 @@ fn improve_passing(
     for _ in 0..6 {
         let mut moved = false;
         for k in 0..items.len() {
-            constraints(problem, items, &ending, k, |o| Some(slots[o]), &mut cons);
-            let here = violated(&cons, slots[k].y);
-            if here == 0 {
-                continue;
-            }
+            // A settled piece is passed over (before its constraints are
+            // read: nothing changes whichever way round).
             let (lo, hi) = (column(items[k].lo), column(items[k].hi));
             if pass_over && settled[k] > 0 && stamps.max(lo, hi) <= settled[k] {
+                continue;
+            }
+            constraints.gather(k, |o| Some(slots[o]), &mut cons);
+            let here = violated(&cons, slots[k].y);
+            if here == 0 {
                 continue;
             }
             let cur = slot_index(slots[k]);
@@ -514,13 +539,12 @@ fn improve_passing(
                     if items[o].net == it.net {
                         continue;
                     }
-                    let before = here as i64
-                        + violations(problem, items, slots, &ending, o, slots[o]) as i64;
+                    let before = here as i64 + constraints.violations(slots, o, slots[o]) as i64;
                     let (sk, so) = (slots[k], slots[o]);
                     slots[k] = so;
                     slots[o] = sk;
-                    let after = violations(problem, items, slots, &ending, k, so) as i64
-                        + violations(problem, items, slots, &ending, o, sk) as i64;
+                    let after = constraints.violations(slots, k, so) as i64
+                        + constraints.violations(slots, o, sk) as i64;
                     slots[k] = sk;
                     slots[o] = so;
                     if after < before && best_swap.is_none_or(|(d, _)| after - before < d) {
@@ -663,8 +687,9 @@ mod tests {
                         continue;
                     };
                     let (mut fast, mut slow) = (start.clone(), start.clone());
-                    improve_passing(&p, &items, &mut fast, rows, &h, true);
-                    improve_passing(&p, &items, &mut slow, rows, &h, false);
+                    let cons = PieceConstraints::new(&p, &items);
+                    improve_passing(&p, &items, &cons, &mut fast, rows, &h, true);
+                    improve_passing(&p, &items, &cons, &mut slow, rows, &h, false);
                     let differ = (0..fast.len()).find(|&k| fast[k] != slow[k]);
                     assert_eq!(differ, None, "case {case} rows {rows} doglegs {doglegs}");
                     improved += (slow != start) as usize;
@@ -673,5 +698,52 @@ mod tests {
         }
         // The check means something only if the search moved pieces.
         assert!(improved > 1000, "only {improved} assignments improved");
+    }
+
+    /// Constraint depths against the longest chains found by trying every
+    /// path, on random graphs with cycles: an edge counts unless its ends
+    /// reach each other.
+    #[test]
+    fn depths_are_the_longest_chains_between_components() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(29);
+        let mut deep = 0;
+        for _ in 0..300 {
+            let n = rng.gen_range(1..12usize);
+            let mut g = Digraph::new(n);
+            for _ in 0..rng.gen_range(0..2 * n) {
+                g.add_edge(rng.gen_range(0..n) as u32, rng.gen_range(0..n) as u32);
+            }
+            g.dedup();
+            // Mutual reach by depth-first search from every node.
+            let reach = |from: usize| {
+                let mut seen = vec![false; n];
+                let mut stack = vec![from];
+                while let Some(v) = stack.pop() {
+                    if !std::mem::replace(&mut seen[v], true) {
+                        stack.extend(g.successors(v as u32).iter().map(|&w| w as usize));
+                    }
+                }
+                seen
+            };
+            let r: Vec<Vec<bool>> = (0..n).map(reach).collect();
+            let counts = |a: usize, b: usize| !(r[a][b] && r[b][a]);
+            // Longest chain of counted edges ending (starting) at each node,
+            // by relaxing every edge n times.
+            let (mut above, mut below) = (vec![0u32; n], vec![0u32; n]);
+            for _ in 0..n {
+                for (a, b) in g.edges() {
+                    let (a, b) = (a as usize, b as usize);
+                    if counts(a, b) {
+                        above[b] = above[b].max(above[a] + 1);
+                        below[a] = below[a].max(below[b] + 1);
+                    }
+                }
+            }
+            let d = depths(&g);
+            assert_eq!(d.above, above);
+            assert_eq!(d.below, below);
+            deep += above.iter().any(|&a| a >= 3) as usize;
+        }
+        assert!(deep > 20, "long chains seen: {deep}");
     }
 }

@@ -11,25 +11,39 @@ use crate::channel::problem::ChannelProblem;
 /// Remove redundant vias and dangling wire for every net.
 pub fn tidy(problem: &ChannelProblem, g: &mut Grid) {
     reassign_stubs(g);
-    for id in problem.net_ids() {
-        let net = id.0;
+    // Clean-up claims no cell, so each net's cells now are all it will own.
+    let (start, cells) = g.cells_by_net();
+    // Each net's clean-up reads and writes its own cells only, so the order
+    // of the nets changes nothing; left to right (by each net's leftmost
+    // column), the cells of one net are near the last one's in memory.
+    let row = (g.columns + 2) as u32;
+    let mut nets: Vec<(u32, u32)> = problem
+        .net_ids()
+        .map(|id| {
+            let mine = &cells[start[id.index()]..start[id.index() + 1]];
+            (mine.iter().map(|&i| i % row).min().unwrap_or(0), id.0)
+        })
+        .collect();
+    nets.sort_unstable();
+    for (_, net) in nets {
+        let mine = &cells[start[net as usize]..start[net as usize + 1]];
         // Redundant vias: dropping one leaves the net in as many pieces, so
         // it lies on a cycle. Dropping one only turns other joints into
         // bridges, so one ascending pass with the cycles found afresh after
         // each drop drops what testing every via in turn would.
-        let mut looped = g.looped_vias(net);
+        let mut looped = g.looped_vias_among(net, mine);
         let mut k = 0;
         while k < looped.len() {
             let c = g.cell_at(looped[k]);
             g.clear_flag(c, VIA);
             let after = looped[k];
-            looped = g.looped_vias(net);
+            looped = g.looped_vias_among(net, mine);
             k = looped.partition_point(|&i| i <= after);
         }
         // Dead ends: a wire cell with at most one joined neighbour that is
         // no pin and no side exit, repeatedly.
         loop {
-            let dead = g.dead_ends(net);
+            let dead = g.dead_ends_among(net, mine);
             if dead.is_empty() {
                 break;
             }

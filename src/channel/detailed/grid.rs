@@ -376,13 +376,20 @@ impl Grid {
     /// bridge (Tarjan's algorithm, iteratively, over [`Grid::joints`];
     /// parallel joints are told apart by their keys).
     pub fn looped_vias(&mut self, net: u32) -> Vec<usize> {
-        let mut cells: Vec<usize> = self.cells_of[net as usize]
+        let mut cells: Vec<u32> = self.cells_of[net as usize].clone();
+        cells.sort_unstable();
+        cells.dedup();
+        self.looped_vias_among(net, &cells)
+    }
+
+    /// [`Grid::looped_vias`] with the net's cells given: `among` holds
+    /// every cell the net owns (and maybe others), ascending.
+    pub fn looped_vias_among(&mut self, net: u32, among: &[u32]) -> Vec<usize> {
+        let cells: Vec<usize> = among
             .iter()
             .map(|&i| i as usize)
             .filter(|&i| self.owner[i] == net + 1)
             .collect();
-        cells.sort_unstable();
-        cells.dedup();
         // Dense numbers in the component tags; a new round at the end, so
         // `component_of` tells nothing until the next labelling.
         self.labelled.clear();
@@ -539,6 +546,33 @@ impl Grid {
         &self.cells_of[net as usize]
     }
 
+    /// Every net's cells from one pass over the grid: net `n`'s raster
+    /// indices, ascending, are `cells[start[n]..start[n + 1]]`.
+    pub fn cells_by_net(&self) -> (Vec<usize>, Vec<u32>) {
+        let nets = self.cells_of.len();
+        let mut start = vec![0usize; nets + 2];
+        for &o in &self.owner {
+            if o != 0 && o != BLOCKED {
+                start[o as usize + 1] += 1;
+            }
+        }
+        for n in 1..start.len() {
+            start[n] += start[n - 1];
+        }
+        // Now `start[n + 1]` is where net n's cells begin; it counts up to
+        // their end (net n + 1's beginning) as they are placed.
+        let mut cells = vec![0u32; start[nets + 1]];
+        for (i, &o) in self.owner.iter().enumerate() {
+            if o != 0 && o != BLOCKED {
+                let at = &mut start[o as usize];
+                cells[*at] = i as u32;
+                *at += 1;
+            }
+        }
+        start.pop();
+        (start, cells)
+    }
+
     /// The cells a net has claimed (some may since have been released).
     pub fn cells_of(&self, net: u32) -> Vec<Cell> {
         let mut v: Vec<u32> = self.cells_of[net as usize].clone();
@@ -551,14 +585,21 @@ impl Grid {
     /// the pin rows and side columns, in raster order: the dead ends
     /// clean-up prunes.
     pub fn dead_ends(&self, net: u32) -> Vec<usize> {
-        let cols = (self.columns + 2) as usize;
-        let rows = (self.width + 2) as usize;
-        let plane = cols * rows;
         let mut v: Vec<u32> = self.cells_of[net as usize].clone();
         v.sort_unstable();
         v.dedup();
-        v.into_iter()
-            .map(|i| i as usize)
+        self.dead_ends_among(net, &v)
+    }
+
+    /// [`Grid::dead_ends`] with the net's cells given, as in
+    /// [`Grid::looped_vias_among`].
+    pub fn dead_ends_among(&self, net: u32, among: &[u32]) -> Vec<usize> {
+        let cols = (self.columns + 2) as usize;
+        let rows = (self.width + 2) as usize;
+        let plane = cols * rows;
+        among
+            .iter()
+            .map(|&i| i as usize)
             .filter(|&i| {
                 if self.owner[i] != net + 1 {
                     return false;

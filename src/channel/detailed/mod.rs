@@ -31,7 +31,7 @@ use crate::channel::router::{ChannelRouter, RouteError, RouteEvent, RouteOptions
 use crate::channel::solution::{ChannelSolution, LayerGroup};
 use crate::geom::Point;
 
-use assign::{assign_with, depths, improve, piece_graph, Depths, Slot};
+use assign::{assign_with, improve, PieceConstraints, Slot};
 use grid::{Cell, Grid, Mark};
 use maze::{commit, Costs, Preferred, Search};
 
@@ -370,9 +370,9 @@ struct Assignments<'a> {
     problem: &'a ChannelProblem,
     h: Vec<u32>,
     variants: Vec<Vec<Item>>,
-    /// The constraint depths of each variant's pieces, made at its first
+    /// The constraints among each variant's pieces, made at its first
     /// assignment.
-    depths: Vec<std::sync::OnceLock<Depths>>,
+    constraints: Vec<std::sync::OnceLock<PieceConstraints>>,
     #[allow(clippy::type_complexity)]
     made: std::sync::Mutex<
         Vec<(
@@ -388,7 +388,7 @@ impl<'a> Assignments<'a> {
             problem,
             h: model.h_layers(),
             variants: vec![items_of(problem, true), items_of(problem, false)],
-            depths: (0..2).map(|_| std::sync::OnceLock::new()).collect(),
+            constraints: (0..2).map(|_| std::sync::OnceLock::new()).collect(),
             made: std::sync::Mutex::new(Vec::new()),
         }
     }
@@ -414,9 +414,10 @@ impl<'a> Assignments<'a> {
         };
         cell.get_or_init(|| {
             let items = &self.variants[k];
-            let depths = self.depths[k].get_or_init(|| depths(&piece_graph(self.problem, items)));
-            let mut slots = assign_with(self.problem, items, depths, rows, &self.h)?;
-            improve(self.problem, items, &mut slots, rows, &self.h);
+            let cons =
+                self.constraints[k].get_or_init(|| PieceConstraints::new(self.problem, items));
+            let mut slots = assign_with(self.problem, items, cons, rows, &self.h)?;
+            improve(self.problem, items, cons, &mut slots, rows, &self.h);
             Some(slots)
         });
         cell
@@ -1212,7 +1213,14 @@ mod tests {
             let Some(mut slots) = assign(&p, &items, rows, &h) else {
                 continue;
             };
-            improve(&p, &items, &mut slots, rows, &h);
+            improve(
+                &p,
+                &items,
+                &PieceConstraints::new(&p, &items),
+                &mut slots,
+                rows,
+                &h,
+            );
             if let Some(g) = attempt(&p, model, rows, &items, &slots, None, &|| false) {
                 out.push((p, g));
             }
@@ -1365,7 +1373,14 @@ mod tests {
             let Some(mut slots) = assign(&p, &items, rows, &h) else {
                 continue;
             };
-            improve(&p, &items, &mut slots, rows, &h);
+            improve(
+                &p,
+                &items,
+                &PieceConstraints::new(&p, &items),
+                &mut slots,
+                rows,
+                &h,
+            );
             let run =
                 |lazy| attempt_drawing(&p, model, rows, &items, &slots, None, &|| false, lazy);
             match (run(true), run(false)) {
