@@ -273,9 +273,9 @@ mod tests {
         loop {
             let mut changed = false;
             for (a, b) in g.edges() {
-                for v in 0..n {
-                    if r[v][a as usize] && !r[v][b as usize] {
-                        r[v][b as usize] = true;
+                for row in r.iter_mut() {
+                    if row[a as usize] && !row[b as usize] {
+                        row[b as usize] = true;
                         changed = true;
                     }
                 }
