@@ -373,6 +373,8 @@ struct Assignments<'a> {
     /// The constraints among each variant's pieces, made at its first
     /// assignment.
     constraints: Vec<std::sync::OnceLock<PieceConstraints>>,
+    /// The set-up order of each variant, made at its first attempt.
+    orders: Vec<std::sync::OnceLock<Order>>,
     #[allow(clippy::type_complexity)]
     made: std::sync::Mutex<
         Vec<(
@@ -389,8 +391,14 @@ impl<'a> Assignments<'a> {
             h: model.h_layers(),
             variants: vec![items_of(problem, true), items_of(problem, false)],
             constraints: (0..2).map(|_| std::sync::OnceLock::new()).collect(),
+            orders: (0..2).map(|_| std::sync::OnceLock::new()).collect(),
             made: std::sync::Mutex::new(Vec::new()),
         }
+    }
+
+    /// The set-up order of variant `k`.
+    fn order(&self, k: usize) -> &Order {
+        self.orders[k].get_or_init(|| Order::new(self.problem, &self.variants[k]))
     }
 
     /// The improved assignment of variant `k` in `rows` rows, `None` when the
@@ -443,27 +451,69 @@ fn reserved(
     let d = density(problem) as i64;
     let open = rows > (d + h.len() as i64 - 1) / h.len() as i64 && rows >= 2;
     let places = if open { open_rows(rows) } else { Vec::new() };
-    let candidates = variants.len() + places.len();
+    let candidates = variants.len() + (!places.is_empty()) as usize;
+    let base = Candidate {
+        problem,
+        model,
+        rows,
+        items: &[],
+        order: made.order(0),
+        slots: &[],
+        borrowed,
+    };
     crate::parallel::first_success(candidates, |k, abandoned| {
         if let Some(items) = variants.get(k) {
             let slots = made.slots(k, rows);
             let slots = slots.get().and_then(Option::as_ref)?;
-            return attempt(problem, model, rows, items, slots, borrowed, abandoned);
+            let c = Candidate {
+                items,
+                order: made.order(k),
+                slots,
+                ..base
+            };
+            return c.attempt(abandoned).ok();
         }
+        // The empty-row candidates in turn. Each first probes the columns
+        // where the ones before it failed: candidates that differ only in
+        // where the empty row is tend to fail at the same conflict.
         let items = &variants[0];
         let slots = made.slots(0, rows - 1);
         let slots = slots.get().and_then(Option::as_ref)?;
-        let f = places[k - variants.len()];
-        let shifted: Vec<Slot> = slots
-            .iter()
-            .map(|s| Slot {
-                y: if s.y >= f { s.y + 1 } else { s.y },
-                ..*s
-            })
-            .collect();
-        attempt(problem, model, rows, items, &shifted, borrowed, abandoned)
+        let mut failed_at: Vec<i64> = Vec::new();
+        for &f in &places {
+            let shifted: Vec<Slot> = slots
+                .iter()
+                .map(|s| Slot {
+                    y: if s.y >= f { s.y + 1 } else { s.y },
+                    ..*s
+                })
+                .collect();
+            let c = Candidate {
+                items,
+                slots: &shifted,
+                ..base
+            };
+            if failed_at.iter().any(|&x| !c.probe(x)) {
+                continue;
+            }
+            match c.attempt(abandoned) {
+                Ok(g) => return Some(g),
+                Err(Some(x)) if x > RESTART_REACH => {
+                    if failed_at.iter().all(|&y| (x - y).abs() > PROBE_APART) {
+                        failed_at.push(x);
+                    }
+                }
+                Err(_) if abandoned() => return None,
+                Err(_) => {}
+            }
+        }
+        None
     })
 }
+
+/// Failures of empty-row candidates closer than this to a column already
+/// probed add no probe of their own.
+const PROBE_APART: i64 = 64;
 
 /// The places (rows `1 ..= rows`) where an empty row is opened into the
 /// assignment one row narrower: every place in a channel of at most
@@ -497,126 +547,182 @@ struct Riser {
     joints: Vec<(i64, u32)>,
 }
 
-/// One try at a fixed width and assignment: the grid when every net is
-/// connected. A borrowed layer's used points are blocked on the layer above
-/// the model's. It gives up (`None`) as soon as it sees `abandoned()`.
-///
-/// The pins, trunks and straight risers are drawn column by column just
-/// ahead of the repairs ([`Setup`]), so an attempt that fails early in a long
-/// channel has not drawn the rest of it; the grid a repair sees is the one a
-/// full set-up would have given (see [`Setup::ahead_of`]).
-fn attempt(
-    problem: &ChannelProblem,
+/// One candidate routing at a fixed width: a trunk-piece variant and its
+/// assignment, and the borrowed layer's used points (blocked on the layer
+/// above the model's).
+struct Candidate<'a> {
+    problem: &'a ChannelProblem,
     model: LayerModel,
     rows: i64,
-    items: &[Item],
-    slots: &[Slot],
-    borrowed: Option<&[Point]>,
-    abandoned: &dyn Fn() -> bool,
-) -> Option<Grid> {
-    attempt_drawing(
-        problem, model, rows, items, slots, borrowed, abandoned, true,
-    )
+    items: &'a [Item],
+    order: &'a Order,
+    slots: &'a [Slot],
+    borrowed: Option<&'a [Point]>,
 }
 
-/// [`attempt`], drawing lazily or (`lazy` false) the whole channel first.
-#[allow(clippy::too_many_arguments)]
-fn attempt_drawing(
-    problem: &ChannelProblem,
-    model: LayerModel,
-    rows: i64,
-    items: &[Item],
-    slots: &[Slot],
-    borrowed: Option<&[Point]>,
-    abandoned: &dyn Fn() -> bool,
-    lazy: bool,
-) -> Option<Grid> {
-    let mut g = Grid::new(
-        problem.columns(),
-        rows as u32,
-        model.layers() + borrowed.is_some() as u32,
-        problem.nets().len(),
-    );
-    if let Some(points) = borrowed {
-        for p in points {
-            let c = Cell::new(p.x, p.y, g.layers);
-            if g.contains(c) && !g.is_blocked(c) {
-                g.block(c);
-            }
-        }
+/// Why an attempt failed: `Some(x)` when the conflict in column `x` could
+/// not be repaired (and no restart was left), `None` otherwise (abandoned,
+/// a blocked set-up, the last check).
+type Failure = Option<i64>;
+
+/// The columns a probe works on: the conflicts in `from ..= to` are
+/// repaired, those left of `from` are left alone, and nothing right of
+/// what the last repair reads is drawn.
+#[derive(Clone, Copy, Debug)]
+struct Stretch {
+    from: i64,
+    to: i64,
+}
+
+impl Candidate<'_> {
+    /// One try: the grid when every net is connected. It gives up as soon
+    /// as it sees `abandoned()`.
+    ///
+    /// The pins, trunks and straight risers are drawn column by column just
+    /// ahead of the repairs ([`Setup`]), so an attempt that fails early in
+    /// a long channel has not drawn the rest of it; the grid a repair sees
+    /// is the one a full set-up would have given (see [`Setup::ahead_of`]).
+    fn attempt(&self, abandoned: &dyn Fn() -> bool) -> Result<Grid, Failure> {
+        self.run(abandoned, true, None)
     }
-    let mut setup = Setup::new(problem, model, &g, items, slots);
-    if !lazy && !setup.draw(&mut g, i64::MAX) {
-        return None;
-    }
-    let mut preferred = model.preferred();
-    if borrowed.is_some() {
-        preferred.push(Preferred::Any);
-    }
-    // Repair the conflicts in order; when one fails, undo the repairs made
-    // since the first earlier repair within RESTART_REACH columns of it (on
-    // a channel narrower than that, all of them) and go on from there with
-    // the failed one first: those repairs may have used its space. Repairs
-    // before that stay. A conflict that fails with nothing before it to
-    // undo, or after the restart budget (REPAIR_RESTARTS) of its stretch of
-    // RESTART_REACH columns is spent, fails the width.
-    let mut order: Vec<usize> = Vec::new();
-    let regions = 1 + problem.columns() as usize / RESTART_REACH as usize;
-    // Made at the first failure: the budget is capped by the number of
-    // conflicts in the whole channel.
-    let mut restarts: Option<Vec<usize>> = None;
-    let whole = g.mark();
-    let mut marks: Vec<Mark> = Vec::new();
-    let mut p = 0;
-    loop {
-        if abandoned() {
-            return None;
-        }
-        // The next conflict in order, with the channel drawn far enough
-        // ahead of it.
-        order.extend(order.len()..setup.conflicts.len());
-        let upto = match order.get(p) {
-            Some(&k) => setup.ahead_of(setup.conflicts[k].0),
-            None if setup.done() => break,
-            None => setup.drawn() + SETUP_CHUNK,
+
+    /// Whether the repairs of the conflicts within [`RESTART_REACH`]
+    /// columns left of column `x` and in `x` itself succeed, on the set-up
+    /// alone around them (no repair further left): a quick test, at a
+    /// column where a like candidate failed, of whether this one fails
+    /// there too. The repairs left out further left would only have taken
+    /// space, so a candidate that fails its probe would nearly always fail
+    /// the whole attempt.
+    fn probe(&self, x: i64) -> bool {
+        let stretch = Stretch {
+            from: x - RESTART_REACH,
+            to: x + RESTART_REACH,
         };
-        if !setup.draw(&mut g, upto) {
-            return None;
-        }
-        order.extend(order.len()..setup.conflicts.len());
-        if p == order.len() {
-            continue;
-        }
-        marks.truncate(p);
-        marks.push(g.mark());
-        let (x, lower, upper) = &setup.conflicts[order[p]];
-        let x = *x;
-        if repair(problem, &mut g, &preferred, model.layers(), x, lower, upper) {
-            p += 1;
-            continue;
-        }
-        let j = order[..p]
-            .iter()
-            .position(|&q| (setup.conflicts[q].0 - x).abs() <= RESTART_REACH)
-            .unwrap_or(p);
-        if restarts.is_none() {
-            if setup.conflicts.len() < REPAIR_RESTARTS && !setup.draw(&mut g, i64::MAX) {
-                return None;
-            }
-            restarts = Some(vec![REPAIR_RESTARTS.min(setup.conflicts.len()); regions]);
-        }
-        let left = &mut restarts.as_mut().expect("made above")[(x / RESTART_REACH) as usize];
-        if j == p || *left == 0 {
-            return None;
-        }
-        *left -= 1;
-        g.rollback(marks[j]);
-        let k = order.remove(p);
-        order.insert(j, k);
-        p = j;
+        self.run(&|| false, true, Some(stretch)).is_ok()
     }
-    g.commit_trial(whole);
-    complete(problem, &mut g).then_some(g)
+
+    /// [`Candidate::attempt`], drawing lazily or (`lazy` false) the whole
+    /// channel first; on a stretch only, when one is given (then the grid
+    /// is not complete).
+    fn run(
+        &self,
+        abandoned: &dyn Fn() -> bool,
+        lazy: bool,
+        stretch: Option<Stretch>,
+    ) -> Result<Grid, Failure> {
+        let Candidate {
+            problem,
+            model,
+            rows,
+            items,
+            order,
+            slots,
+            borrowed,
+        } = *self;
+        let mut g = Grid::new(
+            problem.columns(),
+            rows as u32,
+            model.layers() + borrowed.is_some() as u32,
+            problem.nets().len(),
+        );
+        if let Some(points) = borrowed {
+            for p in points {
+                let c = Cell::new(p.x, p.y, g.layers);
+                if g.contains(c) && !g.is_blocked(c) {
+                    g.block(c);
+                }
+            }
+        }
+        let mut setup = Setup::new(problem, model, &g, items, slots, order);
+        if let Some(s) = stretch {
+            setup.start_at(s.from);
+        }
+        if !lazy && !setup.draw(&mut g, i64::MAX) {
+            return Err(None);
+        }
+        let mut preferred = model.preferred();
+        if borrowed.is_some() {
+            preferred.push(Preferred::Any);
+        }
+        // Repair the conflicts in order; when one fails, undo the repairs
+        // made since the first earlier repair within RESTART_REACH columns
+        // of it (on a channel narrower than that, all of them) and go on
+        // from there with the failed one first: those repairs may have used
+        // its space. Repairs before that stay. A conflict that fails with
+        // nothing before it to undo, or after the restart budget
+        // (REPAIR_RESTARTS) of its stretch of RESTART_REACH columns is
+        // spent, fails the width.
+        let mut order: Vec<usize> = Vec::new();
+        let regions = 1 + problem.columns() as usize / RESTART_REACH as usize;
+        // Made at the first failure: the budget is capped by the number of
+        // conflicts in the whole channel.
+        let mut restarts: Option<Vec<usize>> = None;
+        let whole = g.mark();
+        let mut marks: Vec<Mark> = Vec::new();
+        let mut p = 0;
+        // The last column whose conflicts are repaired.
+        let last = stretch.map_or(i64::MAX, |s| s.to);
+        loop {
+            if abandoned() {
+                return Err(None);
+            }
+            // The next conflict in order, with the channel drawn far enough
+            // ahead of it.
+            order.extend(order.len()..setup.conflicts.len());
+            let upto = match order.get(p) {
+                Some(&k) if setup.conflicts[k].0 > last => break,
+                Some(&k) => setup.ahead_of(setup.conflicts[k].0),
+                None if setup.done() || setup.drawn() > last => break,
+                None => setup.drawn() + SETUP_CHUNK,
+            };
+            if !setup.draw(&mut g, upto) {
+                return Err(None);
+            }
+            order.extend(order.len()..setup.conflicts.len());
+            if p == order.len() {
+                continue;
+            }
+            marks.truncate(p);
+            marks.push(g.mark());
+            let (x, lower, upper) = &setup.conflicts[order[p]];
+            let x = *x;
+            if x > last {
+                break;
+            }
+            if repair(problem, &mut g, &preferred, model.layers(), x, lower, upper) {
+                p += 1;
+                continue;
+            }
+            let j = order[..p]
+                .iter()
+                .position(|&q| (setup.conflicts[q].0 - x).abs() <= RESTART_REACH)
+                .unwrap_or(p);
+            if restarts.is_none() {
+                if stretch.is_none()
+                    && setup.conflicts.len() < REPAIR_RESTARTS
+                    && !setup.draw(&mut g, i64::MAX)
+                {
+                    return Err(None);
+                }
+                restarts = Some(vec![REPAIR_RESTARTS.min(setup.conflicts.len()); regions]);
+            }
+            let left = &mut restarts.as_mut().expect("made above")[(x / RESTART_REACH) as usize];
+            if j == p || *left == 0 {
+                return Err(Some(x));
+            }
+            *left -= 1;
+            g.rollback(marks[j]);
+            let k = order.remove(p);
+            order.insert(j, k);
+            p = j;
+        }
+        g.commit_trial(whole);
+        if stretch.is_some() || complete(problem, &mut g) {
+            Ok(g)
+        } else {
+            Err(None)
+        }
+    }
 }
 
 /// How many columns right of its conflict a repair may read or write: its
@@ -638,11 +744,8 @@ struct Setup<'a> {
     top: i64,
     v_bottom: u32,
     v_top: u32,
-    /// Item indices by left end (then index).
-    by_lo: Vec<usize>,
-    /// `reach[c + 1]`: one past the last column of every net that starts
-    /// left of column `c`, and at least `c`.
-    reach: Vec<i64>,
+    /// Item indices by left end (then index), and how far nets reach.
+    order: &'a Order,
     /// Columns `< pins` have their pins; items `by_lo[..trunks]` are drawn;
     /// columns `< risers` have their risers (or their conflict listed).
     pins: i64,
@@ -650,20 +753,26 @@ struct Setup<'a> {
     risers: i64,
     /// Net, row and layer of the trunk pieces ending in each column.
     ends: Vec<Vec<(u32, i64, u32)>>,
+    /// Trunk pieces that end left of this column are not drawn.
+    skip_before: i64,
+    /// Conflicts left of this column are neither listed nor drawn.
+    repair_from: i64,
     /// Columns where two risers would overlap on one layer, in column order.
     conflicts: Vec<(i64, Riser, Riser)>,
 }
 
-impl<'a> Setup<'a> {
-    fn new(
-        problem: &'a ChannelProblem,
-        model: LayerModel,
-        g: &Grid,
-        items: &'a [Item],
-        slots: &'a [Slot],
-    ) -> Self {
+/// What every set-up of one trunk-piece variant orders alike.
+struct Order {
+    /// Item indices by left end (then index).
+    by_lo: Vec<usize>,
+    /// `reach[c + 1]`: one past the last column of every net that starts
+    /// left of column `c`, and at least `c`.
+    reach: Vec<i64>,
+}
+
+impl Order {
+    fn new(problem: &ChannelProblem, items: &[Item]) -> Self {
         let columns = problem.columns() as i64;
-        let v = model.v_layers();
         let mut by_lo: Vec<usize> = (0..items.len()).collect();
         by_lo.sort_by_key(|&k| (items[k].lo, k));
         // Spans run from -1 (left side) to `columns` (right side).
@@ -678,6 +787,21 @@ impl<'a> Setup<'a> {
         for i in 1..reach.len() {
             reach[i] = reach[i].max(reach[i - 1]);
         }
+        Order { by_lo, reach }
+    }
+}
+
+impl<'a> Setup<'a> {
+    fn new(
+        problem: &'a ChannelProblem,
+        model: LayerModel,
+        g: &Grid,
+        items: &'a [Item],
+        slots: &'a [Slot],
+        order: &'a Order,
+    ) -> Self {
+        let columns = problem.columns() as i64;
+        let v = model.v_layers();
         Setup {
             problem,
             items,
@@ -685,12 +809,13 @@ impl<'a> Setup<'a> {
             top: g.top_row(),
             v_bottom: v[0],
             v_top: *v.last().expect("a model has a V layer"),
-            by_lo,
-            reach,
+            order,
             pins: 0,
             trunks: 0,
             risers: 0,
             ends: vec![Vec::new(); columns as usize],
+            skip_before: 0,
+            repair_from: 0,
             conflicts: Vec::new(),
         }
     }
@@ -702,8 +827,21 @@ impl<'a> Setup<'a> {
     /// One past the last column of every net that starts left of `c`, and
     /// at least `c`.
     fn reach(&self, c: i64) -> i64 {
-        let i = (c + 1).clamp(0, self.reach.len() as i64 - 1) as usize;
-        self.reach[i].max(c)
+        let reach = &self.order.reach;
+        let i = (c + 1).clamp(0, reach.len() as i64 - 1) as usize;
+        reach[i].max(c)
+    }
+
+    /// Set up only what the repairs of the conflicts from column `from` on
+    /// can see (columns from [`MAX_REACH`] and a margin left of it), and
+    /// leave the conflicts left of `from` alone. Before anything is drawn.
+    fn start_at(&mut self, from: i64) {
+        debug_assert_eq!(self.drawn(), 0, "nothing drawn yet");
+        let first = (from - SEEN_BEYOND).clamp(0, self.columns());
+        self.pins = first;
+        self.risers = first;
+        self.skip_before = first;
+        self.repair_from = from;
     }
 
     /// How far to draw before repairing a conflict in column `x`: a repair
@@ -761,12 +899,15 @@ impl<'a> Setup<'a> {
             self.pins += 1;
         }
         // Trunk pieces; pieces of one net touching on one slot merge.
-        while let Some(&k) = self.by_lo.get(self.trunks) {
+        while let Some(&k) = self.order.by_lo.get(self.trunks) {
             let (item, slot) = (self.items[k], self.slots[k]);
             if item.lo >= trunks {
                 break;
             }
             self.trunks += 1;
+            if item.hi < self.skip_before {
+                continue;
+            }
             if !g.run(
                 Cell::new(item.lo, slot.y, slot.layer),
                 Cell::new(item.hi, slot.y, slot.layer),
@@ -833,9 +974,11 @@ impl<'a> Setup<'a> {
                 && risers[0].layer == risers[1].layer
                 && risers[1].lo <= risers[0].hi
             {
-                let mut it = risers.into_iter();
-                let (lower, upper) = (it.next().unwrap(), it.next().unwrap());
-                self.conflicts.push((x, lower, upper));
+                if x >= self.repair_from {
+                    let mut it = risers.into_iter();
+                    let (lower, upper) = (it.next().unwrap(), it.next().unwrap());
+                    self.conflicts.push((x, lower, upper));
+                }
                 continue;
             }
             for r in &risers {
@@ -1221,7 +1364,16 @@ mod tests {
                 rows,
                 &h,
             );
-            if let Some(g) = attempt(&p, model, rows, &items, &slots, None, &|| false) {
+            let c = Candidate {
+                problem: &p,
+                model,
+                rows,
+                items: &items,
+                order: &Order::new(&p, &items),
+                slots: &slots,
+                borrowed: None,
+            };
+            if let Ok(g) = c.attempt(&|| false) {
                 out.push((p, g));
             }
         }
@@ -1381,8 +1533,16 @@ mod tests {
                 rows,
                 &h,
             );
-            let run =
-                |lazy| attempt_drawing(&p, model, rows, &items, &slots, None, &|| false, lazy);
+            let c = Candidate {
+                problem: &p,
+                model,
+                rows,
+                items: &items,
+                order: &Order::new(&p, &items),
+                slots: &slots,
+                borrowed: None,
+            };
+            let run = |lazy| c.run(&|| false, lazy, None).ok();
             match (run(true), run(false)) {
                 (Some(a), Some(b)) => {
                     routed += 1;
@@ -1426,14 +1586,15 @@ mod tests {
             };
             let grid = || Grid::new(p.columns(), rows as u32, model.layers(), p.nets().len());
             let mut full = grid();
-            let mut all = Setup::new(&p, model, &full, &items, &slots);
+            let order = Order::new(&p, &items);
+            let mut all = Setup::new(&p, model, &full, &items, &slots, &order);
             if !all.draw(&mut full, i64::MAX) {
                 continue;
             }
             for _ in 0..4 {
                 let x = rng.gen_range(0..p.columns() as i64);
                 let mut lazy = grid();
-                let mut setup = Setup::new(&p, model, &lazy, &items, &slots);
+                let mut setup = Setup::new(&p, model, &lazy, &items, &slots, &order);
                 let upto = setup.ahead_of(x);
                 assert!(setup.draw(&mut lazy, upto));
                 let seen = x + SEEN_BEYOND;
@@ -1464,6 +1625,107 @@ mod tests {
             }
         }
         assert!(compared >= 40, "{compared} comparisons");
+    }
+
+    /// A stretch's set-up (`start_at`) draws what the full set-up draws in
+    /// every column its repairs can see, and lists the full set-up's
+    /// conflicts from its first column on; mutating what it skips (say,
+    /// trunks ending a column further right) fails this.
+    #[test]
+    fn a_stretch_sets_up_what_its_repairs_see() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
+        let mut compared = 0;
+        for _ in 0..30 {
+            let (p, model) = random_case(&mut rng, 600..2500, 0.5..1.0, 2..80, 0.0..0.3);
+            let items = items_of(&p, rng.gen_bool(0.5));
+            let rows = lower_bound(&p, model) + 1;
+            let h = model.h_layers();
+            let Some(slots) = assign(&p, &items, rows, &h) else {
+                continue;
+            };
+            let grid = || Grid::new(p.columns(), rows as u32, model.layers(), p.nets().len());
+            let mut full = grid();
+            let order = Order::new(&p, &items);
+            let mut all = Setup::new(&p, model, &full, &items, &slots, &order);
+            if !all.draw(&mut full, i64::MAX) {
+                continue;
+            }
+            for _ in 0..4 {
+                let from = rng.gen_range(0..p.columns() as i64);
+                let to = from + rng.gen_range(0..2 * RESTART_REACH);
+                let mut part = grid();
+                let mut setup = Setup::new(&p, model, &part, &items, &slots, &order);
+                setup.start_at(from);
+                let upto = setup.ahead_of(to);
+                assert!(setup.draw(&mut part, upto));
+                let first = (from - SEEN_BEYOND).max(0);
+                let seen = (to + SEEN_BEYOND).min(p.columns() as i64);
+                for l in 1..=part.layers {
+                    for y in 0..=part.width + 1 {
+                        for c in first..=seen {
+                            let cell = Cell::new(c, y, l);
+                            assert_eq!(part.owner(cell), full.owner(cell), "{} {cell:?}", p.name());
+                            assert_eq!(part.flags(cell), full.flags(cell), "{} {cell:?}", p.name());
+                        }
+                    }
+                }
+                let listed: Vec<i64> = setup.conflicts.iter().map(|c| c.0).collect();
+                let want: Vec<i64> = all
+                    .conflicts
+                    .iter()
+                    .map(|c| c.0)
+                    .filter(|&x| x >= from && x < setup.drawn())
+                    .collect();
+                assert_eq!(listed, want, "{} from {from}", p.name());
+                compared += 1;
+            }
+        }
+        assert!(compared >= 40, "{compared} comparisons");
+    }
+
+    /// A stretch from the first column to beyond the last is the attempt:
+    /// the same grid when it routes, the same failing column when not.
+    #[test]
+    fn a_stretch_over_the_whole_channel_is_the_attempt() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(43);
+        let (mut routed, mut failed) = (0, 0);
+        for _ in 0..300 {
+            let (p, model) = random_case(&mut rng, 20..300, 0.5..1.0, 2..40, 0.0..0.3);
+            let items = items_of(&p, true);
+            let rows = lower_bound(&p, model);
+            let h = model.h_layers();
+            let Some(slots) = assign(&p, &items, rows, &h) else {
+                continue;
+            };
+            let c = Candidate {
+                problem: &p,
+                model,
+                rows,
+                items: &items,
+                order: &Order::new(&p, &items),
+                slots: &slots,
+                borrowed: None,
+            };
+            let whole = Stretch {
+                from: 0,
+                to: i64::MAX,
+            };
+            match (c.attempt(&|| false), c.run(&|| false, true, Some(whole))) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.geometry(|n| n), b.geometry(|n| n), "{}", p.name());
+                    routed += 1;
+                }
+                (Err(Some(x)), Err(Some(y))) => {
+                    assert_eq!(x, y, "{}", p.name());
+                    failed += 1;
+                }
+                (a, b) => panic!("{}: attempt {:?}, stretch {:?}", p.name(), a.err(), b.err()),
+            }
+        }
+        assert!(
+            routed > 100 && failed > 20,
+            "{routed} routed, {failed} failed"
+        );
     }
 
     /// The candidates of one width may be tried on several threads; the
