@@ -69,30 +69,63 @@ pub fn first_success<T: Send>(
     first_success_on(cores.count(), n, run)
 }
 
+/// [`first_success`] and, besides, `also()`, whose result is needed
+/// whatever the candidates give: it runs on the first thread that finds no
+/// candidate left to start (so on a core the candidates leave idle), or
+/// after them on one core.
+pub fn first_success_also<T: Send, U: Send>(
+    n: usize,
+    run: impl Fn(usize, &dyn Fn() -> bool) -> Option<T> + Sync,
+    also: impl FnOnce() -> U + Send,
+) -> (Option<T>, U) {
+    let cores = Cores::take(n.saturating_sub(1));
+    first_success_also_on(cores.count(), n, run, also)
+}
+
 /// [`first_success`] with `helpers` threads besides the caller's.
 fn first_success_on<T: Send>(
     helpers: usize,
     n: usize,
     run: impl Fn(usize, &dyn Fn() -> bool) -> Option<T> + Sync,
 ) -> Option<T> {
+    first_success_also_on(helpers, n, run, || ()).0
+}
+
+/// [`first_success_also`] with `helpers` threads besides the caller's.
+fn first_success_also_on<T: Send, U: Send>(
+    helpers: usize,
+    n: usize,
+    run: impl Fn(usize, &dyn Fn() -> bool) -> Option<T> + Sync,
+    also: impl FnOnce() -> U + Send,
+) -> (Option<T>, U) {
     if helpers == 0 {
-        return (0..n).find_map(|k| run(k, &|| false));
+        let found = (0..n).find_map(|k| run(k, &|| false));
+        return (found, also());
     }
     let next = AtomicUsize::new(0);
     // The least candidate known to succeed.
     let least = AtomicUsize::new(usize::MAX);
     let found: Mutex<Vec<(usize, T)>> = Mutex::new(Vec::new());
-    let work = || loop {
-        // Candidates are taken in order; one past a known success is not
-        // needed (every candidate before that success is taken by someone,
-        // as `least` only falls).
-        let k = next.fetch_add(1, Ordering::AcqRel);
-        if k >= n || k > least.load(Ordering::Acquire) {
-            break;
+    let also = Mutex::new(Some(also));
+    let also_gave: Mutex<Option<U>> = Mutex::new(None);
+    let work = || {
+        loop {
+            // Candidates are taken in order; one past a known success is
+            // not needed (every candidate before that success is taken by
+            // someone, as `least` only falls).
+            let k = next.fetch_add(1, Ordering::AcqRel);
+            if k >= n || k > least.load(Ordering::Acquire) {
+                break;
+            }
+            if let Some(t) = run(k, &|| least.load(Ordering::Acquire) < k) {
+                least.fetch_min(k, Ordering::AcqRel);
+                found.lock().unwrap_or_else(|e| e.into_inner()).push((k, t));
+            }
         }
-        if let Some(t) = run(k, &|| least.load(Ordering::Acquire) < k) {
-            least.fetch_min(k, Ordering::AcqRel);
-            found.lock().unwrap_or_else(|e| e.into_inner()).push((k, t));
+        let job = also.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(f) = job {
+            let u = f();
+            *also_gave.lock().unwrap_or_else(|e| e.into_inner()) = Some(u);
         }
     };
     std::thread::scope(|scope| {
@@ -102,7 +135,11 @@ fn first_success_on<T: Send>(
         work();
     });
     let found = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    found.into_iter().min_by_key(|&(k, _)| k).map(|(_, t)| t)
+    let gave = also_gave.into_inner().unwrap_or_else(|e| e.into_inner());
+    (
+        found.into_iter().min_by_key(|&(k, _)| k).map(|(_, t)| t),
+        gave.expect("the last thread out takes the job if nobody did"),
+    )
 }
 
 #[cfg(test)]
@@ -112,8 +149,9 @@ mod tests {
     use std::sync::atomic::AtomicU64;
 
     /// Against `find_map` on random success patterns with random delays,
-    /// with no helper and with one to three: the same answer, and every
-    /// candidate up to it run exactly once (none twice).
+    /// with no helper and with one to three: the same answer, every
+    /// candidate up to it run exactly once (none twice), and the job
+    /// besides them run once.
     #[test]
     fn first_success_is_find_map() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
@@ -124,17 +162,27 @@ mod tests {
             let ok: Vec<bool> = (0..n).map(|_| rng.gen_bool(0.3)).collect();
             let delay: Vec<u64> = (0..n).map(|_| rng.gen_range(0..300)).collect();
             let runs: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-            let got = first_success_on(helpers, n, |k, abandoned| {
-                runs[k].fetch_add(1, Ordering::Relaxed);
-                for _ in 0..delay[k] / 10 {
-                    if abandoned() {
-                        // Later than the answer: any result will do.
-                        return Some(usize::MAX);
+            let also_runs = AtomicU64::new(0);
+            let (got, also) = first_success_also_on(
+                helpers,
+                n,
+                |k, abandoned| {
+                    runs[k].fetch_add(1, Ordering::Relaxed);
+                    for _ in 0..delay[k] / 10 {
+                        if abandoned() {
+                            // Later than the answer: any result will do.
+                            return Some(usize::MAX);
+                        }
+                        std::thread::sleep(std::time::Duration::from_micros(10));
                     }
-                    std::thread::sleep(std::time::Duration::from_micros(10));
-                }
-                ok[k].then_some(k * 10)
-            });
+                    ok[k].then_some(k * 10)
+                },
+                || {
+                    also_runs.fetch_add(1, Ordering::Relaxed);
+                    n + 7
+                },
+            );
+            assert_eq!((also, also_runs.load(Ordering::Relaxed)), (n + 7, 1));
             let want = (0..n).find(|&k| ok[k]);
             assert_eq!(got, want.map(|k| k * 10), "{ok:?} with {helpers} helpers");
             let end = want.unwrap_or(n.saturating_sub(1));

@@ -313,14 +313,16 @@ pub fn route_borrowing(
         let extra = borrowed
             .filter(|b| rows >= b.from_width as i64)
             .and_then(|b| (b.occupied)(rows as u32));
-        let mut found = reserved(problem, model, rows, &made, extra.as_deref());
-        // The greedy sweep when it needs no more than `rows` tracks: then
-        // exactly `rows`, as every narrower width ended the search before.
+        // Besides, the greedy sweep when it needs no more than `rows` tracks:
+        // then exactly `rows`, as every narrower width ended the search
+        // before.
         observer(RouteEvent::Trying {
             width: rows as u32,
             method: "greedy sweep",
         });
-        let within = greedy::best_within(problem, model, lower, rows);
+        let (mut found, within) = reserved(problem, model, rows, &made, extra.as_deref(), || {
+            greedy::best_within(problem, model, lower, rows)
+        });
         // Whether the greedy sweep needs more than `rows` tracks, as the
         // fallback asks (past `limit`, whether it routes at all).
         let greedy_wider =
@@ -437,13 +439,17 @@ impl<'a> Assignments<'a> {
 /// of these candidates in that order that routes is the answer; with spare
 /// cores, later candidates are tried while earlier ones run
 /// ([`crate::parallel::first_success`]), with the same answer.
-fn reserved(
+///
+/// `also()` runs besides, on a core the candidates leave idle
+/// ([`crate::parallel::first_success_also`]).
+fn reserved<U: Send>(
     problem: &ChannelProblem,
     model: LayerModel,
     rows: i64,
     made: &Assignments,
     borrowed: Option<&[Point]>,
-) -> Option<Grid> {
+    also: impl FnOnce() -> U + Send,
+) -> (Option<Grid>, U) {
     let h = &made.h;
     let variants = &made.variants;
     // Opening a row into an assignment one row narrower needs that
@@ -461,7 +467,7 @@ fn reserved(
         slots: &[],
         borrowed,
     };
-    crate::parallel::first_success(candidates, |k, abandoned| {
+    let run = |k: usize, abandoned: &dyn Fn() -> bool| {
         if let Some(items) = variants.get(k) {
             let slots = made.slots(k, rows);
             let slots = slots.get().and_then(Option::as_ref)?;
@@ -508,7 +514,8 @@ fn reserved(
             }
         }
         None
-    })
+    };
+    crate::parallel::first_success_also(candidates, run, also)
 }
 
 /// Failures of empty-row candidates closer than this to a column already
