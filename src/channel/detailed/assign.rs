@@ -162,6 +162,25 @@ impl PieceConstraints {
         }
     }
 
+    /// The constraints of piece `k` against every other piece, whose rows
+    /// are `ys`, collected into `out`.
+    fn gather_rows(&self, k: usize, ys: &[i32], out: &mut Vec<(i64, bool)>) {
+        out.clear();
+        out.extend(
+            self.pairs[self.start[k]..self.start[k + 1]]
+                .iter()
+                .map(|&(o, above)| (ys[o as usize] as i64, above)),
+        );
+    }
+
+    /// [`PieceConstraints::violations`] with the other pieces' rows `ys`.
+    fn violations_rows(&self, ys: &[i32], k: usize, y: i64) -> u32 {
+        self.pairs[self.start[k]..self.start[k + 1]]
+            .iter()
+            .filter(|&&(o, above)| violates(y, ys[o as usize] as i64, above))
+            .count() as u32
+    }
+
     /// [`PieceConstraints::each`] of piece `k`, collected into `out`.
     fn gather(
         &self,
@@ -171,18 +190,6 @@ impl PieceConstraints {
     ) {
         out.clear();
         self.each(k, slot_of, |row, above| out.push((row, above)));
-    }
-
-    /// The vertical constraint violations of piece `k` if it sat in `slot`,
-    /// against every other piece in its current slot.
-    fn violations(&self, slots: &[Slot], k: usize, slot: Slot) -> u32 {
-        let mut n = 0;
-        self.each(
-            k,
-            |o| Some(slots[o]),
-            |row, above| n += violates(slot.y, row, above) as u32,
-        );
-        n
     }
 }
 
@@ -451,19 +458,23 @@ fn improve_passing(
             .expect("a trunk layer");
         (rows - s.y) as usize * h_layers.len() + l
     };
-    // Pieces of each slot by start column (pieces of one net may touch).
-    let mut lanes: Vec<BTreeMap<(i64, usize), ()>> = vec![BTreeMap::new(); all.len()];
-    for (k, it) in items.iter().enumerate() {
-        lanes[slot_index(slots[k])].insert((it.lo, k), ());
+    // Pieces of each slot by start column (pieces of one net may touch),
+    // with their right ends and nets.
+    let mut lanes: Vec<Lane> = vec![BTreeMap::new(); all.len()];
+    let entry = |k: usize| ((items[k].lo, k), (items[k].hi, items[k].net));
+    for k in 0..items.len() {
+        let (key, value) = entry(k);
+        lanes[slot_index(slots[k])].insert(key, value);
     }
-    let fits = |lanes: &Vec<BTreeMap<(i64, usize), ()>>, si: usize, k: usize| -> bool {
+    // Every piece's row, kept with `slots` (compact: read at every turn).
+    let mut ys: Vec<i32> = slots.iter().map(|s| s.y as i32).collect();
+    let fits = |lanes: &Vec<Lane>, si: usize, k: usize| -> bool {
         let it = items[k];
-        for (&(_, o), _) in lanes[si].range(..=(it.hi, usize::MAX)).rev() {
-            let other = items[o];
-            if other.hi < it.lo {
+        for (&(lo, _), &(hi, net)) in lanes[si].range(..=(it.hi, usize::MAX)).rev() {
+            if hi < it.lo {
                 break;
             }
-            let touching = other.net == it.net && (other.hi == it.lo || other.lo == it.hi);
+            let touching = net == it.net && (hi == it.lo || lo == it.hi);
             if !touching {
                 return false;
             }
@@ -478,16 +489,16 @@ fn improve_passing(
     let mut stamps = Stamps::new(problem.columns() as usize + 2);
     let mut settled = vec![0u32; items.len()];
     let column = |x: i64| (x + 1) as usize;
-    let moved_piece = |lanes: &Vec<BTreeMap<(i64, usize), ()>>, stamps: &mut Stamps, p: usize| {
+    let moved_piece = |lanes: &Vec<Lane>, stamps: &mut Stamps, p: usize| {
         stamps.clock += 1;
         let clock = stamps.clock;
         let it = items[p];
         for lane in lanes {
-            for (&(_, o), _) in lane.range(..=(it.hi, usize::MAX)).rev() {
-                if items[o].hi < it.lo {
+            for (&(lo, _), &(hi, _)) in lane.range(..=(it.hi, usize::MAX)).rev() {
+                if hi < it.lo {
                     break;
                 }
-                stamps.raise(column(items[o].lo), column(items[o].hi), clock);
+                stamps.raise(column(lo), column(hi), clock);
             }
         }
     };
@@ -501,13 +512,14 @@ fn improve_passing(
             if pass_over && settled[k] > 0 && stamps.max(lo, hi) <= settled[k] {
                 continue;
             }
-            constraints.gather(k, |o| Some(slots[o]), &mut cons);
+            constraints.gather_rows(k, &ys, &mut cons);
             let here = violated(&cons, slots[k].y);
             if here == 0 {
                 continue;
             }
             let cur = slot_index(slots[k]);
-            lanes[cur].remove(&(items[k].lo, k));
+            let (key, value) = entry(k);
+            lanes[cur].remove(&key);
             let mut best = (here, cur);
             for (si, &s) in all.iter().enumerate() {
                 if si == cur || !fits(&lanes, si, k) {
@@ -518,9 +530,10 @@ fn improve_passing(
                     best = (v, si);
                 }
             }
-            lanes[best.1].insert((items[k].lo, k), ());
+            lanes[best.1].insert(key, value);
             if best.1 != cur {
                 slots[k] = all[best.1];
+                ys[k] = slots[k].y as i32;
                 moved = true;
                 moved_piece(&lanes, &mut stamps, k);
                 continue;
@@ -532,21 +545,22 @@ fn improve_passing(
                 if si == cur {
                     continue;
                 }
-                for (&(_, o), _) in lane.range(..=(it.hi, usize::MAX)).rev() {
-                    if items[o].hi < it.lo {
+                for (&(_, o), &(hi, net)) in lane.range(..=(it.hi, usize::MAX)).rev() {
+                    if hi < it.lo {
                         break;
                     }
-                    if items[o].net == it.net {
+                    if net == it.net {
                         continue;
                     }
-                    let before = here as i64 + constraints.violations(slots, o, slots[o]) as i64;
-                    let (sk, so) = (slots[k], slots[o]);
-                    slots[k] = so;
-                    slots[o] = sk;
-                    let after = constraints.violations(slots, k, so) as i64
-                        + constraints.violations(slots, o, sk) as i64;
-                    slots[k] = sk;
-                    slots[o] = so;
+                    let (yk, yo) = (ys[k], ys[o]);
+                    let before =
+                        here as i64 + constraints.violations_rows(&ys, o, yo as i64) as i64;
+                    ys[k] = yo;
+                    ys[o] = yk;
+                    let after = constraints.violations_rows(&ys, k, yo as i64) as i64
+                        + constraints.violations_rows(&ys, o, yk as i64) as i64;
+                    ys[k] = yk;
+                    ys[o] = yo;
                     if after < before && best_swap.is_none_or(|(d, _)| after - before < d) {
                         best_swap = Some((after - before, o));
                     }
@@ -555,21 +569,24 @@ fn improve_passing(
             if let Some((_, o)) = best_swap {
                 let (sk, so) = (slots[k], slots[o]);
                 let (ck, co) = (cur, slot_index(so));
-                lanes[ck].remove(&(items[k].lo, k));
-                lanes[co].remove(&(items[o].lo, o));
+                let (key_o, value_o) = entry(o);
+                lanes[ck].remove(&key);
+                lanes[co].remove(&key_o);
                 let ok = fits(&lanes, co, k) && fits(&lanes, ck, o);
                 if ok {
                     slots[k] = so;
                     slots[o] = sk;
-                    lanes[co].insert((items[k].lo, k), ());
-                    lanes[ck].insert((items[o].lo, o), ());
+                    ys[k] = so.y as i32;
+                    ys[o] = sk.y as i32;
+                    lanes[co].insert(key, value);
+                    lanes[ck].insert(key_o, value_o);
                     moved = true;
                     moved_piece(&lanes, &mut stamps, k);
                     moved_piece(&lanes, &mut stamps, o);
                     continue;
                 }
-                lanes[ck].insert((items[k].lo, k), ());
-                lanes[co].insert((items[o].lo, o), ());
+                lanes[ck].insert(key, value);
+                lanes[co].insert(key_o, value_o);
             }
             settled[k] = stamps.clock;
         }
@@ -578,6 +595,9 @@ fn improve_passing(
         }
     }
 }
+
+/// The pieces in one slot: `(left end, piece)` to `(right end, net)`.
+type Lane = std::collections::BTreeMap<(i64, usize), (i64, u32)>;
 
 /// Stamps on positions `0 .. n`: raise a range to a value, read a range's
 /// highest (a segment tree with pending raises).

@@ -247,6 +247,67 @@ impl Grid {
         self.flood(net, false).0
     }
 
+    /// The number of connected components of every net's cells (each as
+    /// [`Grid::count_components`] gives it), from one pass over the grid
+    /// with a union-find instead of a flood per net.
+    pub fn count_all_components(&self) -> Vec<usize> {
+        fn root(parent: &mut [u32], mut i: u32) -> u32 {
+            while parent[i as usize] != i {
+                let up = parent[parent[i as usize] as usize];
+                parent[i as usize] = up;
+                i = up;
+            }
+            i
+        }
+        fn join(parent: &mut [u32], a: usize, b: usize) {
+            let (ra, rb) = (root(parent, a as u32), root(parent, b as u32));
+            parent[ra.max(rb) as usize] = ra.min(rb);
+        }
+        let n = self.owner.len();
+        let cols = (self.columns + 2) as usize;
+        let rows = (self.width + 2) as usize;
+        let plane = cols * rows;
+        let mut parent: Vec<u32> = (0..n as u32).collect();
+        let mine = |i: usize| {
+            let o = self.owner[i];
+            o != 0 && o != BLOCKED
+        };
+        for i in 0..n {
+            if !mine(i) {
+                continue;
+            }
+            let o = self.owner[i];
+            // The joints as the flood follows them: edges to the right, up
+            // and to the layer above between cells of one net (no edge
+            // leaves the grid), and the layers of a pin point, each joined
+            // to the lowest layer the net holds there.
+            let f = self.edges[i];
+            if f & RIGHT != 0 && self.owner[i + 1] == o {
+                join(&mut parent, i, i + 1);
+            }
+            if f & UP != 0 && self.owner[i + cols] == o {
+                join(&mut parent, i, i + cols);
+            }
+            if f & VIA != 0 && self.owner[i + plane] == o {
+                join(&mut parent, i, i + plane);
+            }
+            let y = (i / cols) % rows;
+            if y == 0 || y == rows - 1 {
+                let point = i % plane;
+                if let Some(j) = (point..i).step_by(plane).find(|&j| self.owner[j] == o) {
+                    join(&mut parent, i, j);
+                }
+            }
+        }
+        let mut count = vec![0usize; self.cells_of.len()];
+        for i in 0..n {
+            if mine(i) && root(&mut parent, i as u32) == i as u32 {
+                count[(self.owner[i] - 1) as usize] += 1;
+            }
+        }
+        count
+    }
+
     fn flood(&mut self, net: u32, collect: bool) -> (usize, Vec<Vec<Cell>>) {
         let mut count = 0usize;
         self.labelled.clear();

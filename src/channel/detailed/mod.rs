@@ -377,6 +377,8 @@ struct Assignments<'a> {
     constraints: Vec<std::sync::OnceLock<PieceConstraints>>,
     /// The set-up order of each variant, made at its first attempt.
     orders: Vec<std::sync::OnceLock<Order>>,
+    /// Where each variant failed, by width: `(variant, rows, column)`.
+    failed: std::sync::Mutex<Vec<(usize, i64, i64)>>,
     #[allow(clippy::type_complexity)]
     made: std::sync::Mutex<
         Vec<(
@@ -395,7 +397,26 @@ impl<'a> Assignments<'a> {
             constraints: (0..2).map(|_| std::sync::OnceLock::new()).collect(),
             orders: (0..2).map(|_| std::sync::OnceLock::new()).collect(),
             made: std::sync::Mutex::new(Vec::new()),
+            failed: std::sync::Mutex::new(Vec::new()),
         }
+    }
+
+    /// Where variant `k` failed at `rows` rows (a column worth probing).
+    fn failed_at(&self, k: usize, rows: i64) -> Option<i64> {
+        let failed = self
+            .failed
+            .lock()
+            .expect("no candidate panics holding the list");
+        failed.iter().find(|f| (f.0, f.1) == (k, rows)).map(|f| f.2)
+    }
+
+    /// Note that variant `k` failed at column `x` at `rows` rows.
+    fn fail(&self, k: usize, rows: i64, x: i64) {
+        let mut failed = self
+            .failed
+            .lock()
+            .expect("no candidate panics holding the list");
+        failed.push((k, rows, x));
     }
 
     /// The set-up order of variant `k`.
@@ -477,7 +498,23 @@ fn reserved<U: Send>(
                 slots,
                 ..base
             };
-            return c.attempt(abandoned).ok();
+            // A variant that failed at a column one row narrower is first
+            // probed there (at a width that failed, every candidate ran to
+            // its end, so what was noted does not depend on timing).
+            if let Some(x) = made.failed_at(k, rows - 1) {
+                if !c.probe(x) {
+                    made.fail(k, rows, x);
+                    return None;
+                }
+            }
+            return match c.attempt(abandoned) {
+                Ok(g) => Some(g),
+                Err(Some(x)) if x > RESTART_REACH => {
+                    made.fail(k, rows, x);
+                    None
+                }
+                Err(_) => None,
+            };
         }
         // The empty-row candidates in turn. Each first probes the columns
         // where the ones before it failed: candidates that differ only in
@@ -1016,14 +1053,13 @@ const RESTART_REACH: i64 = 600;
 /// Every net in one piece and on its side exits (a last guard: repairs
 /// work on components and must not have lost an exit).
 fn complete(problem: &ChannelProblem, g: &mut Grid) -> bool {
+    let pieces = g.count_all_components();
     problem.net_ids().all(|id| {
         let net = problem.net(id);
         let on_side = |x: i64| {
             (1..=g.layers).any(|l| (1..=g.width).any(|y| g.owner(Cell::new(x, y, l)) == id.0 + 1))
         };
-        (!net.left || on_side(-1))
-            && (!net.right || on_side(g.columns))
-            && g.count_components(id.0) == 1
+        (!net.left || on_side(-1)) && (!net.right || on_side(g.columns)) && pieces[id.index()] == 1
     })
 }
 
@@ -1385,6 +1421,35 @@ mod tests {
             }
         }
         out
+    }
+
+    /// Every net's pieces from one union-find pass against a flood per
+    /// net, on routed grids cut at random cells (so nets lie in several
+    /// pieces, some on pin points only).
+    #[test]
+    fn all_components_counted_at_once_are_each_nets_flood() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(19);
+        let mut split = 0;
+        for (p, mut g) in raw_grids(31, 120) {
+            for _ in 0..rng.gen_range(0..30) {
+                let c = Cell::new(
+                    rng.gen_range(0..g.columns),
+                    rng.gen_range(1..=g.width),
+                    rng.gen_range(1..=g.layers),
+                );
+                let o = g.owner(c);
+                if o != 0 && o != grid::BLOCKED {
+                    g.release(c);
+                }
+            }
+            let all = g.count_all_components();
+            for id in p.net_ids() {
+                let one = g.count_components(id.0);
+                assert_eq!(all[id.index()], one, "{} net {}", p.name(), id.0);
+                split += (one > 1) as usize;
+            }
+        }
+        assert!(split > 200, "split nets seen: {split}");
     }
 
     #[test]
