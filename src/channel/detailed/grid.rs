@@ -607,6 +607,36 @@ impl Grid {
         &self.cells_of[net as usize]
     }
 
+    /// A grid with this one's cells and joints (owners and edges) and
+    /// fresh scratch space, outside any trial: for work on some nets' cells
+    /// on another thread ([`Grid::take_cells`] brings it back).
+    pub fn copy_wiring(&self) -> Grid {
+        let n = self.owner.len();
+        Grid {
+            columns: self.columns,
+            width: self.width,
+            layers: self.layers,
+            owner: self.owner.clone(),
+            edges: self.edges.clone(),
+            cells_of: vec![Vec::new(); self.cells_of.len()],
+            journal: Vec::new(),
+            logging: false,
+            tag: vec![0; n],
+            labelled: Marks::new(n),
+            stack: Vec::new(),
+        }
+    }
+
+    /// Take the owners and edges of the given cells from `other`.
+    pub fn take_cells(&mut self, other: &Grid, cells: &[u32]) {
+        debug_assert!(!self.logging, "outside any trial");
+        for &i in cells {
+            let i = i as usize;
+            self.owner[i] = other.owner[i];
+            self.edges[i] = other.edges[i];
+        }
+    }
+
     /// Every net's cells from one pass over the grid: net `n`'s raster
     /// indices, ascending, are `cells[start[n]..start[n + 1]]`.
     pub fn cells_by_net(&self) -> (Vec<usize>, Vec<u32>) {
