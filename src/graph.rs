@@ -220,6 +220,28 @@ impl Digraph {
 }
 
 #[cfg(test)]
+impl Digraph {
+    /// Which nodes reach which (`r[a][b]`: a path from `a` to `b`; every
+    /// node reaches itself), by a depth-first search from every node: the
+    /// obvious way, for tests.
+    pub(crate) fn reachability(&self) -> Vec<Vec<bool>> {
+        let n = self.node_count();
+        (0..n)
+            .map(|from| {
+                let mut seen = vec![false; n];
+                let mut stack = vec![from];
+                while let Some(v) = stack.pop() {
+                    if !std::mem::replace(&mut seen[v], true) {
+                        stack.extend(self.successors(v as u32).iter().map(|&w| w as usize));
+                    }
+                }
+                seen
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -263,29 +285,6 @@ mod tests {
         assert_eq!(c.len(), 3);
     }
 
-    /// Which nodes reach which, by repeated relaxation (the obvious way).
-    fn reaches(g: &Digraph) -> Vec<Vec<bool>> {
-        let n = g.node_count();
-        let mut r = vec![vec![false; n]; n];
-        for (v, row) in r.iter_mut().enumerate() {
-            row[v] = true;
-        }
-        loop {
-            let mut changed = false;
-            for (a, b) in g.edges() {
-                for row in r.iter_mut() {
-                    if row[a as usize] && !row[b as usize] {
-                        row[b as usize] = true;
-                        changed = true;
-                    }
-                }
-            }
-            if !changed {
-                return r;
-            }
-        }
-    }
-
     /// Component numbers against mutual reachability on random graphs:
     /// two nodes share a number exactly when each reaches the other, and
     /// every edge between components runs from the higher number down.
@@ -302,7 +301,7 @@ mod tests {
                 .collect();
             let g = graph(n, &edges);
             let (comp, count) = g.component_numbers();
-            let r = reaches(&g);
+            let r = g.reachability();
             for a in 0..n {
                 for b in 0..n {
                     assert_eq!(comp[a] == comp[b], r[a][b] && r[b][a], "{edges:?}");

@@ -15,7 +15,7 @@
 //! the maze steps.
 
 use super::Item;
-use crate::channel::problem::{ChannelProblem, NetId};
+use crate::channel::problem::ChannelProblem;
 use crate::graph::Digraph;
 
 /// Where a trunk runs.
@@ -323,18 +323,8 @@ pub fn piece_graph(problem: &ChannelProblem, items: &[Item]) -> Digraph {
     let c = problem.columns() as usize;
     let at = Columns::new(c, |push| {
         for (k, it) in items.iter().enumerate() {
-            let pins = &problem.net(NetId(it.net)).pins;
-            let from = pins.partition_point(|p| (p.column as i64) < it.lo);
-            let mut last = None;
-            for pin in &pins[from..] {
-                let x = pin.column as i64;
-                if x > it.hi {
-                    break;
-                }
-                if last != Some(x) {
-                    last = Some(x);
-                    push(x as usize, it.net, k);
-                }
+            for x in it.pin_columns(problem) {
+                push(x as usize, it.net, k);
             }
         }
     });
@@ -734,18 +724,7 @@ mod tests {
                 g.add_edge(rng.gen_range(0..n) as u32, rng.gen_range(0..n) as u32);
             }
             g.dedup();
-            // Mutual reach by depth-first search from every node.
-            let reach = |from: usize| {
-                let mut seen = vec![false; n];
-                let mut stack = vec![from];
-                while let Some(v) = stack.pop() {
-                    if !std::mem::replace(&mut seen[v], true) {
-                        stack.extend(g.successors(v as u32).iter().map(|&w| w as usize));
-                    }
-                }
-                seen
-            };
-            let r: Vec<Vec<bool>> = (0..n).map(reach).collect();
+            let r = g.reachability();
             let counts = |a: usize, b: usize| !(r[a][b] && r[b][a]);
             // Longest chain of counted edges ending (starting) at each node,
             // by relaxing every edge n times.

@@ -232,6 +232,22 @@ pub struct Item {
     pub hi: i64,
 }
 
+impl Item {
+    /// The columns of the net's pins inside the piece, ascending, each once
+    /// (a column may hold a top and a bottom pin of the net).
+    pub fn pin_columns<'a>(&self, problem: &'a ChannelProblem) -> impl Iterator<Item = i64> + 'a {
+        let pins = &problem.net(NetId(self.net)).pins;
+        let from = pins.partition_point(|p| (p.column as i64) < self.lo);
+        let hi = self.hi;
+        let mut last = None;
+        pins[from..]
+            .iter()
+            .map(|pin| pin.column as i64)
+            .take_while(move |&x| x <= hi)
+            .filter(move |&x| last.replace(x) != Some(x))
+    }
+}
+
 /// The trunk pieces of every net that needs a track, nets in id order.
 fn items_of(problem: &ChannelProblem, doglegs: bool) -> Vec<Item> {
     let mut items = Vec::new();
@@ -960,19 +976,9 @@ impl<'a> Setup<'a> {
                 return false;
             }
             // The riser of each pin column of the net inside the piece joins
-            // it (pins are sorted by column).
-            let pins = &problem.net(NetId(item.net)).pins;
-            let from = pins.partition_point(|p| (p.column as i64) < item.lo);
-            let mut last = None;
-            for pin in &pins[from..] {
-                let x = pin.column as i64;
-                if x > item.hi {
-                    break;
-                }
-                if last != Some(x) {
-                    last = Some(x);
-                    self.ends[x as usize].push((item.net, slot.y, slot.layer));
-                }
+            // it.
+            for x in item.pin_columns(problem) {
+                self.ends[x as usize].push((item.net, slot.y, slot.layer));
             }
         }
         // The risers of each column; two risers on one V layer that overlap
@@ -1648,55 +1654,115 @@ mod tests {
     fn lazy_set_up_draws_all_a_repair_can_see() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(32);
         let mut compared = 0;
-        for _ in 0..30 {
-            let (p, model) = random_case(&mut rng, 600..2500, 0.5..1.0, 2..80, 0.0..0.3);
-            let items = items_of(&p, rng.gen_bool(0.5));
-            let rows = lower_bound(&p, model) + 1;
-            let h = model.h_layers();
-            let Some(slots) = assign(&p, &items, rows, &h) else {
-                continue;
-            };
-            let grid = || Grid::new(p.columns(), rows as u32, model.layers(), p.nets().len());
-            let mut full = grid();
-            let order = Order::new(&p, &items);
-            let mut all = Setup::new(&p, model, &full, &items, &slots, &order);
-            if !all.draw(&mut full, i64::MAX) {
-                continue;
-            }
+        for f in full_set_ups(&mut rng, 30) {
             for _ in 0..4 {
-                let x = rng.gen_range(0..p.columns() as i64);
-                let mut lazy = grid();
-                let mut setup = Setup::new(&p, model, &lazy, &items, &slots, &order);
+                let x = rng.gen_range(0..f.p.columns() as i64);
+                let (mut lazy, mut setup) = f.fresh();
                 let upto = setup.ahead_of(x);
                 assert!(setup.draw(&mut lazy, upto));
-                let seen = x + SEEN_BEYOND;
-                let mut nets = std::collections::BTreeSet::new();
-                for l in 1..=lazy.layers {
-                    for y in 0..=lazy.width + 1 {
-                        for c in -1..=seen.min(p.columns() as i64) {
-                            let cell = Cell::new(c, y, l);
-                            assert_eq!(lazy.owner(cell), full.owner(cell), "{} {cell:?}", p.name());
-                            assert_eq!(lazy.flags(cell), full.flags(cell), "{} {cell:?}", p.name());
-                            if lazy.owner(cell) != 0 {
-                                nets.insert(lazy.owner(cell) - 1);
-                            }
-                        }
-                    }
-                }
+                let seen = (x + SEEN_BEYOND).min(f.p.columns() as i64);
+                let nets = same_cells(&lazy, &f.full, -1..=seen, f.p.name());
                 for n in nets {
-                    assert_eq!(lazy.claims_of(n), full.claims_of(n), "{} net {n}", p.name());
+                    assert_eq!(
+                        lazy.claims_of(n),
+                        f.full.claims_of(n),
+                        "{} net {n}",
+                        f.p.name()
+                    );
                 }
                 // Only conflicts up to the drawn columns are listed, and
                 // those as the full set-up lists them.
-                let k = setup.conflicts.len();
-                assert_eq!(
-                    setup.conflicts.iter().map(|c| c.0).collect::<Vec<_>>(),
-                    all.conflicts[..k].iter().map(|c| c.0).collect::<Vec<_>>()
-                );
+                let listed: Vec<i64> = setup.conflicts.iter().map(|c| c.0).collect();
+                assert_eq!(listed, f.conflicts[..listed.len()]);
                 compared += 1;
             }
         }
         assert!(compared >= 40, "{compared} comparisons");
+    }
+
+    /// A random channel of 600-2,500 columns with a random trunk-piece
+    /// variant assigned one row above its lower bound, and the grid and
+    /// conflict columns of its full set-up: what the set-up tests compare
+    /// partial set-ups against.
+    struct FullSetUp {
+        p: ChannelProblem,
+        model: LayerModel,
+        items: Vec<Item>,
+        rows: i64,
+        slots: Vec<Slot>,
+        order: Order,
+        full: Grid,
+        conflicts: Vec<i64>,
+    }
+
+    /// Of `tries` random channels, those that assign and set up.
+    fn full_set_ups(rng: &mut rand_chacha::ChaCha8Rng, tries: usize) -> Vec<FullSetUp> {
+        let mut out = Vec::new();
+        for _ in 0..tries {
+            let (p, model) = random_case(rng, 600..2500, 0.5..1.0, 2..80, 0.0..0.3);
+            let items = items_of(&p, rng.gen_bool(0.5));
+            let rows = lower_bound(&p, model) + 1;
+            let Some(slots) = assign(&p, &items, rows, &model.h_layers()) else {
+                continue;
+            };
+            let order = Order::new(&p, &items);
+            let mut full = Grid::new(p.columns(), rows as u32, model.layers(), p.nets().len());
+            let mut all = Setup::new(&p, model, &full, &items, &slots, &order);
+            if !all.draw(&mut full, i64::MAX) {
+                continue;
+            }
+            let conflicts = all.conflicts.iter().map(|c| c.0).collect();
+            out.push(FullSetUp {
+                p,
+                model,
+                items,
+                rows,
+                slots,
+                order,
+                full,
+                conflicts,
+            });
+        }
+        out
+    }
+
+    impl FullSetUp {
+        /// An empty grid and a set-up of it, nothing drawn yet.
+        fn fresh(&self) -> (Grid, Setup<'_>) {
+            let p = &self.p;
+            let g = Grid::new(
+                p.columns(),
+                self.rows as u32,
+                self.model.layers(),
+                p.nets().len(),
+            );
+            let setup = Setup::new(p, self.model, &g, &self.items, &self.slots, &self.order);
+            (g, setup)
+        }
+    }
+
+    /// Asserts that two grids agree (owners and joints) in some columns;
+    /// the nets owning cells there.
+    fn same_cells(
+        a: &Grid,
+        b: &Grid,
+        columns: std::ops::RangeInclusive<i64>,
+        name: &str,
+    ) -> std::collections::BTreeSet<u32> {
+        let mut nets = std::collections::BTreeSet::new();
+        for l in 1..=a.layers {
+            for y in 0..=a.width + 1 {
+                for c in columns.clone() {
+                    let cell = Cell::new(c, y, l);
+                    assert_eq!(a.owner(cell), b.owner(cell), "{name} {cell:?}");
+                    assert_eq!(a.flags(cell), b.flags(cell), "{name} {cell:?}");
+                    if a.owner(cell) != 0 {
+                        nets.insert(a.owner(cell) - 1);
+                    }
+                }
+            }
+        }
+        nets
     }
 
     /// A stretch's set-up (`start_at`) draws what the full set-up draws in
@@ -1707,48 +1773,25 @@ mod tests {
     fn a_stretch_sets_up_what_its_repairs_see() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
         let mut compared = 0;
-        for _ in 0..30 {
-            let (p, model) = random_case(&mut rng, 600..2500, 0.5..1.0, 2..80, 0.0..0.3);
-            let items = items_of(&p, rng.gen_bool(0.5));
-            let rows = lower_bound(&p, model) + 1;
-            let h = model.h_layers();
-            let Some(slots) = assign(&p, &items, rows, &h) else {
-                continue;
-            };
-            let grid = || Grid::new(p.columns(), rows as u32, model.layers(), p.nets().len());
-            let mut full = grid();
-            let order = Order::new(&p, &items);
-            let mut all = Setup::new(&p, model, &full, &items, &slots, &order);
-            if !all.draw(&mut full, i64::MAX) {
-                continue;
-            }
+        for f in full_set_ups(&mut rng, 30) {
             for _ in 0..4 {
-                let from = rng.gen_range(0..p.columns() as i64);
+                let from = rng.gen_range(0..f.p.columns() as i64);
                 let to = from + rng.gen_range(0..2 * RESTART_REACH);
-                let mut part = grid();
-                let mut setup = Setup::new(&p, model, &part, &items, &slots, &order);
+                let (mut part, mut setup) = f.fresh();
                 setup.start_at(from);
                 let upto = setup.ahead_of(to);
                 assert!(setup.draw(&mut part, upto));
                 let first = (from - SEEN_BEYOND).max(0);
-                let seen = (to + SEEN_BEYOND).min(p.columns() as i64);
-                for l in 1..=part.layers {
-                    for y in 0..=part.width + 1 {
-                        for c in first..=seen {
-                            let cell = Cell::new(c, y, l);
-                            assert_eq!(part.owner(cell), full.owner(cell), "{} {cell:?}", p.name());
-                            assert_eq!(part.flags(cell), full.flags(cell), "{} {cell:?}", p.name());
-                        }
-                    }
-                }
+                let seen = (to + SEEN_BEYOND).min(f.p.columns() as i64);
+                same_cells(&part, &f.full, first..=seen, f.p.name());
                 let listed: Vec<i64> = setup.conflicts.iter().map(|c| c.0).collect();
-                let want: Vec<i64> = all
+                let want: Vec<i64> = f
                     .conflicts
                     .iter()
-                    .map(|c| c.0)
+                    .copied()
                     .filter(|&x| x >= from && x < setup.drawn())
                     .collect();
-                assert_eq!(listed, want, "{} from {from}", p.name());
+                assert_eq!(listed, want, "{} from {from}", f.p.name());
                 compared += 1;
             }
         }
