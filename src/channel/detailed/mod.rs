@@ -1392,6 +1392,47 @@ mod tests {
         (p, model)
     }
 
+    /// A variant's assignment at `rows`, improved, as a width's candidate
+    /// gets it (`None` when the sweep runs out of slots).
+    fn improved_slots(
+        p: &ChannelProblem,
+        model: LayerModel,
+        items: &[Item],
+        rows: i64,
+    ) -> Option<Vec<Slot>> {
+        let h = model.h_layers();
+        let mut slots = assign(p, items, rows, &h)?;
+        improve(
+            p,
+            items,
+            &PieceConstraints::new(p, items),
+            &mut slots,
+            rows,
+            &h,
+        );
+        Some(slots)
+    }
+
+    /// A candidate without a borrowed layer.
+    fn plain_candidate<'a>(
+        p: &'a ChannelProblem,
+        model: LayerModel,
+        rows: i64,
+        items: &'a [Item],
+        order: &'a Order,
+        slots: &'a [Slot],
+    ) -> Candidate<'a> {
+        Candidate {
+            problem: p,
+            model,
+            rows,
+            items,
+            order,
+            slots,
+            borrowed: None,
+        }
+    }
+
     /// Raw grids straight from the repairs (before clean-up): loops and
     /// redundant vias are common there.
     pub(super) fn raw_grids(seed: u64, count: usize) -> Vec<(ChannelProblem, Grid)> {
@@ -1401,27 +1442,11 @@ mod tests {
             let (p, model) = random_case(&mut rng, 8..80, 0.4..1.0, 2..20, 0.0..0.3);
             let items = items_of(&p, true);
             let rows = lower_bound(&p, model) + rng.gen_range(0..2);
-            let h = model.h_layers();
-            let Some(mut slots) = assign(&p, &items, rows, &h) else {
+            let Some(slots) = improved_slots(&p, model, &items, rows) else {
                 continue;
             };
-            improve(
-                &p,
-                &items,
-                &PieceConstraints::new(&p, &items),
-                &mut slots,
-                rows,
-                &h,
-            );
-            let c = Candidate {
-                problem: &p,
-                model,
-                rows,
-                items: &items,
-                order: &Order::new(&p, &items),
-                slots: &slots,
-                borrowed: None,
-            };
+            let order = Order::new(&p, &items);
+            let c = plain_candidate(&p, model, rows, &items, &order, &slots);
             if let Ok(g) = c.attempt(&|| false) {
                 out.push((p, g));
             }
@@ -1599,27 +1624,11 @@ mod tests {
             let variant = rng.gen_bool(0.5);
             let items = items_of(&p, variant);
             let rows = lower_bound(&p, model) + rng.gen_range(0..2);
-            let h = model.h_layers();
-            let Some(mut slots) = assign(&p, &items, rows, &h) else {
+            let Some(slots) = improved_slots(&p, model, &items, rows) else {
                 continue;
             };
-            improve(
-                &p,
-                &items,
-                &PieceConstraints::new(&p, &items),
-                &mut slots,
-                rows,
-                &h,
-            );
-            let c = Candidate {
-                problem: &p,
-                model,
-                rows,
-                items: &items,
-                order: &Order::new(&p, &items),
-                slots: &slots,
-                borrowed: None,
-            };
+            let order = Order::new(&p, &items);
+            let c = plain_candidate(&p, model, rows, &items, &order, &slots);
             let run = |lazy| c.run(&|| false, lazy, None).ok();
             match (run(true), run(false)) {
                 (Some(a), Some(b)) => {
@@ -1808,19 +1817,11 @@ mod tests {
             let (p, model) = random_case(&mut rng, 20..300, 0.5..1.0, 2..40, 0.0..0.3);
             let items = items_of(&p, true);
             let rows = lower_bound(&p, model);
-            let h = model.h_layers();
-            let Some(slots) = assign(&p, &items, rows, &h) else {
+            let Some(slots) = assign(&p, &items, rows, &model.h_layers()) else {
                 continue;
             };
-            let c = Candidate {
-                problem: &p,
-                model,
-                rows,
-                items: &items,
-                order: &Order::new(&p, &items),
-                slots: &slots,
-                borrowed: None,
-            };
+            let order = Order::new(&p, &items);
+            let c = plain_candidate(&p, model, rows, &items, &order, &slots);
             let whole = Stretch {
                 from: 0,
                 to: i64::MAX,
