@@ -150,6 +150,18 @@ fn channel_benches(c: &mut Criterion) {
         b.iter(|| left_edge.route(black_box(p), &RouteOptions::default()))
     });
     group.finish();
+    // Issue 3's speed target: a 100,000-column random channel in under 1 s
+    // (ten routings a sample set).
+    let mut long = c.benchmark_group("route-long");
+    long.sample_size(10);
+    long.measurement_time(std::time::Duration::from_secs(10));
+    let r100k = random(100_000, 1, false);
+    long.bench_with_input(
+        BenchmarkId::new("yacr-HV", "random-100000"),
+        &r100k,
+        |b, p| b.iter(|| yacr.route(black_box(p), &options(2, "HV"))),
+    );
+    long.finish();
     c.bench_function("analyze/dde", |b| b.iter(|| analyze(black_box(&dde), 8)));
     let s = yacr.route(&dde, &options(2, "HV")).expect("routable");
     c.bench_function("verify/dde", |b| {

@@ -116,22 +116,92 @@ pub struct Mark {
     was_logging: bool,
 }
 
+/// What a grid holds besides its cells and can hand on to the next grid
+/// as it is: the component labelling's arrays (a tag counts only where the
+/// marks say so, and a new round unmarks everything), and the lists and
+/// logs, emptied but with their room. A channel's attempts one after the
+/// other then neither clear nor allocate these again.
+#[derive(Default)]
+pub struct Spare {
+    tag: Vec<u32>,
+    labelled: Marks,
+    cells_of: Vec<Vec<u32>>,
+    journal: Vec<Change>,
+    stack: Vec<u32>,
+}
+
+/// The spares of ended grids, for the grids still to come.
+#[derive(Default)]
+pub struct SparePool(std::sync::Mutex<Vec<Spare>>);
+
+impl SparePool {
+    /// A spare (an empty one when none is left).
+    pub fn take(&self) -> Spare {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_default()
+    }
+
+    /// Keep a grid's spare for a later grid.
+    pub fn give(&self, grid: Grid) {
+        let spare = grid.into_spare();
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).push(spare);
+    }
+}
+
 impl Grid {
     pub fn new(columns: u32, width: u32, layers: u32, nets: usize) -> Self {
+        Grid::reusing(columns, width, layers, nets, Spare::default())
+    }
+
+    /// [`Grid::new`], with a spare of an earlier grid: the same empty grid.
+    pub fn reusing(columns: u32, width: u32, layers: u32, nets: usize, spare: Spare) -> Self {
         let n = (columns as usize + 2) * (width as usize + 2) * layers as usize;
         debug_assert!(n <= u32::MAX as usize, "raster indices are kept in 32 bits");
+        let Spare {
+            mut tag,
+            mut labelled,
+            mut cells_of,
+            mut journal,
+            mut stack,
+        } = spare;
+        if tag.len() < n {
+            // Zeroed memory from the allocator when there is nothing to keep.
+            tag = vec![0; n];
+            labelled = Marks::new(n);
+        }
+        // No index marked, so no stale tag counts.
+        labelled.clear();
+        cells_of.truncate(nets);
+        cells_of.iter_mut().for_each(Vec::clear);
+        cells_of.resize_with(nets, Vec::new);
+        journal.clear();
+        stack.clear();
         Grid {
             columns: columns as i64,
             width: width as i64,
             layers,
             owner: vec![0; n],
             edges: vec![0; n],
-            cells_of: vec![Vec::new(); nets],
-            journal: Vec::new(),
+            cells_of,
+            journal,
             logging: false,
-            tag: vec![0; n],
-            labelled: Marks::new(n),
-            stack: Vec::new(),
+            tag,
+            labelled,
+            stack,
+        }
+    }
+
+    /// What of this grid the next one can use.
+    pub fn into_spare(self) -> Spare {
+        Spare {
+            tag: self.tag,
+            labelled: self.labelled,
+            cells_of: self.cells_of,
+            journal: self.journal,
+            stack: self.stack,
         }
     }
 

@@ -32,7 +32,7 @@ use crate::channel::solution::{ChannelSolution, LayerGroup};
 use crate::geom::Point;
 
 use assign::{assign_with, improve, PieceConstraints, Slot};
-use grid::{Cell, Grid, Mark};
+use grid::{Cell, Grid, Mark, SparePool};
 use maze::{commit, Costs, Preferred, Search};
 
 /// The layer models of reserved-layer routing.
@@ -395,6 +395,8 @@ struct Assignments<'a> {
     orders: Vec<std::sync::OnceLock<Order>>,
     /// Where each variant failed, by width: `(variant, rows, column)`.
     failed: std::sync::Mutex<Vec<(usize, i64, i64)>>,
+    /// The spares of ended attempts' grids.
+    spares: SparePool,
     #[allow(clippy::type_complexity)]
     made: std::sync::Mutex<
         Vec<(
@@ -414,6 +416,7 @@ impl<'a> Assignments<'a> {
             orders: (0..2).map(|_| std::sync::OnceLock::new()).collect(),
             made: std::sync::Mutex::new(Vec::new()),
             failed: std::sync::Mutex::new(Vec::new()),
+            spares: SparePool::default(),
         }
     }
 
@@ -503,6 +506,7 @@ fn reserved<U: Send>(
         order: made.order(0),
         slots: &[],
         borrowed,
+        spares: Some(&made.spares),
     };
     let run = |k: usize, abandoned: &dyn Fn() -> bool| {
         if let Some(items) = variants.get(k) {
@@ -618,6 +622,8 @@ struct Candidate<'a> {
     order: &'a Order,
     slots: &'a [Slot],
     borrowed: Option<&'a [Point]>,
+    /// Where an ended attempt leaves its grid's spare for the next.
+    spares: Option<&'a SparePool>,
 }
 
 /// Why an attempt failed: `Some(x)` when the conflict in column `x` could
@@ -658,7 +664,15 @@ impl Candidate<'_> {
             from: x - RESTART_REACH,
             to: x + RESTART_REACH,
         };
-        self.run(&|| false, true, Some(stretch)).is_ok()
+        match self.run(&|| false, true, Some(stretch)) {
+            Ok(g) => {
+                if let Some(pool) = self.spares {
+                    pool.give(g);
+                }
+                true
+            }
+            Err(_) => false,
+        }
     }
 
     /// [`Candidate::attempt`], drawing lazily or (`lazy` false) the whole
@@ -670,21 +684,42 @@ impl Candidate<'_> {
         lazy: bool,
         stretch: Option<Stretch>,
     ) -> Result<Grid, Failure> {
+        let mut g = Grid::reusing(
+            self.problem.columns(),
+            self.rows as u32,
+            self.model.layers() + self.borrowed.is_some() as u32,
+            self.problem.nets().len(),
+            self.spares.map(SparePool::take).unwrap_or_default(),
+        );
+        match self.run_on(&mut g, abandoned, lazy, stretch) {
+            Ok(()) => Ok(g),
+            Err(failure) => {
+                if let Some(pool) = self.spares {
+                    pool.give(g);
+                }
+                Err(failure)
+            }
+        }
+    }
+
+    /// [`Candidate::run`] on a new grid.
+    fn run_on(
+        &self,
+        g: &mut Grid,
+        abandoned: &dyn Fn() -> bool,
+        lazy: bool,
+        stretch: Option<Stretch>,
+    ) -> Result<(), Failure> {
         let Candidate {
             problem,
             model,
-            rows,
+            rows: _,
             items,
             order,
             slots,
             borrowed,
+            spares: _,
         } = *self;
-        let mut g = Grid::new(
-            problem.columns(),
-            rows as u32,
-            model.layers() + borrowed.is_some() as u32,
-            problem.nets().len(),
-        );
         if let Some(points) = borrowed {
             for p in points {
                 let c = Cell::new(p.x, p.y, g.layers);
@@ -693,11 +728,11 @@ impl Candidate<'_> {
                 }
             }
         }
-        let mut setup = Setup::new(problem, model, &g, items, slots, order);
+        let mut setup = Setup::new(problem, model, g, items, slots, order);
         if let Some(s) = stretch {
             setup.start_at(s.from);
         }
-        if !lazy && !setup.draw(&mut g, i64::MAX) {
+        if !lazy && !setup.draw(g, i64::MAX) {
             return Err(None);
         }
         let mut preferred = model.preferred();
@@ -735,7 +770,7 @@ impl Candidate<'_> {
                 None if setup.done() || setup.drawn() > last => break,
                 None => setup.drawn() + SETUP_CHUNK,
             };
-            if !setup.draw(&mut g, upto) {
+            if !setup.draw(g, upto) {
                 return Err(None);
             }
             order.extend(order.len()..setup.conflicts.len());
@@ -749,7 +784,7 @@ impl Candidate<'_> {
             if x > last {
                 break;
             }
-            if repair(problem, &mut g, &preferred, model.layers(), x, lower, upper) {
+            if repair(problem, g, &preferred, model.layers(), x, lower, upper) {
                 p += 1;
                 continue;
             }
@@ -760,7 +795,7 @@ impl Candidate<'_> {
             if restarts.is_none() {
                 if stretch.is_none()
                     && setup.conflicts.len() < REPAIR_RESTARTS
-                    && !setup.draw(&mut g, i64::MAX)
+                    && !setup.draw(g, i64::MAX)
                 {
                     return Err(None);
                 }
@@ -777,8 +812,8 @@ impl Candidate<'_> {
             p = j;
         }
         g.commit_trial(whole);
-        if stretch.is_some() || complete(problem, &mut g) {
-            Ok(g)
+        if stretch.is_some() || complete(problem, g) {
+            Ok(())
         } else {
             Err(None)
         }
@@ -1430,6 +1465,7 @@ mod tests {
             order,
             slots,
             borrowed: None,
+            spares: None,
         }
     }
 
@@ -1840,6 +1876,46 @@ mod tests {
         }
         assert!(
             routed > 100 && failed > 20,
+            "{routed} routed, {failed} failed"
+        );
+    }
+
+    /// Attempts on grids made from the spares of earlier ones (of other
+    /// channels, larger and smaller) route as on new grids: the same grid
+    /// when they route, the same failing column when not.
+    #[test]
+    fn grids_from_spares_route_as_new_ones() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(47);
+        let pool = SparePool::default();
+        let (mut routed, mut failed) = (0, 0);
+        for _ in 0..200 {
+            let (p, model) = random_case(&mut rng, 10..400, 0.5..1.0, 2..40, 0.0..0.3);
+            let items = items_of(&p, rng.gen_bool(0.5));
+            let rows = lower_bound(&p, model);
+            let Some(slots) = assign(&p, &items, rows, &model.h_layers()) else {
+                continue;
+            };
+            let order = Order::new(&p, &items);
+            let new = plain_candidate(&p, model, rows, &items, &order, &slots);
+            let reusing = Candidate {
+                spares: Some(&pool),
+                ..new
+            };
+            match (new.attempt(&|| false), reusing.attempt(&|| false)) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.geometry(|n| n), b.geometry(|n| n), "{}", p.name());
+                    pool.give(b);
+                    routed += 1;
+                }
+                (Err(x), Err(y)) => {
+                    assert_eq!(x, y, "{}", p.name());
+                    failed += 1;
+                }
+                (a, b) => panic!("{}: new {:?}, reusing {:?}", p.name(), a.err(), b.err()),
+            }
+        }
+        assert!(
+            routed > 60 && failed > 20,
             "{routed} routed, {failed} failed"
         );
     }
