@@ -946,71 +946,86 @@ impl Grid {
     }
 
     /// The wires (maximal straight runs of joined cells) and via stacks of
-    /// the whole grid; `label` maps a net index to its label.
+    /// the whole grid; `label` maps a net index to its label. The grid is
+    /// read in raster order (a column's cells lie a whole row apart), so
+    /// the runs come out in no particular order.
     pub fn geometry(&self, label: impl Fn(u32) -> u32) -> (Vec<Wire>, Vec<Via>) {
+        let cols = (self.columns + 2) as usize;
+        let rows = (self.width + 2) as usize;
+        let plane = cols * rows;
+        let layers = self.layers as usize;
+        // Raster column `x` is grid column `x - 1`.
+        let at = |x: usize, y: usize| Point::new(x as i64 - 1, y as i64);
+        let net = |i: usize| label(self.owner[i] - 1);
         let mut wires = Vec::new();
         let mut vias = Vec::new();
-        for layer in 1..=self.layers {
-            for y in 0..=self.width + 1 {
-                let mut x = -1;
-                while x <= self.columns {
-                    let c = Cell::new(x, y, layer);
-                    if self.flags(c) & RIGHT != 0 {
+        // The row where the vertical run through each column of the row
+        // below began (`usize::MAX`: none).
+        let mut up_from = vec![usize::MAX; cols];
+        for layer in 1..=layers {
+            let base = (layer - 1) * plane;
+            up_from.iter_mut().for_each(|s| *s = usize::MAX);
+            for y in 0..rows {
+                let row = base + y * cols;
+                let flags = &self.edges[row..row + cols];
+                let mut x = 0;
+                while x < cols {
+                    if flags[x] & RIGHT != 0 {
                         let start = x;
-                        while x <= self.columns && self.flags(Cell::new(x, y, layer)) & RIGHT != 0 {
+                        while x < cols && flags[x] & RIGHT != 0 {
                             x += 1;
                         }
-                        let net = self.owner(c) - 1;
                         wires.push(Wire {
-                            net: label(net),
-                            layer,
-                            from: Point::new(start, y),
-                            to: Point::new(x, y),
+                            net: net(row + start),
+                            layer: layer as u32,
+                            from: at(start, y),
+                            to: at(x, y),
                         });
                     }
                     x += 1;
                 }
-            }
-            for x in -1..=self.columns {
-                let mut y = 0;
-                while y <= self.width + 1 {
-                    let c = Cell::new(x, y, layer);
-                    if self.flags(c) & UP != 0 {
-                        let start = y;
-                        while y <= self.width + 1 && self.flags(Cell::new(x, y, layer)) & UP != 0 {
-                            y += 1;
+                for (x, &f) in flags.iter().enumerate() {
+                    let from = &mut up_from[x];
+                    if f & UP != 0 {
+                        if *from == usize::MAX {
+                            *from = y;
                         }
-                        let net = self.owner(c) - 1;
+                    } else if *from != usize::MAX {
                         wires.push(Wire {
-                            net: label(net),
-                            layer,
-                            from: Point::new(x, start),
-                            to: Point::new(x, y),
+                            net: net(base + *from * cols + x),
+                            layer: layer as u32,
+                            from: at(x, *from),
+                            to: at(x, y),
+                        });
+                        *from = usize::MAX;
+                    }
+                    if layer < layers
+                        && f & VIA != 0
+                        && (layer == 1 || self.edges[row + x - plane] & VIA == 0)
+                    {
+                        let mut top = layer;
+                        while top < layers && self.edges[row + x + (top - layer) * plane] & VIA != 0
+                        {
+                            top += 1;
+                        }
+                        vias.push(Via {
+                            net: net(row + x),
+                            at: at(x, y),
+                            from: layer as u32,
+                            to: top as u32,
                         });
                     }
-                    y += 1;
                 }
             }
-        }
-        for y in 0..=self.width + 1 {
-            for x in -1..=self.columns {
-                let mut layer = 1;
-                while layer < self.layers {
-                    let c = Cell::new(x, y, layer);
-                    if self.flags(c) & VIA != 0 {
-                        let start = layer;
-                        while layer < self.layers && self.flags(Cell::new(x, y, layer)) & VIA != 0 {
-                            layer += 1;
-                        }
-                        let net = self.owner(c) - 1;
-                        vias.push(Via {
-                            net: label(net),
-                            at: Point::new(x, y),
-                            from: start,
-                            to: layer,
-                        });
-                    }
-                    layer += 1;
+            // No run goes up out of the top row; should one, it ends there.
+            for (x, &from) in up_from.iter().enumerate() {
+                if from != usize::MAX {
+                    wires.push(Wire {
+                        net: net(base + from * cols + x),
+                        layer: layer as u32,
+                        from: at(x, from),
+                        to: at(x, rows),
+                    });
                 }
             }
         }
@@ -1020,7 +1035,83 @@ impl Grid {
 
 #[cfg(test)]
 mod tests {
-    use super::Marks;
+    use super::{Cell, Grid, Marks, Point, Via, Wire, RIGHT, UP, VIA};
+
+    /// The wires and vias of a grid found cell by cell along each row,
+    /// column and point (the obvious way), sorted.
+    fn runs_cell_by_cell(g: &Grid) -> (Vec<Wire>, Vec<Via>) {
+        let (mut wires, mut vias) = (Vec::new(), Vec::new());
+        let net = |c: Cell| g.owner(c) - 1;
+        for layer in 1..=g.layers {
+            for y in 0..=g.width + 1 {
+                for x in -1..=g.columns {
+                    let c = Cell::new(x, y, layer);
+                    let left = Cell::new(x - 1, y, layer);
+                    if g.flags(c) & RIGHT != 0 && (x == -1 || g.flags(left) & RIGHT == 0) {
+                        let mut end = x;
+                        while end <= g.columns && g.flags(Cell::new(end, y, layer)) & RIGHT != 0 {
+                            end += 1;
+                        }
+                        wires.push(Wire {
+                            net: net(c),
+                            layer,
+                            from: Point::new(x, y),
+                            to: Point::new(end, y),
+                        });
+                    }
+                    let below = Cell::new(x, y - 1, layer);
+                    if g.flags(c) & UP != 0 && (y == 0 || g.flags(below) & UP == 0) {
+                        let mut end = y;
+                        while end <= g.width + 1 && g.flags(Cell::new(x, end, layer)) & UP != 0 {
+                            end += 1;
+                        }
+                        wires.push(Wire {
+                            net: net(c),
+                            layer,
+                            from: Point::new(x, y),
+                            to: Point::new(x, end),
+                        });
+                    }
+                    let under = Cell::new(x, y, layer.wrapping_sub(1));
+                    if layer < g.layers
+                        && g.flags(c) & VIA != 0
+                        && (layer == 1 || g.flags(under) & VIA == 0)
+                    {
+                        let mut top = layer;
+                        while top < g.layers && g.flags(Cell::new(x, y, top)) & VIA != 0 {
+                            top += 1;
+                        }
+                        vias.push(Via {
+                            net: net(c),
+                            at: Point::new(x, y),
+                            from: layer,
+                            to: top,
+                        });
+                    }
+                }
+            }
+        }
+        wires.sort_unstable();
+        vias.sort_unstable();
+        (wires, vias)
+    }
+
+    /// The raster-order scan finds the runs the cell-by-cell walk finds, on
+    /// raw routed grids (every kind of run, vias through three layers).
+    #[test]
+    fn geometry_finds_the_runs_cell_by_cell() {
+        let mut compared = 0;
+        for (p, g) in super::super::tests::raw_grids(53, 120) {
+            let (mut wires, mut vias) = g.geometry(|n| n);
+            wires.sort_unstable();
+            vias.sort_unstable();
+            let want = runs_cell_by_cell(&g);
+            assert!(!want.0.is_empty(), "{}", p.name());
+            assert_eq!((wires, vias), want, "{}", p.name());
+            compared += 1;
+        }
+        assert_eq!(compared, 120);
+    }
 
     /// A new round clears every mark, also when the round number wraps:
     /// a stamp left from round 1 long ago must not read as marked then.

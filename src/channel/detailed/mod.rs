@@ -1374,7 +1374,10 @@ const STEAL_DEPTH: u32 = 2;
 /// Turn a routed grid into a solution.
 fn finish(problem: &ChannelProblem, model: LayerModel, mut g: Grid) -> ChannelSolution {
     cleanup::tidy(problem, &mut g);
-    let (wires, vias) = g.geometry(|id| problem.label(NetId(id)));
+    // The labels in one small table: the nets themselves are far apart in
+    // memory, and every wire and via asks for one.
+    let labels: Vec<u32> = problem.net_ids().map(|id| problem.label(id)).collect();
+    let (wires, vias) = g.geometry(|id| labels[id as usize]);
     // One more layer than the model's when the borrowed layer was used.
     let used = wires.iter().any(|w| w.layer > model.layers())
         || vias.iter().any(|v| v.to > model.layers());
