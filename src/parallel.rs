@@ -142,6 +142,56 @@ fn first_success_also_on<T: Send, U: Send>(
     )
 }
 
+/// A value one candidate of [`first_success`] hands on to a later one,
+/// which waits for it. Candidates start in order, so the giver is running
+/// or done by the time the taker waits (on one core it is done).
+pub struct Handoff<T> {
+    slot: Mutex<Option<Option<T>>>,
+    given: std::sync::Condvar,
+}
+
+impl<T> Default for Handoff<T> {
+    fn default() -> Self {
+        Handoff {
+            slot: Mutex::new(None),
+            given: std::sync::Condvar::new(),
+        }
+    }
+}
+
+impl<T> Handoff<T> {
+    /// Hand on `value` (`None`: nothing); only the first call counts.
+    pub fn give(&self, value: Option<T>) {
+        let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_none() {
+            *slot = Some(value);
+            self.given.notify_all();
+        }
+    }
+
+    /// What was handed on, once it is (taken: a second call gets `None`).
+    pub fn take(&self) -> Option<T> {
+        let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+        while slot.is_none() {
+            slot = self.given.wait(slot).unwrap_or_else(|e| e.into_inner());
+        }
+        slot.as_mut().and_then(Option::take)
+    }
+
+    /// A guard that hands on nothing when dropped before [`Handoff::give`]
+    /// was called (say, when the giver returns early or panics), so the
+    /// taker never waits for ever.
+    pub fn guard(&self) -> impl Drop + '_ {
+        struct Guard<'h, T>(&'h Handoff<T>);
+        impl<T> Drop for Guard<'_, T> {
+            fn drop(&mut self) {
+                self.0.give(None);
+            }
+        }
+        Guard(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,5 +253,39 @@ mod tests {
         // Helpers did start candidates past the answer at times (the
         // speculation happened).
         assert!(overlapped > 0);
+    }
+
+    /// A candidate takes what an earlier one handed on, whatever the
+    /// helpers and delays: the value, or nothing when the giver handed on
+    /// nothing or returned early (its guard), and never a wait for ever.
+    #[test]
+    fn a_later_candidate_takes_what_an_earlier_one_handed_on() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        let mut taken = [0; 2];
+        for round in 0..120 {
+            let helpers = round % 4;
+            let gives: Option<u64> = rng.gen_bool(0.6).then(|| rng.gen_range(1..100));
+            let early = rng.gen_bool(0.3);
+            let delay: Vec<u64> = (0..3).map(|_| rng.gen_range(0..300)).collect();
+            let handoff: Handoff<u64> = Handoff::default();
+            let got = first_success_on(helpers, 3, |k, _| {
+                std::thread::sleep(std::time::Duration::from_micros(delay[k]));
+                match k {
+                    0 => {
+                        let _guard = handoff.guard();
+                        if !early {
+                            handoff.give(gives);
+                        }
+                        None
+                    }
+                    1 => None,
+                    _ => Some(handoff.take()),
+                }
+            });
+            let want = if early { None } else { gives };
+            assert_eq!(got, Some(want), "round {round}");
+            taken[want.is_some() as usize] += 1;
+        }
+        assert!(taken[0] > 10 && taken[1] > 10, "{taken:?}");
     }
 }

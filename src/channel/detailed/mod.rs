@@ -31,6 +31,7 @@ use crate::channel::router::{ChannelRouter, RouteError, RouteEvent, RouteOptions
 use crate::channel::solution::{ChannelSolution, LayerGroup};
 use crate::geom::Point;
 
+use crate::parallel::Handoff;
 use assign::{assign_with, improve, PieceConstraints, Slot};
 use grid::{Cell, Grid, Mark, SparePool};
 use maze::{commit, Costs, Preferred, Search};
@@ -397,14 +398,12 @@ struct Assignments<'a> {
     failed: std::sync::Mutex<Vec<(usize, i64, i64)>>,
     /// The spares of ended attempts' grids.
     spares: SparePool,
-    #[allow(clippy::type_complexity)]
-    made: std::sync::Mutex<
-        Vec<(
-            (usize, i64),
-            std::sync::Arc<std::sync::OnceLock<Option<Vec<Slot>>>>,
-        )>,
-    >,
+    made: std::sync::Mutex<Vec<((usize, i64), SlotCell)>>,
 }
+
+/// An assignment (`None`: the sweep ran out of slots), made once by
+/// whichever candidate needs it first.
+type SlotCell = std::sync::Arc<std::sync::OnceLock<Option<Vec<Slot>>>>;
 
 impl<'a> Assignments<'a> {
     fn new(problem: &'a ChannelProblem, model: LayerModel) -> Self {
@@ -429,6 +428,14 @@ impl<'a> Assignments<'a> {
         failed.iter().find(|f| (f.0, f.1) == (k, rows)).map(|f| f.2)
     }
 
+    /// Note where variant `k`'s attempt at `rows` rows failed, if a probe
+    /// there is worth it (past the first RESTART_REACH columns).
+    fn failed(&self, k: usize, rows: i64, failure: Failure) {
+        if let Some(x) = failure.filter(|&x| x > RESTART_REACH) {
+            self.fail(k, rows, x);
+        }
+    }
+
     /// Note that variant `k` failed at column `x` at `rows` rows.
     fn fail(&self, k: usize, rows: i64, x: i64) {
         let mut failed = self
@@ -445,23 +452,34 @@ impl<'a> Assignments<'a> {
 
     /// The improved assignment of variant `k` in `rows` rows, `None` when the
     /// sweep runs out of slots.
-    fn slots(&self, k: usize, rows: i64) -> std::sync::Arc<std::sync::OnceLock<Option<Vec<Slot>>>> {
-        let cell = {
-            let mut made = self
-                .made
-                .lock()
-                .expect("no candidate panics holding the list");
-            // Only this width and the one below are asked for again.
-            made.retain(|&((_, r), _)| r + 1 >= rows);
-            match made.iter().find(|(key, _)| *key == (k, rows)) {
-                Some((_, cell)) => cell.clone(),
-                None => {
-                    let cell = std::sync::Arc::new(std::sync::OnceLock::new());
-                    made.push(((k, rows), cell.clone()));
-                    cell
-                }
+    fn slots(&self, k: usize, rows: i64) -> SlotCell {
+        let cell = self.cell(k, rows);
+        self.fill(&cell, k, rows);
+        cell
+    }
+
+    /// Where the assignment of variant `k` in `rows` rows is kept, made or
+    /// not.
+    fn cell(&self, k: usize, rows: i64) -> SlotCell {
+        let mut made = self
+            .made
+            .lock()
+            .expect("no candidate panics holding the list");
+        // Only this width and the one below are asked for again.
+        made.retain(|&((_, r), _)| r + 1 >= rows);
+        match made.iter().find(|(key, _)| *key == (k, rows)) {
+            Some((_, cell)) => cell.clone(),
+            None => {
+                let cell = SlotCell::default();
+                made.push(((k, rows), cell.clone()));
+                cell
             }
-        };
+        }
+    }
+
+    /// The assignment kept in `cell` (of variant `k` in `rows` rows), made
+    /// now if nobody has.
+    fn fill<'c>(&self, cell: &'c SlotCell, k: usize, rows: i64) -> Option<&'c [Slot]> {
         cell.get_or_init(|| {
             let items = &self.variants[k];
             let cons =
@@ -469,8 +487,8 @@ impl<'a> Assignments<'a> {
             let mut slots = assign_with(self.problem, items, cons, rows, &self.h)?;
             improve(self.problem, items, cons, &mut slots, rows, &self.h);
             Some(slots)
-        });
-        cell
+        })
+        .as_deref()
     }
 }
 
@@ -497,7 +515,11 @@ fn reserved<U: Send>(
     let d = density(problem) as i64;
     let open = rows > (d + h.len() as i64 - 1) / h.len() as i64 && rows >= 2;
     let places = if open { open_rows(rows) } else { Vec::new() };
-    let candidates = variants.len() + (!places.is_empty()) as usize;
+    // The whole-net variant up to its first restarts, the dogleg variant,
+    // the whole-net variant on from there, the empty rows.
+    let candidates = 3 + (!places.is_empty()) as usize;
+    let whole = made.cell(WHOLE, rows);
+    let paused: Handoff<Paused<'_>> = Handoff::default();
     let base = Candidate {
         problem,
         model,
@@ -509,7 +531,48 @@ fn reserved<U: Send>(
         spares: Some(&made.spares),
     };
     let run = |k: usize, abandoned: &dyn Fn() -> bool| {
-        if let Some(items) = variants.get(k) {
+        if k == 0 || k == 2 {
+            // The whole-net variant. A routing made with few restarts (up
+            // to QUICK_RESTARTS) comes before the dogleg variant's: it has
+            // fewer vias as a rule. The attempt then pauses, and goes on
+            // after the dogleg variant.
+            let c = Candidate {
+                items: &variants[WHOLE],
+                order: made.order(WHOLE),
+                slots: made.fill(&whole, WHOLE, rows)?,
+                ..base
+            };
+            if k == 2 {
+                return match c.resume(paused.take()?, abandoned) {
+                    Ok(g) => Some(g),
+                    Err(failure) => {
+                        made.failed(WHOLE, rows, failure);
+                        None
+                    }
+                };
+            }
+            let _nothing_unless_given = paused.guard();
+            if let Some(x) = made.failed_at(WHOLE, rows - 1) {
+                if !c.probe(x) {
+                    made.fail(WHOLE, rows, x);
+                    return None;
+                }
+            }
+            return match c.attempt_until(abandoned, QUICK_RESTARTS) {
+                Ok(g) => Some(g),
+                Err(Stop::Paused(p)) => {
+                    paused.give(Some(p));
+                    None
+                }
+                Err(Stop::Failed(failure)) => {
+                    made.failed(WHOLE, rows, failure);
+                    None
+                }
+            };
+        }
+        if k == 1 {
+            let k = 0;
+            let items = &variants[k];
             let slots = made.slots(k, rows);
             let slots = slots.get().and_then(Option::as_ref)?;
             let c = Candidate {
@@ -529,11 +592,10 @@ fn reserved<U: Send>(
             }
             return match c.attempt(abandoned) {
                 Ok(g) => Some(g),
-                Err(Some(x)) if x > RESTART_REACH => {
-                    made.fail(k, rows, x);
+                Err(failure) => {
+                    made.failed(k, rows, failure);
                     None
                 }
-                Err(_) => None,
             };
         }
         // The empty-row candidates in turn. Each first probes the columns
@@ -574,6 +636,14 @@ fn reserved<U: Send>(
     };
     crate::parallel::first_success_also(candidates, run, also)
 }
+
+/// The whole-net variant's place in [`Assignments::variants`] (the dogleg
+/// variant is first).
+const WHOLE: usize = 1;
+
+/// Restarts a whole-net attempt may make and still come before the dogleg
+/// variant.
+const QUICK_RESTARTS: usize = 1;
 
 /// Failures of empty-row candidates closer than this to a column already
 /// probed add no probe of their own.
@@ -640,7 +710,7 @@ struct Stretch {
     to: i64,
 }
 
-impl Candidate<'_> {
+impl<'a> Candidate<'a> {
     /// One try: the grid when every net is connected. It gives up as soon
     /// as it sees `abandoned()`.
     ///
@@ -710,17 +780,74 @@ impl Candidate<'_> {
         lazy: bool,
         stretch: Option<Stretch>,
     ) -> Result<(), Failure> {
-        let Candidate {
-            problem,
-            model,
-            rows: _,
-            items,
-            order,
-            slots,
-            borrowed,
-            spares: _,
-        } = *self;
-        if let Some(points) = borrowed {
+        let mut progress = self.start(g, lazy, stretch)?;
+        match self.go_on(g, &mut progress, abandoned, stretch, None) {
+            Step::Routed => Ok(()),
+            Step::Failed(failure) => Err(failure),
+            Step::Paused => unreachable!("no pause was asked for"),
+        }
+    }
+
+    /// An attempt that pauses before its `restarts + 1`-th restart: the
+    /// grid if it routes before; else why it failed, or where it stands.
+    fn attempt_until(
+        &self,
+        abandoned: &dyn Fn() -> bool,
+        restarts: usize,
+    ) -> Result<Grid, Stop<'a>> {
+        let mut g = Grid::reusing(
+            self.problem.columns(),
+            self.rows as u32,
+            self.model.layers() + self.borrowed.is_some() as u32,
+            self.problem.nets().len(),
+            self.spares.map(SparePool::take).unwrap_or_default(),
+        );
+        let step = match self.start(&mut g, true, None) {
+            Ok(mut progress) => {
+                match self.go_on(&mut g, &mut progress, abandoned, None, Some(restarts)) {
+                    Step::Paused => return Err(Stop::Paused(Box::new((g, progress)))),
+                    step => step,
+                }
+            }
+            Err(failure) => Step::Failed(failure),
+        };
+        match step {
+            Step::Routed => Ok(g),
+            Step::Failed(failure) => {
+                if let Some(pool) = self.spares {
+                    pool.give(g);
+                }
+                Err(Stop::Failed(failure))
+            }
+            Step::Paused => unreachable!("returned above"),
+        }
+    }
+
+    /// Go on with an attempt that [`Candidate::attempt_until`] paused: the
+    /// whole attempt's answer.
+    fn resume(&self, paused: Paused<'a>, abandoned: &dyn Fn() -> bool) -> Result<Grid, Failure> {
+        let (mut g, mut progress) = *paused;
+        match self.go_on(&mut g, &mut progress, abandoned, None, None) {
+            Step::Routed => Ok(g),
+            Step::Failed(failure) => {
+                if let Some(pool) = self.spares {
+                    pool.give(g);
+                }
+                Err(failure)
+            }
+            Step::Paused => unreachable!("no pause was asked for"),
+        }
+    }
+
+    /// The set-up of an attempt on a new grid (the borrowed layer's points
+    /// blocked), nothing repaired yet.
+    fn start(
+        &self,
+        g: &mut Grid,
+        lazy: bool,
+        stretch: Option<Stretch>,
+    ) -> Result<Progress<'a>, Failure> {
+        if let Some(points) = self.borrowed {
             for p in points {
                 let c = Cell::new(p.x, p.y, g.layers);
                 if g.contains(c) && !g.is_blocked(c) {
@@ -728,96 +855,185 @@ impl Candidate<'_> {
                 }
             }
         }
-        let mut setup = Setup::new(problem, model, g, items, slots, order);
+        let mut setup = Setup::new(
+            self.problem,
+            self.model,
+            g,
+            self.items,
+            self.slots,
+            self.order,
+        );
         if let Some(s) = stretch {
             setup.start_at(s.from);
         }
         if !lazy && !setup.draw(g, i64::MAX) {
             return Err(None);
         }
+        Ok(Progress {
+            setup,
+            order: Vec::new(),
+            restarts: None,
+            made: 0,
+            whole: g.mark(),
+            marks: Vec::new(),
+            p: 0,
+            pending: None,
+        })
+    }
+
+    /// Repair the conflicts in order from where `progress` stands; when
+    /// one fails, undo the repairs made since the first earlier repair
+    /// within RESTART_REACH columns of it (on a channel narrower than
+    /// that, all of them) and go on from there with the failed one first:
+    /// those repairs may have used its space. Repairs before that stay. A
+    /// conflict that fails with nothing before it to undo, or after the
+    /// restart budget (REPAIR_RESTARTS) of its stretch of RESTART_REACH
+    /// columns is spent, fails the width. With `pause_at`, stop before the
+    /// restart that would be the `pause_at + 1`-th of the attempt.
+    fn go_on(
+        &self,
+        g: &mut Grid,
+        progress: &mut Progress<'_>,
+        abandoned: &dyn Fn() -> bool,
+        stretch: Option<Stretch>,
+        pause_at: Option<usize>,
+    ) -> Step {
+        let Candidate {
+            problem,
+            model,
+            borrowed,
+            ..
+        } = *self;
         let mut preferred = model.preferred();
         if borrowed.is_some() {
             preferred.push(Preferred::Any);
         }
-        // Repair the conflicts in order; when one fails, undo the repairs
-        // made since the first earlier repair within RESTART_REACH columns
-        // of it (on a channel narrower than that, all of them) and go on
-        // from there with the failed one first: those repairs may have used
-        // its space. Repairs before that stay. A conflict that fails with
-        // nothing before it to undo, or after the restart budget
-        // (REPAIR_RESTARTS) of its stretch of RESTART_REACH columns is
-        // spent, fails the width.
-        let mut order: Vec<usize> = Vec::new();
+        if let Some((x, j)) = progress.pending.take() {
+            progress.restart(g, x, j);
+        }
         let regions = 1 + problem.columns() as usize / RESTART_REACH as usize;
-        // Made at the first failure: the budget is capped by the number of
-        // conflicts in the whole channel.
-        let mut restarts: Option<Vec<usize>> = None;
-        let whole = g.mark();
-        let mut marks: Vec<Mark> = Vec::new();
-        let mut p = 0;
         // The last column whose conflicts are repaired.
         let last = stretch.map_or(i64::MAX, |s| s.to);
         loop {
             if abandoned() {
-                return Err(None);
+                return Step::Failed(None);
             }
+            let Progress {
+                setup,
+                order,
+                restarts,
+                made,
+                marks,
+                p,
+                pending,
+                ..
+            } = &mut *progress;
             // The next conflict in order, with the channel drawn far enough
             // ahead of it.
             order.extend(order.len()..setup.conflicts.len());
-            let upto = match order.get(p) {
+            let upto = match order.get(*p) {
                 Some(&k) if setup.conflicts[k].0 > last => break,
                 Some(&k) => setup.ahead_of(setup.conflicts[k].0),
                 None if setup.done() || setup.drawn() > last => break,
                 None => setup.drawn() + SETUP_CHUNK,
             };
             if !setup.draw(g, upto) {
-                return Err(None);
+                return Step::Failed(None);
             }
             order.extend(order.len()..setup.conflicts.len());
-            if p == order.len() {
+            if *p == order.len() {
                 continue;
             }
-            marks.truncate(p);
+            marks.truncate(*p);
             marks.push(g.mark());
-            let (x, lower, upper) = &setup.conflicts[order[p]];
+            let (x, lower, upper) = &setup.conflicts[order[*p]];
             let x = *x;
             if x > last {
                 break;
             }
             if repair(problem, g, &preferred, model.layers(), x, lower, upper) {
-                p += 1;
+                *p += 1;
                 continue;
             }
-            let j = order[..p]
+            let j = order[..*p]
                 .iter()
                 .position(|&q| (setup.conflicts[q].0 - x).abs() <= RESTART_REACH)
-                .unwrap_or(p);
+                .unwrap_or(*p);
             if restarts.is_none() {
+                // Made at the first failure: the budget is capped by the
+                // number of conflicts in the whole channel.
                 if stretch.is_none()
                     && setup.conflicts.len() < REPAIR_RESTARTS
                     && !setup.draw(g, i64::MAX)
                 {
-                    return Err(None);
+                    return Step::Failed(None);
                 }
-                restarts = Some(vec![REPAIR_RESTARTS.min(setup.conflicts.len()); regions]);
+                *restarts = Some(vec![REPAIR_RESTARTS.min(setup.conflicts.len()); regions]);
             }
-            let left = &mut restarts.as_mut().expect("made above")[(x / RESTART_REACH) as usize];
-            if j == p || *left == 0 {
-                return Err(Some(x));
+            let left = restarts.as_ref().expect("made above")[(x / RESTART_REACH) as usize];
+            if j == *p || left == 0 {
+                return Step::Failed(Some(x));
             }
-            *left -= 1;
-            g.rollback(marks[j]);
-            let k = order.remove(p);
-            order.insert(j, k);
-            p = j;
+            if pause_at == Some(*made) {
+                *pending = Some((x, j));
+                return Step::Paused;
+            }
+            progress.restart(g, x, j);
         }
-        g.commit_trial(whole);
+        g.commit_trial(progress.whole);
         if stretch.is_some() || complete(problem, g) {
-            Ok(())
+            Step::Routed
         } else {
-            Err(None)
+            Step::Failed(None)
         }
     }
+}
+
+/// Where an attempt stands: its set-up, the order of its conflicts, the
+/// repairs made (each from a mark) and the restarts left and made.
+struct Progress<'a> {
+    setup: Setup<'a>,
+    order: Vec<usize>,
+    restarts: Option<Vec<usize>>,
+    /// Restarts made so far.
+    made: usize,
+    whole: Mark,
+    marks: Vec<Mark>,
+    p: usize,
+    /// The restart a pause put off: the failed conflict's column and where
+    /// in the order it moves to.
+    pending: Option<(i64, usize)>,
+}
+
+impl Progress<'_> {
+    /// The restart [`Candidate::go_on`] makes when the conflict at `p`
+    /// (column `x`) fails: undo the repairs from `j` on and move the
+    /// conflict to `j`.
+    fn restart(&mut self, g: &mut Grid, x: i64, j: usize) {
+        let restarts = self.restarts.as_mut().expect("made at the first failure");
+        restarts[(x / RESTART_REACH) as usize] -= 1;
+        self.made += 1;
+        g.rollback(self.marks[j]);
+        let k = self.order.remove(self.p);
+        self.order.insert(j, k);
+        self.p = j;
+    }
+}
+
+/// What a stretch of an attempt's repairs came to.
+enum Step {
+    Routed,
+    Failed(Failure),
+    Paused,
+}
+
+/// A paused attempt: its grid and where it stands.
+type Paused<'a> = Box<(Grid, Progress<'a>)>;
+
+/// Why [`Candidate::attempt_until`] gave no grid.
+enum Stop<'a> {
+    Failed(Failure),
+    Paused(Paused<'a>),
 }
 
 /// How many columns right of its conflict a repair may read or write: its
@@ -1921,6 +2137,42 @@ mod tests {
             routed > 60 && failed > 20,
             "{routed} routed, {failed} failed"
         );
+    }
+
+    /// An attempt paused before some restart and then resumed is the
+    /// attempt: the same grid when it routes, the same failing column when
+    /// not (the whole-net variant's two candidates rest on this).
+    #[test]
+    fn a_paused_attempt_resumed_is_the_attempt() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(59);
+        let mut paused = [0; 3];
+        for _ in 0..400 {
+            let (p, model) = random_case(&mut rng, 40..300, 0.8..1.0, 10..40, 0.0..0.3);
+            let items = items_of(&p, rng.gen_bool(0.5));
+            let rows = lower_bound(&p, model);
+            let Some(slots) = assign(&p, &items, rows, &model.h_layers()) else {
+                continue;
+            };
+            let order = Order::new(&p, &items);
+            let c = plain_candidate(&p, model, rows, &items, &order, &slots);
+            let at = rng.gen_range(0..3);
+            let two_parts = match c.attempt_until(&|| false, at) {
+                Err(Stop::Paused(state)) => {
+                    paused[at] += 1;
+                    c.resume(state, &|| false)
+                }
+                Err(Stop::Failed(failure)) => Err(failure),
+                Ok(g) => Ok(g),
+            };
+            match (c.attempt(&|| false), two_parts) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.geometry(|n| n), b.geometry(|n| n), "{}", p.name())
+                }
+                (Err(x), Err(y)) => assert_eq!(x, y, "{}", p.name()),
+                (a, b) => panic!("{}: whole {:?}, in two {:?}", p.name(), a.err(), b.err()),
+            }
+        }
+        assert!(paused.iter().all(|&n| n >= 5), "paused {paused:?}");
     }
 
     /// The candidates of one width may be tried on several threads; the
