@@ -951,9 +951,22 @@ impl<'a> Candidate<'a> {
             if x > last {
                 break;
             }
-            if repair(problem, g, &preferred, model.layers(), x, lower, upper) {
+            if repair(
+                problem,
+                g,
+                &preferred,
+                model.layers(),
+                x,
+                lower,
+                upper,
+                abandoned,
+            ) {
                 *p += 1;
                 continue;
+            }
+            if abandoned() {
+                // The repair may have stopped short.
+                return Step::Failed(None);
             }
             let j = order[..*p]
                 .iter()
@@ -1501,6 +1514,7 @@ fn walled_in(search: &Search, comps: &[Vec<Cell>], si: usize) -> bool {
 /// then both through the maze. These maze steps use the model's own `own`
 /// layers first and then a borrowed layer above them, if the grid has one
 /// (the thesis's search of B-layer free space before a track is added).
+#[allow(clippy::too_many_arguments)]
 fn repair(
     problem: &ChannelProblem,
     g: &mut Grid,
@@ -1509,6 +1523,7 @@ fn repair(
     x: i64,
     lower: &Riser,
     upper: &Riser,
+    abandoned: &dyn Fn() -> bool,
 ) -> bool {
     let reach: &[u32] = if g.layers > own {
         &[own, g.layers]
@@ -1535,7 +1550,11 @@ fn repair(
         }
     }
     // Rip-up and reroute: the nets may take other nets' track cells, and
-    // the nets that lose cells are rejoined in turn.
+    // the nets that lose cells are rejoined in turn. (The costlier steps
+    // from here on are skipped once the attempt is abandoned.)
+    if abandoned() {
+        return false;
+    }
     for (first, second) in [(upper, lower), (lower, upper)] {
         if g.trial(|g| {
             connect_stealing(problem, g, preferred, first.net, x, STEAL_DEPTH)
@@ -1546,6 +1565,9 @@ fn repair(
     }
     // Then negotiate a window around the column among every net in it.
     for r in [2, 4, 8] {
+        if abandoned() {
+            return false;
+        }
         if local::negotiate(g, preferred, x - r, x + r, &[lower.net, upper.net]) {
             return true;
         }
@@ -1553,6 +1575,9 @@ fn repair(
     // Last, move the two nets' own trunk ends: free their track cells near
     // the column and rejoin them (with rip-up of others as above).
     for r in [1, 2, 4] {
+        if abandoned() {
+            return false;
+        }
         for (first, second) in [(upper, lower), (lower, upper)] {
             if g.trial(|g| {
                 release_near(g, &[first.net, second.net], x - r, x + r);
