@@ -1713,6 +1713,46 @@ mod tests {
         }
     }
 
+    /// A random channel (shape from the ranges) at its lower bound of rows,
+    /// with a piece variant (`doglegs`, or drawn after the channel when
+    /// `None`) and its plain assignment; `None` when that runs out of slots.
+    #[allow(clippy::type_complexity)]
+    fn at_bound(
+        rng: &mut rand_chacha::ChaCha8Rng,
+        columns: std::ops::Range<u32>,
+        fill: std::ops::Range<f64>,
+        max_span: std::ops::Range<u32>,
+        doglegs: Option<bool>,
+    ) -> Option<(ChannelProblem, LayerModel, Vec<Item>, i64, Vec<Slot>, Order)> {
+        let (p, model) = random_case(rng, columns, fill, max_span, 0.0..0.3);
+        let items = items_of(&p, doglegs.unwrap_or_else(|| rng.gen_bool(0.5)));
+        let rows = lower_bound(&p, model);
+        let slots = assign(&p, &items, rows, &model.h_layers())?;
+        let order = Order::new(&p, &items);
+        Some((p, model, items, rows, slots, order))
+    }
+
+    /// Asserts that two ways of making one attempt agree: the same wiring
+    /// when both route, the same failure when neither does. The second
+    /// grid when they routed.
+    fn same_outcome(
+        a: Result<Grid, Failure>,
+        b: Result<Grid, Failure>,
+        name: &str,
+    ) -> Option<Grid> {
+        match (a, b) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.geometry(|n| n), b.geometry(|n| n), "{name}");
+                Some(b)
+            }
+            (Err(x), Err(y)) => {
+                assert_eq!(x, y, "{name}");
+                None
+            }
+            (a, b) => panic!("{name}: {:?} against {:?}", a.err(), b.err()),
+        }
+    }
+
     /// Raw grids straight from the repairs (before clean-up): loops and
     /// redundant vias are common there.
     pub(super) fn raw_grids(seed: u64, count: usize) -> Vec<(ChannelProblem, Grid)> {
@@ -2094,13 +2134,11 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(43);
         let (mut routed, mut failed) = (0, 0);
         for _ in 0..300 {
-            let (p, model) = random_case(&mut rng, 20..300, 0.5..1.0, 2..40, 0.0..0.3);
-            let items = items_of(&p, true);
-            let rows = lower_bound(&p, model);
-            let Some(slots) = assign(&p, &items, rows, &model.h_layers()) else {
+            let Some((p, model, items, rows, slots, order)) =
+                at_bound(&mut rng, 20..300, 0.5..1.0, 2..40, Some(true))
+            else {
                 continue;
             };
-            let order = Order::new(&p, &items);
             let c = plain_candidate(&p, model, rows, &items, &order, &slots);
             let whole = Stretch {
                 from: 0,
@@ -2133,29 +2171,23 @@ mod tests {
         let pool = SparePool::default();
         let (mut routed, mut failed) = (0, 0);
         for _ in 0..200 {
-            let (p, model) = random_case(&mut rng, 10..400, 0.5..1.0, 2..40, 0.0..0.3);
-            let items = items_of(&p, rng.gen_bool(0.5));
-            let rows = lower_bound(&p, model);
-            let Some(slots) = assign(&p, &items, rows, &model.h_layers()) else {
+            let Some((p, model, items, rows, slots, order)) =
+                at_bound(&mut rng, 10..400, 0.5..1.0, 2..40, None)
+            else {
                 continue;
             };
-            let order = Order::new(&p, &items);
             let new = plain_candidate(&p, model, rows, &items, &order, &slots);
             let reusing = Candidate {
                 spares: Some(&pool),
                 ..new
             };
-            match (new.attempt(&|| false), reusing.attempt(&|| false)) {
-                (Ok(a), Ok(b)) => {
-                    assert_eq!(a.geometry(|n| n), b.geometry(|n| n), "{}", p.name());
+            match same_outcome(new.attempt(&|| false), reusing.attempt(&|| false), p.name()) {
+                Some(b) => {
+                    // A routed grid goes back to the pool too (a probe's does).
                     pool.give(b);
                     routed += 1;
                 }
-                (Err(x), Err(y)) => {
-                    assert_eq!(x, y, "{}", p.name());
-                    failed += 1;
-                }
-                (a, b) => panic!("{}: new {:?}, reusing {:?}", p.name(), a.err(), b.err()),
+                None => failed += 1,
             }
         }
         assert!(
@@ -2172,13 +2204,11 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(59);
         let mut paused = [0; 3];
         for _ in 0..400 {
-            let (p, model) = random_case(&mut rng, 40..300, 0.8..1.0, 10..40, 0.0..0.3);
-            let items = items_of(&p, rng.gen_bool(0.5));
-            let rows = lower_bound(&p, model);
-            let Some(slots) = assign(&p, &items, rows, &model.h_layers()) else {
+            let Some((p, model, items, rows, slots, order)) =
+                at_bound(&mut rng, 40..300, 0.8..1.0, 10..40, None)
+            else {
                 continue;
             };
-            let order = Order::new(&p, &items);
             let c = plain_candidate(&p, model, rows, &items, &order, &slots);
             let at = rng.gen_range(0..3);
             let two_parts = match c.attempt_until(&|| false, at) {
@@ -2189,13 +2219,7 @@ mod tests {
                 Err(Stop::Failed(failure)) => Err(failure),
                 Ok(g) => Ok(g),
             };
-            match (c.attempt(&|| false), two_parts) {
-                (Ok(a), Ok(b)) => {
-                    assert_eq!(a.geometry(|n| n), b.geometry(|n| n), "{}", p.name())
-                }
-                (Err(x), Err(y)) => assert_eq!(x, y, "{}", p.name()),
-                (a, b) => panic!("{}: whole {:?}, in two {:?}", p.name(), a.err(), b.err()),
-            }
+            same_outcome(c.attempt(&|| false), two_parts, p.name());
         }
         assert!(paused.iter().all(|&n| n >= 5), "paused {paused:?}");
     }
