@@ -736,9 +736,7 @@ impl<'a> Candidate<'a> {
         };
         match self.run(&|| false, true, Some(stretch)) {
             Ok(g) => {
-                if let Some(pool) = self.spares {
-                    pool.give(g);
-                }
+                self.give_back(g);
                 true
             }
             Err(_) => false,
@@ -754,21 +752,31 @@ impl<'a> Candidate<'a> {
         lazy: bool,
         stretch: Option<Stretch>,
     ) -> Result<Grid, Failure> {
-        let mut g = Grid::reusing(
+        let mut g = self.new_grid();
+        match self.run_on(&mut g, abandoned, lazy, stretch) {
+            Ok(()) => Ok(g),
+            Err(failure) => {
+                self.give_back(g);
+                Err(failure)
+            }
+        }
+    }
+
+    /// An empty grid for an attempt, made from a spare when there is one.
+    fn new_grid(&self) -> Grid {
+        Grid::reusing(
             self.problem.columns(),
             self.rows as u32,
             self.model.layers() + self.borrowed.is_some() as u32,
             self.problem.nets().len(),
             self.spares.map(SparePool::take).unwrap_or_default(),
-        );
-        match self.run_on(&mut g, abandoned, lazy, stretch) {
-            Ok(()) => Ok(g),
-            Err(failure) => {
-                if let Some(pool) = self.spares {
-                    pool.give(g);
-                }
-                Err(failure)
-            }
+        )
+    }
+
+    /// Leave an ended attempt's grid's spare for the next attempt.
+    fn give_back(&self, g: Grid) {
+        if let Some(pool) = self.spares {
+            pool.give(g);
         }
     }
 
@@ -795,13 +803,7 @@ impl<'a> Candidate<'a> {
         abandoned: &dyn Fn() -> bool,
         restarts: usize,
     ) -> Result<Grid, Stop<'a>> {
-        let mut g = Grid::reusing(
-            self.problem.columns(),
-            self.rows as u32,
-            self.model.layers() + self.borrowed.is_some() as u32,
-            self.problem.nets().len(),
-            self.spares.map(SparePool::take).unwrap_or_default(),
-        );
+        let mut g = self.new_grid();
         let step = match self.start(&mut g, true, None) {
             Ok(mut progress) => {
                 match self.go_on(&mut g, &mut progress, abandoned, None, Some(restarts)) {
@@ -814,9 +816,7 @@ impl<'a> Candidate<'a> {
         match step {
             Step::Routed => Ok(g),
             Step::Failed(failure) => {
-                if let Some(pool) = self.spares {
-                    pool.give(g);
-                }
+                self.give_back(g);
                 Err(Stop::Failed(failure))
             }
             Step::Paused => unreachable!("returned above"),
@@ -830,9 +830,7 @@ impl<'a> Candidate<'a> {
         match self.go_on(&mut g, &mut progress, abandoned, None, None) {
             Step::Routed => Ok(g),
             Step::Failed(failure) => {
-                if let Some(pool) = self.spares {
-                    pool.give(g);
-                }
+                self.give_back(g);
                 Err(failure)
             }
             Step::Paused => unreachable!("no pause was asked for"),
