@@ -69,11 +69,11 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
     let mut todo: Vec<usize> = (0..nets.len()).collect();
     // The pieces of each net do not change while the rounds negotiate (the
     // paths are claimed only at the end): find them once.
+    let mut window = Window::new(g, preferred, x0, cols, rows);
     let pieces: Vec<Pieces> = nets
         .iter()
-        .map(|&n| pieces_of(g, n, (x0, x1), size, &local))
+        .map(|&n| pieces_of(g, n, (x0, x1), &mut window.group, &local))
         .collect();
-    let mut window = Window::new(g, preferred, x0, cols, rows);
     let mut seen = Marks::new(size);
     for _ in 0..ROUNDS {
         for &k in &todo {
@@ -151,11 +151,9 @@ fn each_distinct(seen: &mut Marks, paths: &[Vec<usize>], mut f: impl FnMut(usize
     }
 }
 
-/// Where a net's pieces can be entered inside a window: `group[i]` is the
-/// piece a window cell joins (`usize::MAX` for none), `entries[k]` the cells
-/// of piece `k`.
+/// Where a net's pieces can be entered inside a window: `entries[k]` the
+/// cells of piece `k`, ascending (each cell in one piece's list at most).
 struct Pieces {
-    group: Vec<usize>,
     entries: Vec<Vec<usize>>,
 }
 
@@ -165,25 +163,33 @@ fn pieces_of(
     g: &mut Grid,
     net: u32,
     (x0, x1): (i64, i64),
-    size: usize,
+    group: &mut [u32],
     local: &dyn Fn(Cell) -> usize,
 ) -> Pieces {
     let comps = g.label_components(net);
     let inside = |c: Cell| c.x >= x0 && c.x <= x1;
-    let mut group = vec![usize::MAX; size];
     let mut entries: Vec<Vec<usize>> = vec![Vec::new(); comps.len()];
     if comps.len() <= 1 {
-        return Pieces { group, entries };
+        return Pieces { entries };
     }
+    // `group` (the window's, all NONE between calls) marks the piece each
+    // cell joins; the cells marked are listed to be read back and unmarked.
+    let mut marked = Vec::new();
+    let mut mark = |i: usize, k: usize| {
+        if group[i] == NONE {
+            marked.push(i);
+        }
+        group[i] = k as u32;
+    };
     for (k, comp) in comps.iter().enumerate() {
         for &c in comp {
             if inside(c) {
-                group[local(c)] = k;
+                mark(local(c), k);
             } else if c.y > 0 && c.y <= g.width {
                 for dx in [-1, 1] {
                     let n = Cell::new(c.x + dx, c.y, c.layer);
                     if inside(n) && g.owner(n) == 0 {
-                        group[local(n)] = k;
+                        mark(local(n), k);
                     }
                 }
             }
@@ -191,13 +197,17 @@ fn pieces_of(
     }
     // A cell next to two pieces belongs to the last one marked; list the
     // cells each piece finally owns.
-    for (i, &k) in group.iter().enumerate() {
-        if k != usize::MAX {
-            entries[k].push(i);
-        }
+    marked.sort_unstable();
+    for i in marked {
+        entries[group[i] as usize].push(i);
+        group[i] = NONE;
     }
-    Pieces { group, entries }
+    Pieces { entries }
 }
+
+/// No piece: a window cell no piece of the net being routed can be entered
+/// through.
+const NONE: u32 = u32::MAX;
 
 /// The window's cells in its local raster order (column fastest, then row,
 /// then layer), what the searches of one negotiation need of them, and the
@@ -223,6 +233,9 @@ struct Window {
     parent: Vec<usize>,
     touched: Vec<usize>,
     heap: BinaryHeap<Reverse<u64>>,
+    /// The piece of the net being routed that each cell joins ([`NONE`]
+    /// outside [`Window::route_net`] and [`pieces_of`]).
+    group: Vec<u32>,
 }
 
 impl Window {
@@ -265,6 +278,7 @@ impl Window {
             parent: vec![usize::MAX; size],
             touched: Vec::new(),
             heap: BinaryHeap::new(),
+            group: vec![NONE; size],
         }
     }
 
@@ -278,7 +292,28 @@ impl Window {
         history: &[u32],
         pres: u32,
     ) -> Option<Vec<Vec<usize>>> {
-        let Pieces { group, entries } = pieces;
+        for (k, cells) in pieces.entries.iter().enumerate() {
+            for &i in cells {
+                self.group[i] = k as u32;
+            }
+        }
+        let found = self.route_marked(net, pieces, users, history, pres);
+        for &i in pieces.entries.iter().flatten() {
+            self.group[i] = NONE;
+        }
+        found
+    }
+
+    /// [`Window::route_net`] with the net's pieces marked in `group`.
+    fn route_marked(
+        &mut self,
+        net: u32,
+        pieces: &Pieces,
+        users: &[u16],
+        history: &[u32],
+        pres: u32,
+    ) -> Option<Vec<Vec<usize>>> {
+        let entries = &pieces.entries;
         if entries.len() <= 1 {
             return Some(Vec::new());
         }
@@ -313,7 +348,8 @@ impl Window {
                 if d > self.dist[i] {
                     continue;
                 }
-                if group[i] != usize::MAX && !joined[group[i]] {
+                let k = self.group[i];
+                if k != NONE && !joined[k as usize] {
                     reached = Some(i);
                     break;
                 }
@@ -370,7 +406,7 @@ impl Window {
                 }
             }
             let end = reached?;
-            let k = group[end];
+            let k = self.group[end] as usize;
             let mut path = vec![end];
             let mut j = end;
             while self.parent[j] != usize::MAX {
