@@ -98,6 +98,11 @@ pub struct Grid {
     journal: Vec<Change>,
     /// Whether changes are being logged (a trial is open).
     logging: bool,
+    /// The points [`Grid::block`] took.
+    blocked: Vec<u32>,
+    /// Whether every owned cell is in a claim list or `blocked` (not so in
+    /// a [`Grid::copy_wiring`]).
+    listed: bool,
 }
 
 /// One logged change of the grid.
@@ -123,11 +128,24 @@ pub struct Mark {
 /// other then neither clear nor allocate these again.
 #[derive(Default)]
 pub struct Spare {
+    /// Owners and edges, all free again (see [`Grid::into_spare`]).
+    owner: Vec<u32>,
+    edges: Vec<u8>,
     tag: Vec<u32>,
     labelled: Marks,
     cells_of: Vec<Vec<u32>>,
     journal: Vec<Change>,
     stack: Vec<u32>,
+}
+
+/// `n` zeros, written: the allocator's zeroed memory (`vec![0; n]`) is
+/// mapped on first use, and when its first use is a read, the first write
+/// then copies the page and makes every core flush its view of it (on two
+/// threads, a fifth of a tall channel's time went to these flushes).
+fn written_zeros<T: Copy + Default>(n: usize) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    v.resize(n, T::default());
+    v
 }
 
 /// The spares of ended grids, for the grids still to come.
@@ -142,6 +160,15 @@ impl SparePool {
             .unwrap_or_else(|e| e.into_inner())
             .pop()
             .unwrap_or_default()
+    }
+
+    /// Whether every spare kept has all its cells free.
+    #[cfg(test)]
+    pub fn all_free(&self) -> bool {
+        let spares = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        spares
+            .iter()
+            .all(|s| s.owner.iter().all(|&o| o == 0) && s.edges.iter().all(|&e| e == 0))
     }
 
     /// Keep a grid's spare for a later grid.
@@ -161,16 +188,26 @@ impl Grid {
         let n = (columns as usize + 2) * (width as usize + 2) * layers as usize;
         debug_assert!(n <= u32::MAX as usize, "raster indices are kept in 32 bits");
         let Spare {
+            mut owner,
+            mut edges,
             mut tag,
             mut labelled,
             mut cells_of,
             mut journal,
             mut stack,
         } = spare;
+        if owner.len() < n {
+            owner = written_zeros(n);
+            edges = written_zeros(n);
+        }
+        owner.truncate(n);
+        edges.truncate(n);
         if tag.len() < n {
-            // Zeroed memory from the allocator when there is nothing to keep.
-            tag = vec![0; n];
-            labelled = Marks::new(n);
+            tag = written_zeros(n);
+            labelled = Marks {
+                stamp: written_zeros(n),
+                round: 0,
+            };
         }
         // No index marked, so no stale tag counts.
         labelled.clear();
@@ -183,20 +220,37 @@ impl Grid {
             columns: columns as i64,
             width: width as i64,
             layers,
-            owner: vec![0; n],
-            edges: vec![0; n],
+            owner,
+            edges,
             cells_of,
             journal,
             logging: false,
             tag,
             labelled,
             stack,
+            blocked: Vec::new(),
+            listed: true,
         }
     }
 
-    /// What of this grid the next one can use.
-    pub fn into_spare(self) -> Spare {
+    /// What of this grid the next one can use: its owners and edges freed
+    /// again cell by cell (every owned cell was claimed or blocked, and
+    /// only owned cells have edges), which costs what the attempt drew, not
+    /// the whole grid; a new grid's untouched memory costs a page fault on
+    /// first use instead.
+    pub fn into_spare(mut self) -> Spare {
+        if self.listed {
+            for &i in self.cells_of.iter().flatten().chain(&self.blocked) {
+                self.owner[i as usize] = 0;
+                self.edges[i as usize] = 0;
+            }
+        } else {
+            self.owner.fill(0);
+            self.edges.fill(0);
+        }
         Spare {
+            owner: self.owner,
+            edges: self.edges,
             tag: self.tag,
             labelled: self.labelled,
             cells_of: self.cells_of,
@@ -210,6 +264,7 @@ impl Grid {
         let i = self.index(c);
         debug_assert_eq!(self.owner[i], 0, "a blocked point starts free");
         self.owner[i] = BLOCKED;
+        self.blocked.push(i as u32);
     }
 
     /// Whether another group's routing uses the point.
@@ -694,6 +749,8 @@ impl Grid {
             tag: vec![0; n],
             labelled: Marks::new(n),
             stack: Vec::new(),
+            blocked: Vec::new(),
+            listed: false,
         }
     }
 
