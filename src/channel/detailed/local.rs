@@ -284,6 +284,7 @@ impl Window {
 
     /// Connect every piece of a net through the window: paths as lists of
     /// window-local indices. `None` if some piece cannot be reached at all.
+    /// The net's pieces are marked in `group` meanwhile.
     fn route_net(
         &mut self,
         net: u32,
@@ -297,127 +298,119 @@ impl Window {
                 self.group[i] = k as u32;
             }
         }
-        let found = self.route_marked(net, pieces, users, history, pres);
+        let found = 'search: {
+            let entries = &pieces.entries;
+            if entries.len() <= 1 {
+                break 'search Some(Vec::new());
+            }
+            // Pieces that cannot enter the window are left alone.
+            let mut joined: Vec<bool> = entries.iter().map(Vec::is_empty).collect();
+            let Some(start) = (0..entries.len()).find(|&k| !joined[k]) else {
+                return Some(Vec::new());
+            };
+            joined[start] = true;
+            let mut tree: Vec<usize> = entries[start].clone();
+            let mut paths = Vec::new();
+            let (cols, plane, top) = (self.cols, self.plane, self.top);
+            let mine = net + 1;
+            loop {
+                if joined.iter().all(|&j| j) {
+                    break 'search Some(paths);
+                }
+                for &i in &self.touched {
+                    self.dist[i] = u32::MAX;
+                    self.parent[i] = usize::MAX;
+                }
+                self.touched.clear();
+                self.heap.clear();
+                for &i in &tree {
+                    self.dist[i] = 0;
+                    self.touched.push(i);
+                    self.heap.push(Reverse(i as u64));
+                }
+                let mut reached = None;
+                while let Some(Reverse(key)) = self.heap.pop() {
+                    let (d, i) = ((key >> 32) as u32, (key & 0xffff_ffff) as usize);
+                    if d > self.dist[i] {
+                        continue;
+                    }
+                    let k = self.group[i];
+                    if k != NONE && !joined[k as usize] {
+                        reached = Some(i);
+                        break;
+                    }
+                    let (col, y, layer) = self.place[i];
+                    let on_pin_row = y == 0 || y == top;
+                    // Steps in the order x - 1, x + 1, layer - 1, layer + 1,
+                    // y - 1, y + 1 (ties keep the first parent found).
+                    let owner = &self.owner;
+                    let dist = &mut self.dist;
+                    let parent = &mut self.parent;
+                    let touched = &mut self.touched;
+                    let heap = &mut self.heap;
+                    macro_rules! try_step {
+                        ($j:expr, $step:expr) => {{
+                            let j = $j;
+                            let o = owner[j];
+                            if o == 0 || o == mine {
+                                let nd = d
+                                    .saturating_add($step)
+                                    .saturating_add(history[j])
+                                    .saturating_add((users[j] as u32).saturating_mul(pres));
+                                if nd < dist[j] {
+                                    if dist[j] == u32::MAX {
+                                        touched.push(j);
+                                    }
+                                    dist[j] = nd;
+                                    parent[j] = i;
+                                    heap.push(Reverse((nd as u64) << 32 | j as u64));
+                                }
+                            }
+                        }};
+                    }
+                    if !on_pin_row {
+                        let h = self.along[(layer - 1) as usize];
+                        if col > 0 {
+                            try_step!(i - 1, h);
+                        }
+                        if (col as usize) + 1 < cols {
+                            try_step!(i + 1, h);
+                        }
+                        if layer > 1 {
+                            try_step!(i - plane, 3);
+                        }
+                        if layer < self.layers {
+                            try_step!(i + plane, 3);
+                        }
+                    }
+                    let v = self.across[(layer - 1) as usize];
+                    if y > 0 && !(on_pin_row && y - 1 == 0) {
+                        try_step!(i - cols, v);
+                    }
+                    if y < top && !(on_pin_row && y + 1 == top) {
+                        try_step!(i + cols, v);
+                    }
+                }
+                let Some(end) = reached else {
+                    break 'search None;
+                };
+                let k = self.group[end] as usize;
+                let mut path = vec![end];
+                let mut j = end;
+                while self.parent[j] != usize::MAX {
+                    j = self.parent[j];
+                    path.push(j);
+                }
+                path.reverse();
+                joined[k] = true;
+                tree.extend(entries[k].iter().copied());
+                tree.extend(path.iter().copied());
+                paths.push(path);
+            }
+        };
         for &i in pieces.entries.iter().flatten() {
             self.group[i] = NONE;
         }
         found
-    }
-
-    /// [`Window::route_net`] with the net's pieces marked in `group`.
-    fn route_marked(
-        &mut self,
-        net: u32,
-        pieces: &Pieces,
-        users: &[u16],
-        history: &[u32],
-        pres: u32,
-    ) -> Option<Vec<Vec<usize>>> {
-        let entries = &pieces.entries;
-        if entries.len() <= 1 {
-            return Some(Vec::new());
-        }
-        // Pieces that cannot enter the window are left alone.
-        let mut joined: Vec<bool> = entries.iter().map(Vec::is_empty).collect();
-        let Some(start) = (0..entries.len()).find(|&k| !joined[k]) else {
-            return Some(Vec::new());
-        };
-        joined[start] = true;
-        let mut tree: Vec<usize> = entries[start].clone();
-        let mut paths = Vec::new();
-        let (cols, plane, top) = (self.cols, self.plane, self.top);
-        let mine = net + 1;
-        loop {
-            if joined.iter().all(|&j| j) {
-                return Some(paths);
-            }
-            for &i in &self.touched {
-                self.dist[i] = u32::MAX;
-                self.parent[i] = usize::MAX;
-            }
-            self.touched.clear();
-            self.heap.clear();
-            for &i in &tree {
-                self.dist[i] = 0;
-                self.touched.push(i);
-                self.heap.push(Reverse(i as u64));
-            }
-            let mut reached = None;
-            while let Some(Reverse(key)) = self.heap.pop() {
-                let (d, i) = ((key >> 32) as u32, (key & 0xffff_ffff) as usize);
-                if d > self.dist[i] {
-                    continue;
-                }
-                let k = self.group[i];
-                if k != NONE && !joined[k as usize] {
-                    reached = Some(i);
-                    break;
-                }
-                let (col, y, layer) = self.place[i];
-                let on_pin_row = y == 0 || y == top;
-                // Steps in the order x - 1, x + 1, layer - 1, layer + 1,
-                // y - 1, y + 1 (ties keep the first parent found).
-                let owner = &self.owner;
-                let dist = &mut self.dist;
-                let parent = &mut self.parent;
-                let touched = &mut self.touched;
-                let heap = &mut self.heap;
-                macro_rules! try_step {
-                    ($j:expr, $step:expr) => {{
-                        let j = $j;
-                        let o = owner[j];
-                        if o == 0 || o == mine {
-                            let nd = d
-                                .saturating_add($step)
-                                .saturating_add(history[j])
-                                .saturating_add((users[j] as u32).saturating_mul(pres));
-                            if nd < dist[j] {
-                                if dist[j] == u32::MAX {
-                                    touched.push(j);
-                                }
-                                dist[j] = nd;
-                                parent[j] = i;
-                                heap.push(Reverse((nd as u64) << 32 | j as u64));
-                            }
-                        }
-                    }};
-                }
-                if !on_pin_row {
-                    let h = self.along[(layer - 1) as usize];
-                    if col > 0 {
-                        try_step!(i - 1, h);
-                    }
-                    if (col as usize) + 1 < cols {
-                        try_step!(i + 1, h);
-                    }
-                    if layer > 1 {
-                        try_step!(i - plane, 3);
-                    }
-                    if layer < self.layers {
-                        try_step!(i + plane, 3);
-                    }
-                }
-                let v = self.across[(layer - 1) as usize];
-                if y > 0 && !(on_pin_row && y - 1 == 0) {
-                    try_step!(i - cols, v);
-                }
-                if y < top && !(on_pin_row && y + 1 == top) {
-                    try_step!(i + cols, v);
-                }
-            }
-            let end = reached?;
-            let k = self.group[end] as usize;
-            let mut path = vec![end];
-            let mut j = end;
-            while self.parent[j] != usize::MAX {
-                j = self.parent[j];
-                path.push(j);
-            }
-            path.reverse();
-            joined[k] = true;
-            tree.extend(entries[k].iter().copied());
-            tree.extend(path.iter().copied());
-            paths.push(path);
-        }
     }
 }
