@@ -492,8 +492,10 @@ impl<'a> Assignments<'a> {
     }
 }
 
-/// The reserved-layer steps at one width: each trunk-piece variant, then the
-/// dogleg variant with an empty row opened at each of [`open_rows`] in turn. The first
+/// The reserved-layer steps at one width: the whole-net variant up to its
+/// [`QUICK_RESTARTS`] restarts, the dogleg variant, the whole-net variant
+/// on from there, then the dogleg variant with an empty row opened at each
+/// of [`open_rows`] in turn. The first
 /// of these candidates in that order that routes is the answer; with spare
 /// cores, later candidates are tried while earlier ones run
 /// ([`crate::parallel::first_success`]), with the same answer.
@@ -535,7 +537,9 @@ fn reserved<U: Send>(
             // The whole-net variant. A routing made with few restarts (up
             // to QUICK_RESTARTS) comes before the dogleg variant's: it has
             // fewer vias as a rule. The attempt then pauses, and goes on
-            // after the dogleg variant.
+            // after the dogleg variant. Candidate 0 hands on nothing unless
+            // it pauses, whatever way it returns.
+            let _nothing_unless_given = (k == 0).then(|| paused.guard());
             let c = Candidate {
                 items: &variants[WHOLE],
                 order: made.order(WHOLE),
@@ -551,7 +555,6 @@ fn reserved<U: Send>(
                     }
                 };
             }
-            let _nothing_unless_given = paused.guard();
             if let Some(x) = made.failed_at(WHOLE, rows - 1) {
                 if !c.probe(x) {
                     made.fail(WHOLE, rows, x);
