@@ -121,11 +121,11 @@ pub struct Mark {
     was_logging: bool,
 }
 
-/// What a grid holds besides its cells and can hand on to the next grid
-/// as it is: the component labelling's arrays (a tag counts only where the
-/// marks say so, and a new round unmarks everything), and the lists and
-/// logs, emptied but with their room. A channel's attempts one after the
-/// other then neither clear nor allocate these again.
+/// What a grid can hand on to the next grid: its owners and edges, all
+/// free again; the component labelling's arrays as they are (a tag counts
+/// only where the marks say so, and a new round unmarks everything); and
+/// the lists and logs, emptied but with their room. A channel's attempts
+/// one after the other then neither clear nor allocate these again.
 #[derive(Default)]
 pub struct Spare {
     /// Owners and edges, all free again (see [`Grid::into_spare`]).
@@ -236,8 +236,7 @@ impl Grid {
     /// What of this grid the next one can use: its owners and edges freed
     /// again cell by cell (every owned cell was claimed or blocked, and
     /// only owned cells have edges), which costs what the attempt drew, not
-    /// the whole grid; a new grid's untouched memory costs a page fault on
-    /// first use instead.
+    /// the whole grid.
     pub fn into_spare(mut self) -> Spare {
         if self.listed {
             for &i in self.cells_of.iter().flatten().chain(&self.blocked) {
