@@ -44,7 +44,7 @@ impl Marks {
     /// `n` indices, in round 0 (start a round before marking).
     pub fn new(n: usize) -> Self {
         Marks {
-            stamp: vec![0; n],
+            stamp: written_zeros(n),
             round: 0,
         }
     }
@@ -204,10 +204,7 @@ impl Grid {
         edges.truncate(n);
         if tag.len() < n {
             tag = written_zeros(n);
-            labelled = Marks {
-                stamp: written_zeros(n),
-                round: 0,
-            };
+            labelled = Marks::new(n);
         }
         // No index marked, so no stale tag counts.
         labelled.clear();

@@ -306,7 +306,7 @@ impl Window {
             // Pieces that cannot enter the window are left alone.
             let mut joined: Vec<bool> = entries.iter().map(Vec::is_empty).collect();
             let Some(start) = (0..entries.len()).find(|&k| !joined[k]) else {
-                return Some(Vec::new());
+                break 'search Some(Vec::new());
             };
             joined[start] = true;
             let mut tree: Vec<usize> = entries[start].clone();

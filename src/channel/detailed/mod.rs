@@ -436,6 +436,21 @@ impl<'a> Assignments<'a> {
         }
     }
 
+    /// Whether candidate `c` of variant `k` at `rows` rows fails its probe
+    /// where the variant failed one row narrower (noted as a failure there
+    /// again). At a width that failed, every candidate ran to its end, so
+    /// what was noted does not depend on timing.
+    fn fails_probe(&self, c: &Candidate, k: usize, rows: i64) -> bool {
+        let Some(x) = self.failed_at(k, rows - 1) else {
+            return false;
+        };
+        let fails = !c.probe(x);
+        if fails {
+            self.fail(k, rows, x);
+        }
+        fails
+    }
+
     /// Note that variant `k` failed at column `x` at `rows` rows.
     fn fail(&self, k: usize, rows: i64, x: i64) {
         let mut failed = self
@@ -448,14 +463,6 @@ impl<'a> Assignments<'a> {
     /// The set-up order of variant `k`.
     fn order(&self, k: usize) -> &Order {
         self.orders[k].get_or_init(|| Order::new(self.problem, &self.variants[k]))
-    }
-
-    /// The improved assignment of variant `k` in `rows` rows, `None` when the
-    /// sweep runs out of slots.
-    fn slots(&self, k: usize, rows: i64) -> SlotCell {
-        let cell = self.cell(k, rows);
-        self.fill(&cell, k, rows);
-        cell
     }
 
     /// Where the assignment of variant `k` in `rows` rows is kept, made or
@@ -477,8 +484,9 @@ impl<'a> Assignments<'a> {
         }
     }
 
-    /// The assignment kept in `cell` (of variant `k` in `rows` rows), made
-    /// now if nobody has.
+    /// The improved assignment kept in `cell` (of variant `k` in `rows`
+    /// rows), made now if nobody has; `None` when the sweep runs out of
+    /// slots.
     fn fill<'c>(&self, cell: &'c SlotCell, k: usize, rows: i64) -> Option<&'c [Slot]> {
         cell.get_or_init(|| {
             let items = &self.variants[k];
@@ -527,7 +535,7 @@ fn reserved<U: Send>(
         model,
         rows,
         items: &[],
-        order: made.order(0),
+        order: made.order(DOGLEG),
         slots: &[],
         borrowed,
         spares: Some(&made.spares),
@@ -555,11 +563,8 @@ fn reserved<U: Send>(
                     }
                 };
             }
-            if let Some(x) = made.failed_at(WHOLE, rows - 1) {
-                if !c.probe(x) {
-                    made.fail(WHOLE, rows, x);
-                    return None;
-                }
+            if made.fails_probe(&c, WHOLE, rows) {
+                return None;
             }
             return match c.attempt_until(abandoned, QUICK_RESTARTS) {
                 Ok(g) => Some(g),
@@ -574,29 +579,22 @@ fn reserved<U: Send>(
             };
         }
         if k == 1 {
-            let k = 0;
-            let items = &variants[k];
-            let slots = made.slots(k, rows);
-            let slots = slots.get().and_then(Option::as_ref)?;
+            let cell = made.cell(DOGLEG, rows);
             let c = Candidate {
-                items,
-                order: made.order(k),
-                slots,
+                items: &variants[DOGLEG],
+                order: made.order(DOGLEG),
+                slots: made.fill(&cell, DOGLEG, rows)?,
                 ..base
             };
             // A variant that failed at a column one row narrower is first
-            // probed there (at a width that failed, every candidate ran to
-            // its end, so what was noted does not depend on timing).
-            if let Some(x) = made.failed_at(k, rows - 1) {
-                if !c.probe(x) {
-                    made.fail(k, rows, x);
-                    return None;
-                }
+            // probed there.
+            if made.fails_probe(&c, DOGLEG, rows) {
+                return None;
             }
             return match c.attempt(abandoned) {
                 Ok(g) => Some(g),
                 Err(failure) => {
-                    made.failed(k, rows, failure);
+                    made.failed(DOGLEG, rows, failure);
                     None
                 }
             };
@@ -604,9 +602,9 @@ fn reserved<U: Send>(
         // The empty-row candidates in turn. Each first probes the columns
         // where the ones before it failed: candidates that differ only in
         // where the empty row is tend to fail at the same conflict.
-        let items = &variants[0];
-        let slots = made.slots(0, rows - 1);
-        let slots = slots.get().and_then(Option::as_ref)?;
+        let items = &variants[DOGLEG];
+        let cell = made.cell(DOGLEG, rows - 1);
+        let slots = made.fill(&cell, DOGLEG, rows - 1)?;
         let mut failed_at: Vec<i64> = Vec::new();
         for &f in &places {
             let shifted: Vec<Slot> = slots
@@ -640,8 +638,9 @@ fn reserved<U: Send>(
     crate::parallel::first_success_also(candidates, run, also)
 }
 
-/// The whole-net variant's place in [`Assignments::variants`] (the dogleg
-/// variant is first).
+/// The places of the dogleg and the whole-net variant in
+/// [`Assignments::variants`].
+const DOGLEG: usize = 0;
 const WHOLE: usize = 1;
 
 /// Restarts a whole-net attempt may make and still come before the dogleg
@@ -755,12 +754,62 @@ impl<'a> Candidate<'a> {
         lazy: bool,
         stretch: Option<Stretch>,
     ) -> Result<Grid, Failure> {
+        unpaused(self.run_until(abandoned, lazy, stretch, None))
+    }
+
+    /// An attempt that pauses before its `restarts + 1`-th restart: the
+    /// grid if it routes before; else why it failed, or where it stands.
+    fn attempt_until(
+        &self,
+        abandoned: &dyn Fn() -> bool,
+        restarts: usize,
+    ) -> Result<Grid, Stop<'a>> {
+        self.run_until(abandoned, true, None, Some(restarts))
+    }
+
+    /// Go on with an attempt that [`Candidate::attempt_until`] paused: the
+    /// whole attempt's answer.
+    fn resume(&self, paused: Paused<'a>, abandoned: &dyn Fn() -> bool) -> Result<Grid, Failure> {
+        let (g, progress) = *paused;
+        unpaused(self.go_on_with(g, progress, abandoned, None, None))
+    }
+
+    /// [`Candidate::run`], pausing as [`Candidate::go_on`] does with
+    /// `pause_at`.
+    fn run_until(
+        &self,
+        abandoned: &dyn Fn() -> bool,
+        lazy: bool,
+        stretch: Option<Stretch>,
+        pause_at: Option<usize>,
+    ) -> Result<Grid, Stop<'a>> {
         let mut g = self.new_grid();
-        match self.run_on(&mut g, abandoned, lazy, stretch) {
-            Ok(()) => Ok(g),
+        match self.start(&mut g, lazy, stretch) {
+            Ok(progress) => self.go_on_with(g, progress, abandoned, stretch, pause_at),
             Err(failure) => {
                 self.give_back(g);
-                Err(failure)
+                Err(Stop::Failed(failure))
+            }
+        }
+    }
+
+    /// [`Candidate::go_on`] with the grid and the attempt's state handed
+    /// over: the grid when it routes, the two back when it pauses; a failed
+    /// attempt's grid goes back to the spares.
+    fn go_on_with(
+        &self,
+        mut g: Grid,
+        mut progress: Progress<'a>,
+        abandoned: &dyn Fn() -> bool,
+        stretch: Option<Stretch>,
+        pause_at: Option<usize>,
+    ) -> Result<Grid, Stop<'a>> {
+        match self.go_on(&mut g, &mut progress, abandoned, stretch, pause_at) {
+            Step::Routed => Ok(g),
+            Step::Paused => Err(Stop::Paused(Box::new((g, progress)))),
+            Step::Failed(failure) => {
+                self.give_back(g);
+                Err(Stop::Failed(failure))
             }
         }
     }
@@ -780,63 +829,6 @@ impl<'a> Candidate<'a> {
     fn give_back(&self, g: Grid) {
         if let Some(pool) = self.spares {
             pool.give(g);
-        }
-    }
-
-    /// [`Candidate::run`] on a new grid.
-    fn run_on(
-        &self,
-        g: &mut Grid,
-        abandoned: &dyn Fn() -> bool,
-        lazy: bool,
-        stretch: Option<Stretch>,
-    ) -> Result<(), Failure> {
-        let mut progress = self.start(g, lazy, stretch)?;
-        match self.go_on(g, &mut progress, abandoned, stretch, None) {
-            Step::Routed => Ok(()),
-            Step::Failed(failure) => Err(failure),
-            Step::Paused => unreachable!("no pause was asked for"),
-        }
-    }
-
-    /// An attempt that pauses before its `restarts + 1`-th restart: the
-    /// grid if it routes before; else why it failed, or where it stands.
-    fn attempt_until(
-        &self,
-        abandoned: &dyn Fn() -> bool,
-        restarts: usize,
-    ) -> Result<Grid, Stop<'a>> {
-        let mut g = self.new_grid();
-        let step = match self.start(&mut g, true, None) {
-            Ok(mut progress) => {
-                match self.go_on(&mut g, &mut progress, abandoned, None, Some(restarts)) {
-                    Step::Paused => return Err(Stop::Paused(Box::new((g, progress)))),
-                    step => step,
-                }
-            }
-            Err(failure) => Step::Failed(failure),
-        };
-        match step {
-            Step::Routed => Ok(g),
-            Step::Failed(failure) => {
-                self.give_back(g);
-                Err(Stop::Failed(failure))
-            }
-            Step::Paused => unreachable!("returned above"),
-        }
-    }
-
-    /// Go on with an attempt that [`Candidate::attempt_until`] paused: the
-    /// whole attempt's answer.
-    fn resume(&self, paused: Paused<'a>, abandoned: &dyn Fn() -> bool) -> Result<Grid, Failure> {
-        let (mut g, mut progress) = *paused;
-        match self.go_on(&mut g, &mut progress, abandoned, None, None) {
-            Step::Routed => Ok(g),
-            Step::Failed(failure) => {
-                self.give_back(g);
-                Err(failure)
-            }
-            Step::Paused => unreachable!("no pause was asked for"),
         }
     }
 
@@ -1048,6 +1040,15 @@ type Paused<'a> = Box<(Grid, Progress<'a>)>;
 enum Stop<'a> {
     Failed(Failure),
     Paused(Paused<'a>),
+}
+
+/// The answer of an attempt that was asked for no pause.
+fn unpaused(r: Result<Grid, Stop<'_>>) -> Result<Grid, Failure> {
+    match r {
+        Ok(g) => Ok(g),
+        Err(Stop::Failed(failure)) => Err(failure),
+        Err(Stop::Paused(_)) => unreachable!("no pause was asked for"),
+    }
 }
 
 /// How many columns right of its conflict a repair may read or write: its
