@@ -51,6 +51,7 @@ fn options(layers: u32, model: &str) -> RouteOptions {
     RouteOptions {
         layers,
         model: Some(model.to_string()),
+        ..RouteOptions::default()
     }
 }
 

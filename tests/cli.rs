@@ -175,6 +175,46 @@ fn same_input_gives_byte_identical_outputs() {
     assert_eq!(files[0], files[1]);
 }
 
+/// `--starts` and `--seed`: one seed gives byte-identical files, the
+/// default effort needs no more tracks than none, and a bad count is a
+/// usage error (exit 2) that writes nothing.
+#[test]
+fn jittered_starts_take_a_seed_and_never_widen() {
+    let dir = scratch("starts");
+    let width = |path: &Path| yaml(path)["metrics"]["width"].as_u64().unwrap();
+    let route = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let o = run(fabric()
+            .arg("route")
+            .arg(bench("dde_zhou"))
+            .args(["--router", "yacr", "-o"])
+            .arg(&out)
+            .args(extra));
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        out
+    };
+    let (a, b) = (
+        route("a.yaml", &["--starts", "3", "--seed", "9"]),
+        route("b.yaml", &["--starts", "3", "--seed", "9"]),
+    );
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let (none, default) = (route("none.yaml", &["--starts", "0"]), route("d.yaml", &[]));
+    assert!(width(&default) <= width(&none));
+    for f in [&a, &none, &default] {
+        let o = run(fabric().arg("verify").arg(bench("dde_zhou")).arg(f));
+        assert!(o.status.success(), "{}", text(&o.stdout));
+    }
+    let bad = dir.join("bad.yaml");
+    let o = run(fabric()
+        .arg("route")
+        .arg(bench("dde_zhou"))
+        .args(["--router", "yacr", "--starts", "many", "-o"])
+        .arg(&bad));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--starts"), "{}", text(&o.stderr));
+    assert!(!bad.exists());
+}
+
 #[test]
 fn bad_inputs_exit_2_with_file_line_column_and_no_output() {
     let dir = scratch("bad");

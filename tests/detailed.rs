@@ -4,7 +4,7 @@
 use fabric::channel::analysis::density;
 use fabric::channel::generate::{random_channel, ChannelShape};
 use fabric::channel::problem::ChannelProblem;
-use fabric::channel::router::{router_by_name, RouteOptions};
+use fabric::channel::router::{router_by_name, Effort, RouteOptions};
 use fabric::channel::solution::ChannelSolution;
 use fabric::channel::verify::verify;
 use rand::{Rng, SeedableRng};
@@ -17,6 +17,7 @@ fn route(p: &ChannelProblem, layers: u32, model: Option<&str>) -> ChannelSolutio
     let options = RouteOptions {
         layers,
         model: model.map(str::to_string),
+        ..RouteOptions::default()
     };
     let s = router
         .route(p, &options)
@@ -57,10 +58,10 @@ fn quality_on_the_bundled_benchmarks() {
     // where they are still ahead of it); measured, not tuned per instance.
     for (name, hv_at_most) in [
         ("burstein", 4),         // density 4 (target at most 5)
-        ("dde", 20),             // target at most 20, aiming at 19
-        ("dde_zhou", 20),        // target at most 20
+        ("dde", 19),             // density 19 (target at most 20, aiming at 19)
+        ("dde_zhou", 19),        // density 19 (target at most 20)
         ("yk_textbook12", 5),    // density 5
-        ("joobbani_6_16", 8),    // density + 1
+        ("joobbani_6_16", 7),    // density 7
         ("nycu_lab4_case1", 8),  // density 8
         ("nycu_lab4_case2", 10), // density 10
         ("ptrdist_input1", 26),  // target at most 26
@@ -135,6 +136,44 @@ fn long_random_channels_route_and_verify() {
     }
     eprintln!("long random channels: {excess} tracks over the bounds in all");
     assert!(excess <= 4, "{excess} tracks over the bounds");
+}
+
+/// The jittered starts are candidates after the standard ones at a width,
+/// so they never cost a track: on dense random channels the default effort
+/// needs at most the tracks of none (`starts: Some(0)`), and fewer on some.
+/// A seed gives the same routing every time.
+#[test]
+fn jittered_starts_never_widen_and_repeat_with_their_seed() {
+    let router = router_by_name("yacr").unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(43);
+    let mut fewer = 0;
+    for k in 0..150 {
+        let shape = ChannelShape {
+            columns: rng.gen_range(20..200),
+            fill: rng.gen_range(0.8..1.0),
+            max_span: rng.gen_range(5..30),
+            side_probability: rng.gen_range(0.0..0.2),
+            acyclic: false,
+        };
+        let p = random_channel(&mut rng, &shape);
+        let layers = 2 + (k % 3 == 0) as u32;
+        let with = |starts: Option<u32>, seed: u64| {
+            let mut options = RouteOptions::layers(layers);
+            options.effort = Effort { starts, seed };
+            let s = router.route(&p, &options).unwrap();
+            let r = verify(&p, &s, Some(&s.metrics(density(&p))));
+            assert!(r.is_legal_strict(), "{} starts {starts:?}", p.name());
+            s
+        };
+        let (none, default) = (with(Some(0), 0), with(None, 0));
+        assert!(default.width <= none.width, "{}", p.name());
+        fewer += (default.width < none.width) as usize;
+        if k % 10 == 0 {
+            assert_eq!(with(Some(4), 7), with(Some(4), 7), "{}", p.name());
+        }
+    }
+    assert!(fewer > 0, "no channel narrower with jittered starts");
+    eprintln!("jittered starts: {fewer} of 150 channels a track or more narrower");
 }
 
 #[test]

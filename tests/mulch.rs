@@ -248,6 +248,7 @@ fn random_channels_in_two_to_eight_layers() {
                 excess: Excess::Unassigned,
             },
             no_b_layers: false,
+            ..SelectOptions::default()
         };
         let res = route_mulch(&p, layers, options, &mut |_| {})
             .unwrap_or_else(|e| panic!("{} L={layers}: {e}", p.name()));

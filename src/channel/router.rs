@@ -14,14 +14,14 @@ pub struct RouteOptions {
     /// Layer model by name (`HV`, `VH`, `HVH`, `VHV`), for routers that
     /// offer more than one per layer count; `None` for the router's default.
     pub model: Option<String>,
+    /// How hard the router searches at a width before it widens the
+    /// channel.
+    pub effort: Effort,
 }
 
 impl Default for RouteOptions {
     fn default() -> Self {
-        RouteOptions {
-            layers: 2,
-            model: None,
-        }
+        RouteOptions::layers(2)
     }
 }
 
@@ -30,8 +30,22 @@ impl RouteOptions {
         RouteOptions {
             layers,
             model: None,
+            effort: Effort::default(),
         }
     }
+}
+
+/// How hard a router searches at one width before it widens the channel:
+/// the reserved-layer (`yacr`) router's jittered assignments, also used by
+/// MulCh for its HV and HVH groups. Other routers ignore it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Effort {
+    /// Jittered assignments tried at a width once the standard candidates
+    /// fail there; `None`: as many as the router's work budget allows.
+    pub starts: Option<u32>,
+    /// Seed of the jittered assignments: the same problem, options and seed
+    /// give the same routing.
+    pub seed: u64,
 }
 
 /// Why a router gave no solution.

@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand};
 use crate::channel::analysis::{analyze, density, layer_bounds};
 use crate::channel::mulch::{route_mulch, AssignOptions, CostFunction, Excess, SelectOptions};
 use crate::channel::problem::ChannelProblem;
-use crate::channel::router::{router_by_name, RouteEvent, RouteOptions, ROUTER_NAMES};
+use crate::channel::router::{router_by_name, Effort, RouteEvent, RouteOptions, ROUTER_NAMES};
 use crate::channel::verify::{verify, VerifyReport};
 use crate::error::{Error, Result};
 use crate::report;
@@ -127,6 +127,15 @@ pub struct RouteArgs {
     /// by the configurations.
     #[arg(long, default_value_t = 10.0, requires = "exact")]
     pub time_limit: f64,
+    /// yacr (and mulch's HV and HVH groups): jittered track assignments
+    /// tried at a width once the standard ones fail there, before a track
+    /// is added. Default: as many as a work budget allows (32 on channels
+    /// of up to 200,000 cells, none on very long ones); 0 is fastest.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=4096))]
+    pub starts: Option<u32>,
+    /// Seed of the jittered assignments (same input and seed, same output).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
     /// Write the routed channel as YAML (FORMATS.md section 3).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -295,9 +304,14 @@ pub fn run(cli: Cli) -> Result<i32> {
             }
             let router = router_by_name(&name)
                 .ok_or_else(|| Error::Usage(format!("unknown router {name}")))?;
+            let effort = Effort {
+                starts: args.starts,
+                seed: args.seed,
+            };
             let options = RouteOptions {
                 layers: args.layers,
                 model: args.model.clone(),
+                effort,
             };
             let start = Instant::now();
             // Progress on stderr only when it is a terminal.
@@ -329,6 +343,7 @@ pub fn run(cli: Cli) -> Result<i32> {
                     },
                     no_b_layers: args.no_b_layers,
                     extra: args.extra_b_layers,
+                    effort,
                 };
                 route_mulch(&problem, args.layers, select, &mut observer).map(|r| {
                     let s = r.solution.clone();

@@ -14,9 +14,16 @@
 //! its distance from YACR2's ideal row. The VCVs left over are repaired by
 //! the maze steps.
 
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
 use super::Item;
 use crate::channel::problem::ChannelProblem;
 use crate::graph::Digraph;
+
+/// The bound (exclusive) of the random cost a jittered assignment adds to
+/// each slot: the distance from the ideal row costs 4 a row.
+const JITTER: u64 = 32;
 
 /// Where a trunk runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +107,7 @@ pub fn assign(
         &PieceConstraints::new(problem, items),
         rows,
         h_layers,
+        None,
     )
 }
 
@@ -201,6 +209,7 @@ pub fn assign_with(
     constraints: &PieceConstraints,
     rows: i64,
     h_layers: &[u32],
+    jitter: Option<(u64, u64)>,
 ) -> Option<Vec<Slot>> {
     let depths = &constraints.depths;
     let slots: Vec<Slot> = (1..=rows)
@@ -228,7 +237,18 @@ pub fn assign_with(
     }
     let dmax = profile.iter().copied().max().unwrap_or(0);
     let peaks: Vec<i64> = (0..c).filter(|&x| profile[x as usize] == dmax).collect();
-    let cstar = peaks.get(peaks.len() / 2).copied().unwrap_or(0);
+    // A jittered assignment starts at a peak drawn at random and adds a
+    // random amount (under JITTER, a few rows' worth of the distance term)
+    // to every slot's cost: a different assignment of the same kind.
+    let mut rng = jitter.map(|(seed, stream)| {
+        let mut r = ChaCha8Rng::seed_from_u64(seed);
+        r.set_stream(stream);
+        r
+    });
+    let cstar = match rng.as_mut() {
+        Some(r) if !peaks.is_empty() => peaks[r.gen_range(0..peaks.len())],
+        _ => peaks.get(peaks.len() / 2).copied().unwrap_or(0),
+    };
     let ideal = |k: usize| -> i64 {
         let (a, b) = (depths.above[k] as i64, depths.below[k] as i64);
         let t = if a + b == 0 {
@@ -254,7 +274,8 @@ pub fn assign_with(
                 let cost = vcv * 1_000_000
                     + squeeze as u64 * 1_000
                     + (slot.y - ideal_k).unsigned_abs() * 4
-                    + (slot.layer != h_layers[0]) as u64;
+                    + (slot.layer != h_layers[0]) as u64
+                    + rng.as_mut().map_or(0, |r| r.gen_range(0..JITTER));
                 if best.is_none_or(|(bc, _)| cost < bc) {
                     best = Some((cost, si));
                 }
@@ -708,6 +729,53 @@ mod tests {
         }
         // The check means something only if the search moved pieces.
         assert!(improved > 1000, "only {improved} assignments improved");
+    }
+
+    /// A jittered assignment is an assignment: every piece in a slot of the
+    /// channel, no two pieces of different nets sharing a slot's column
+    /// (pieces of one net may share the column where they meet). One seed
+    /// and stream always give the same one; other streams give others.
+    #[test]
+    fn jittered_assignments_are_assignments() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
+        let (mut made, mut other) = (0, 0);
+        for case in 0..400 {
+            let (p, model) = random_case(&mut rng, 10..200, 0.5..1.0, 2..30, 0.0..0.2);
+            let h = model.h_layers();
+            let low = ((density(&p) as i64 + h.len() as i64 - 1) / h.len() as i64).max(1);
+            for doglegs in [true, false] {
+                let items = items_of(&p, doglegs);
+                let cons = PieceConstraints::new(&p, &items);
+                let plain = assign_with(&p, &items, &cons, low + 1, &h, None);
+                for stream in 0..3u64 {
+                    let jitter = Some((case as u64, stream));
+                    let Some(slots) = assign_with(&p, &items, &cons, low + 1, &h, jitter) else {
+                        continue;
+                    };
+                    made += 1;
+                    let again = assign_with(&p, &items, &cons, low + 1, &h, jitter);
+                    assert_eq!(again.as_ref(), Some(&slots), "case {case} stream {stream}");
+                    other += (plain.as_ref() != Some(&slots)) as usize;
+                    for (k, (a, sa)) in items.iter().zip(&slots).enumerate() {
+                        assert!((1..=low + 1).contains(&sa.y) && h.contains(&sa.layer));
+                        for (b, sb) in items.iter().zip(&slots).skip(k + 1) {
+                            let overlap = a.lo <= b.hi && b.lo <= a.hi;
+                            let touch = a.net == b.net && (a.hi == b.lo || b.hi == a.lo);
+                            assert!(
+                                sa != sb || !overlap || touch,
+                                "case {case} stream {stream}: nets {} and {} share a slot",
+                                a.net,
+                                b.net
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            made > 1000 && other > made / 2,
+            "{made} made, {other} differ"
+        );
     }
 
     /// Constraint depths against the longest chains found by trying every

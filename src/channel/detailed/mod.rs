@@ -10,8 +10,10 @@
 //!    space on any layer ([`maze`]), trying either net of a violating column
 //!    first, each in a widening window of columns;
 //! 5. if a pin stays unconnected, insert an empty row at each position in
-//!    turn and retry, then assign afresh with one more row, and so on. `W`
-//!    is bounded (`d + nets + 2`), so the router always stops.
+//!    turn and retry; then try jittered assignments (random slot costs on a
+//!    seeded stream each, [`Effort`]); then assign afresh with one more row,
+//!    and so on. `W` is bounded (`d + nets + 2`), so the router always
+//!    stops.
 //!
 //! VHV has two vertical layers, so top pins come down on one and bottom pins
 //! go up on the other and no column ever conflicts: it reaches density.
@@ -27,7 +29,7 @@ pub mod negotiated;
 use crate::channel::analysis::density;
 use crate::channel::problem::{ChannelProblem, NetId};
 pub use crate::channel::router::Borrowed;
-use crate::channel::router::{ChannelRouter, RouteError, RouteEvent, RouteOptions};
+use crate::channel::router::{ChannelRouter, Effort, RouteError, RouteEvent, RouteOptions};
 use crate::channel::solution::{ChannelSolution, LayerGroup};
 use crate::geom::Point;
 
@@ -128,7 +130,7 @@ impl ChannelRouter for DetailedRouter {
         observer: &mut dyn FnMut(RouteEvent),
     ) -> Result<ChannelSolution, RouteError> {
         let model = model_for(self.name(), options)?;
-        route_model(problem, model, observer)
+        route_borrowing(problem, model, None, options.effort, observer)
     }
 
     fn route_borrowing(
@@ -139,7 +141,7 @@ impl ChannelRouter for DetailedRouter {
         observer: &mut dyn FnMut(RouteEvent),
     ) -> Result<ChannelSolution, RouteError> {
         let model = model_for(self.name(), options)?;
-        route_borrowing(problem, model, Some(borrowed), observer)
+        route_borrowing(problem, model, Some(borrowed), options.effort, observer)
     }
 }
 
@@ -273,13 +275,13 @@ fn items_of(problem: &ChannelProblem, doglegs: bool) -> Vec<Item> {
     items
 }
 
-/// Route a channel in one layer model.
+/// Route a channel in one layer model, with the default effort.
 pub fn route_model(
     problem: &ChannelProblem,
     model: LayerModel,
     observer: &mut dyn FnMut(RouteEvent),
 ) -> Result<ChannelSolution, RouteError> {
-    route_borrowing(problem, model, None, observer)
+    route_borrowing(problem, model, None, Effort::default(), observer)
 }
 
 /// Route a channel in one layer model, with the free space of a borrowed
@@ -288,13 +290,14 @@ pub fn route_borrowing(
     problem: &ChannelProblem,
     model: LayerModel,
     borrowed: Option<&Borrowed>,
+    effort: Effort,
     observer: &mut dyn FnMut(RouteEvent),
 ) -> Result<ChannelSolution, RouteError> {
     let d = density(problem) as i64;
     let h = model.h_layers();
     let start = (d + h.len() as i64 - 1) / h.len() as i64;
     let limit = start.max(1) + problem.nets().len() as i64 + 2;
-    let made = Assignments::new(problem, model);
+    let made = Assignments::new(problem, model, effort);
     let preferred = model.preferred();
     // The reserved-layer router from the lower bound up, and from a few rows
     // above it, row by row, the negotiated-congestion fallback too; the
@@ -399,6 +402,7 @@ struct Assignments<'a> {
     /// The spares of ended attempts' grids.
     spares: SparePool,
     made: std::sync::Mutex<Vec<((usize, i64), SlotCell)>>,
+    effort: Effort,
 }
 
 /// An assignment (`None`: the sweep ran out of slots), made once by
@@ -406,7 +410,7 @@ struct Assignments<'a> {
 type SlotCell = std::sync::Arc<std::sync::OnceLock<Option<Vec<Slot>>>>;
 
 impl<'a> Assignments<'a> {
-    fn new(problem: &'a ChannelProblem, model: LayerModel) -> Self {
+    fn new(problem: &'a ChannelProblem, model: LayerModel, effort: Effort) -> Self {
         Assignments {
             problem,
             h: model.h_layers(),
@@ -416,7 +420,32 @@ impl<'a> Assignments<'a> {
             made: std::sync::Mutex::new(Vec::new()),
             failed: std::sync::Mutex::new(Vec::new()),
             spares: SparePool::default(),
+            effort,
         }
+    }
+
+    /// How many jittered starts a width of `rows` rows gets once its
+    /// standard candidates fail: as asked, or as many attempts of its size
+    /// as [`START_BUDGET`] covers, at most [`MAX_STARTS`].
+    fn starts(&self, rows: i64) -> usize {
+        match self.effort.starts {
+            Some(n) => n as usize,
+            None => {
+                let cells = (self.problem.columns() as i64 * rows).max(1);
+                (START_BUDGET / cells).min(MAX_STARTS) as usize
+            }
+        }
+    }
+
+    /// The assignment of jittered start `i`: the whole-net variant on even
+    /// starts, the dogleg variant on odd ones, each on its own random
+    /// stream of the effort's seed.
+    fn jittered(&self, i: usize, rows: i64) -> (usize, Option<Vec<Slot>>) {
+        let k = if i % 2 == 0 { WHOLE } else { DOGLEG };
+        (
+            k,
+            self.make(k, rows, Some((self.effort.seed, (i / 2) as u64))),
+        )
     }
 
     /// Where variant `k` failed at `rows` rows (a column worth probing).
@@ -488,22 +517,25 @@ impl<'a> Assignments<'a> {
     /// rows), made now if nobody has; `None` when the sweep runs out of
     /// slots.
     fn fill<'c>(&self, cell: &'c SlotCell, k: usize, rows: i64) -> Option<&'c [Slot]> {
-        cell.get_or_init(|| {
-            let items = &self.variants[k];
-            let cons =
-                self.constraints[k].get_or_init(|| PieceConstraints::new(self.problem, items));
-            let mut slots = assign_with(self.problem, items, cons, rows, &self.h)?;
-            improve(self.problem, items, cons, &mut slots, rows, &self.h);
-            Some(slots)
-        })
-        .as_deref()
+        cell.get_or_init(|| self.make(k, rows, None)).as_deref()
+    }
+
+    /// A new improved assignment of variant `k` in `rows` rows, jittered
+    /// with the given seed and stream or not ([`assign_with`]).
+    fn make(&self, k: usize, rows: i64, jitter: Option<(u64, u64)>) -> Option<Vec<Slot>> {
+        let items = &self.variants[k];
+        let cons = self.constraints[k].get_or_init(|| PieceConstraints::new(self.problem, items));
+        let mut slots = assign_with(self.problem, items, cons, rows, &self.h, jitter)?;
+        improve(self.problem, items, cons, &mut slots, rows, &self.h);
+        Some(slots)
     }
 }
 
 /// The reserved-layer steps at one width: the whole-net variant up to its
 /// [`QUICK_RESTARTS`] restarts, the dogleg variant, the whole-net variant
 /// on from there, then the dogleg variant with an empty row opened at each
-/// of [`open_rows`] in turn. The first
+/// of [`open_rows`] in turn, then the jittered starts
+/// ([`Assignments::starts`], [`Assignments::jittered`]). The first
 /// of these candidates in that order that routes is the answer; with spare
 /// cores, later candidates are tried while earlier ones run
 /// ([`crate::parallel::first_success`]), with the same answer.
@@ -527,7 +559,8 @@ fn reserved<U: Send>(
     let places = if open { open_rows(rows) } else { Vec::new() };
     // The whole-net variant up to its first restarts, the dogleg variant,
     // the whole-net variant on from there, the empty rows.
-    let candidates = 3 + (!places.is_empty()) as usize;
+    let fixed = 3 + (!places.is_empty()) as usize;
+    let candidates = fixed + made.starts(rows);
     let whole = made.cell(WHOLE, rows);
     let paused: Handoff<Paused<'_>> = Handoff::default();
     let base = Candidate {
@@ -598,6 +631,17 @@ fn reserved<U: Send>(
                     None
                 }
             };
+        }
+        if k >= fixed {
+            // A jittered start: a variant on an assignment of its own.
+            let (v, slots) = made.jittered(k - fixed, rows);
+            let c = Candidate {
+                items: &variants[v],
+                order: made.order(v),
+                slots: &slots?,
+                ..base
+            };
+            return c.attempt(abandoned).ok();
         }
         // The empty-row candidates in turn. Each first probes the columns
         // where the ones before it failed: candidates that differ only in
@@ -671,6 +715,14 @@ fn open_rows(rows: i64) -> Vec<i64> {
 
 /// How many places an empty row is opened at, at most, per width.
 const OPEN_ROWS: i64 = 8;
+
+/// The grid cells (columns times rows) the jittered starts of one width may
+/// cover together by default: small channels get [`MAX_STARTS`], long
+/// ones none (each start is a whole attempt).
+const START_BUDGET: i64 = 200_000;
+
+/// Jittered starts per width by default, at most.
+const MAX_STARTS: i64 = 32;
 
 /// The vertical a net needs in a column: the rows it must join there.
 #[derive(Clone, Debug)]
@@ -1854,7 +1906,8 @@ mod tests {
             let p = random_channel(&mut rng, &shape);
             for model in [LayerModel::Hv, LayerModel::Hvh] {
                 let a = route_model(&p, model, &mut |_| {}).unwrap();
-                let b = route_borrowing(&p, model, Some(&borrowed), &mut |_| {}).unwrap();
+                let b = route_borrowing(&p, model, Some(&borrowed), Effort::default(), &mut |_| {})
+                    .unwrap();
                 own += a.width;
                 more += b.width;
                 let top = model.layers() + 1;

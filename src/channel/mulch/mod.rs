@@ -20,10 +20,10 @@ pub mod exact;
 pub mod partition;
 
 use crate::channel::analysis::density;
-use crate::channel::detailed::{route_model, Borrowed, DetailedRouter, LayerModel};
+use crate::channel::detailed::{route_borrowing, Borrowed, DetailedRouter, LayerModel};
 use crate::channel::plane::{route_plane, route_plane_at};
 use crate::channel::problem::{ChannelProblem, NetId};
-use crate::channel::router::{ChannelRouter, RouteError, RouteEvent, RouteOptions};
+use crate::channel::router::{ChannelRouter, Effort, RouteError, RouteEvent, RouteOptions};
 use crate::channel::solution::{ChannelSolution, LayerGroup, Metrics, Via, Wire};
 use crate::geom::Point;
 
@@ -63,7 +63,11 @@ impl ChannelRouter for MulchRouter {
                     .into(),
             ));
         }
-        route_mulch(problem, options.layers, self.options, observer).map(|r| r.solution)
+        let select = SelectOptions {
+            effort: options.effort,
+            ..self.options
+        };
+        route_mulch(problem, options.layers, select, observer).map(|r| r.solution)
     }
 }
 
@@ -121,6 +125,8 @@ pub struct MulchResult {
     /// With `--exact`: the integer programs, and the solver's best
     /// partition routed.
     pub exact: Option<(exact::ExactReport, Option<RoutedPartition>)>,
+    /// The effort the groups were routed with (the exact partition's too).
+    pub effort: Effort,
 }
 
 /// Which routed partition [`MulchResult::solution`] is.
@@ -154,8 +160,13 @@ impl MulchResult {
         seconds: f64,
         observer: &mut dyn FnMut(RouteEvent),
     ) -> Result<(), RouteError> {
-        let (report, routed) =
-            exact::exact_and_route(problem, self.solution.layers, seconds, observer)?;
+        let (report, routed) = exact::exact_and_route(
+            problem,
+            self.solution.layers,
+            seconds,
+            self.effort,
+            observer,
+        )?;
         let better = routed
             .as_ref()
             .is_some_and(|r| r.quality() < self.answer().quality());
@@ -208,10 +219,11 @@ pub fn route_mulch(
         let join = |h: std::thread::ScopedJoinHandle<'_, Result<RoutedPartition, RouteError>>| {
             h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
         };
-        let route_aside = |p| scope.spawn(move || route_partition(problem, p, &mut |_| {}));
+        let effort = options.effort;
+        let route_aside = |p| scope.spawn(move || route_partition(problem, p, effort, &mut |_| {}));
         let chameleon = selection.chameleon.as_ref().map(route_aside);
         let extra: Vec<_> = selection.extra.iter().map(route_aside).collect();
-        let chosen = route_partition(problem, &selection.chosen, observer);
+        let chosen = route_partition(problem, &selection.chosen, effort, observer);
         (
             chosen,
             chameleon.map(join),
@@ -252,6 +264,7 @@ pub fn route_mulch(
         extra,
         answer,
         exact: None,
+        effort: options.effort,
     };
     result.solution = result.answer().solution.clone();
     Ok(result)
@@ -353,6 +366,7 @@ fn points(s: &ChannelSolution) -> Vec<Point> {
 pub fn route_partition(
     problem: &ChannelProblem,
     part: &Partition,
+    effort: Effort,
     observer: &mut dyn FnMut(RouteEvent),
 ) -> Result<RoutedPartition, RouteError> {
     let n = part.groups.len();
@@ -404,10 +418,11 @@ pub fn route_partition(
                 let options = RouteOptions {
                     layers: model.layers(),
                     model: Some(model.name().to_string()),
+                    effort,
                 };
                 DetailedRouter.route_borrowing(&sub, &options, &borrowed, observer)?
             }
-            None => route_model(&sub, model, observer)?,
+            None => route_borrowing(&sub, model, None, effort, observer)?,
         };
         routed[k] = Some(s);
     }
