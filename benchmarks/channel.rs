@@ -127,6 +127,12 @@ fn channel_benches(c: &mut Criterion) {
             b.iter(|| yacr.route(black_box(p), &options(2, "HV")))
         });
     }
+    // The fast setting: no jittered starts (20 tracks on DDE, not 19).
+    let mut fast = options(2, "HV");
+    fast.effort.starts = Some(0);
+    group.bench_with_input(BenchmarkId::new("yacr-HV-starts-0", "dde"), &dde, |b, p| {
+        b.iter(|| yacr.route(black_box(p), &fast))
+    });
     group.bench_with_input(BenchmarkId::new("yacr-HVH", "dde"), &dde, |b, p| {
         b.iter(|| yacr.route(black_box(p), &options(3, "HVH")))
     });
