@@ -515,7 +515,7 @@ impl Grid {
     /// with a key naming the joint: edges to the right, up and to the layer
     /// above, the same from the left, below and the layer under, then the
     /// contacts between the layers of a pin point (as in [`Grid::flood`]).
-    fn joints(&self, i: usize, net: u32, out: &mut Vec<(usize, (usize, usize, u8))>) {
+    pub(super) fn joints(&self, i: usize, net: u32, out: &mut Vec<(usize, (usize, usize, u8))>) {
         out.clear();
         let cols = (self.columns + 2) as usize;
         let rows = (self.width + 2) as usize;

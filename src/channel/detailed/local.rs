@@ -36,18 +36,11 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
     }
     nets.sort_unstable();
     nets.dedup();
-    let before: Vec<usize> = nets.iter().map(|&n| g.count_components(n)).collect();
-    for layer in 1..=g.layers {
-        for y in 1..=g.width {
-            for x in x0..=x1 {
-                let c = Cell::new(x, y, layer);
-                let o = g.owner(c);
-                if o != 0 && o != BLOCKED {
-                    g.release(c);
-                }
-            }
-        }
-    }
+    // How each net was joined across the cells about to be freed: a net's
+    // pieces before are its pieces after, joined through those cells (see
+    // `pieces_of`), so no net is flooded twice.
+    let joints = window_joints(g, x0, x1);
+    free_window(g, x0, x1);
     let cols = (x1 - x0 + 1) as usize;
     let rows = (g.width + 2) as usize;
     let size = cols * rows * g.layers as usize;
@@ -72,8 +65,13 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
     let mut window = Window::new(g, preferred, x0, cols, rows);
     let pieces: Vec<Pieces> = nets
         .iter()
-        .map(|&n| pieces_of(g, n, (x0, x1), &mut window.group, &local))
+        .map(|&n| {
+            let from = joints.partition_point(|j| j.0 < n);
+            let to = joints.partition_point(|j| j.0 <= n);
+            pieces_of(g, n, (x0, x1), &joints[from..to], &mut window.group, &local)
+        })
         .collect();
+    let before: Vec<usize> = pieces.iter().map(|p| p.before).collect();
     let mut seen = Marks::new(size);
     for _ in 0..ROUNDS {
         for &k in &todo {
@@ -140,6 +138,49 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
     false
 }
 
+/// The joints `(net, i, j)` of every net's track cells (rows `1 ..= W`) in
+/// columns `x0 ..= x1` to the net's cells around them (raster indices; as
+/// [`Grid::joints`] gives them), with `(net, i, i)` for each such cell `i`,
+/// sorted.
+fn window_joints(g: &Grid, x0: i64, x1: i64) -> Vec<(u32, u32, u32)> {
+    let mut joints = Vec::new();
+    let mut near = Vec::new();
+    for layer in 1..=g.layers {
+        for y in 1..=g.width {
+            for x in x0..=x1 {
+                let c = Cell::new(x, y, layer);
+                let o = g.owner(c);
+                if o != 0 && o != BLOCKED {
+                    let i = g.index(c);
+                    g.joints(i, o - 1, &mut near);
+                    for &(j, _) in &near {
+                        joints.push((o - 1, i as u32, j as u32));
+                    }
+                    // A cell joined to nothing still counts.
+                    joints.push((o - 1, i as u32, i as u32));
+                }
+            }
+        }
+    }
+    joints.sort_unstable();
+    joints
+}
+
+/// Free every net's track cells (rows `1 ..= W`) in columns `x0 ..= x1`.
+fn free_window(g: &mut Grid, x0: i64, x1: i64) {
+    for layer in 1..=g.layers {
+        for y in 1..=g.width {
+            for x in x0..=x1 {
+                let c = Cell::new(x, y, layer);
+                let o = g.owner(c);
+                if o != 0 && o != BLOCKED {
+                    g.release(c);
+                }
+            }
+        }
+    }
+}
+
 /// Visits the distinct cells of a net's paths (paths may share their end
 /// cells), once each.
 fn each_distinct(seen: &mut Marks, paths: &[Vec<usize>], mut f: impl FnMut(usize)) {
@@ -152,25 +193,32 @@ fn each_distinct(seen: &mut Marks, paths: &[Vec<usize>], mut f: impl FnMut(usize
 }
 
 /// Where a net's pieces can be entered inside a window: `entries[k]` the
-/// cells of piece `k`, ascending (each cell in one piece's list at most).
+/// cells of piece `k`, ascending (each cell in one piece's list at most);
+/// and how many pieces the net was in before the window was freed.
 struct Pieces {
     entries: Vec<Vec<usize>>,
+    before: usize,
 }
 
 /// The window cells through which each piece of a net can be entered: its
 /// own cells inside (pins) and the free cells next to its cells outside.
+/// `joints` are the net's joints `(net, i, j)` from each freed cell `i`
+/// (raster index) as they were before the window was freed, `(net, i, i)`
+/// included: the pieces joined through them are the pieces before.
 fn pieces_of(
     g: &mut Grid,
     net: u32,
     (x0, x1): (i64, i64),
+    joints: &[(u32, u32, u32)],
     group: &mut [u32],
     local: &dyn Fn(Cell) -> usize,
 ) -> Pieces {
     let comps = g.label_components(net);
+    let before = pieces_before(g, comps.len(), joints);
     let inside = |c: Cell| c.x >= x0 && c.x <= x1;
     let mut entries: Vec<Vec<usize>> = vec![Vec::new(); comps.len()];
     if comps.len() <= 1 {
-        return Pieces { entries };
+        return Pieces { entries, before };
     }
     // `group` (the window's, all NONE between calls) marks the piece each
     // cell joins; the cells marked are listed to be read back and unmarked.
@@ -202,7 +250,43 @@ fn pieces_of(
         entries[group[i] as usize].push(i);
         group[i] = NONE;
     }
-    Pieces { entries }
+    Pieces { entries, before }
+}
+
+/// How many pieces a net was in before its cells in a window were freed:
+/// its `pieces` now (just labelled) and the freed cells, joined by the
+/// freed cells' `joints` (sorted; a freed cell is one they start from,
+/// every other cell they reach is in a piece).
+fn pieces_before(g: &Grid, pieces: usize, joints: &[(u32, u32, u32)]) -> usize {
+    if joints.is_empty() {
+        return pieces;
+    }
+    // Nodes: the pieces, then the freed cells in joint order.
+    let mut freed: Vec<u32> = joints.iter().map(|j| j.1).collect();
+    freed.dedup();
+    let node = |i: u32| match freed.binary_search(&i) {
+        Ok(k) => pieces + k,
+        Err(_) => g
+            .component_at(i as usize)
+            .expect("a cell the net still holds is in a piece"),
+    };
+    let mut parent: Vec<usize> = (0..pieces + freed.len()).collect();
+    fn root(parent: &mut [usize], mut a: usize) -> usize {
+        while parent[a] != a {
+            parent[a] = parent[parent[a]];
+            a = parent[a];
+        }
+        a
+    }
+    let mut count = parent.len();
+    for &(_, i, j) in joints {
+        let (a, b) = (root(&mut parent, node(i)), root(&mut parent, node(j)));
+        if a != b {
+            parent[a.max(b)] = a.min(b);
+            count -= 1;
+        }
+    }
+    count
 }
 
 /// No piece: a window cell no piece of the net being routed can be entered
@@ -412,5 +496,55 @@ impl Window {
             self.group[i] = NONE;
         }
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::raw_grids;
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// The pieces a net was in before a window was freed, from its pieces
+    /// after and the freed cells' joints, against a flood before freeing:
+    /// on routed grids cut at random cells (so nets lie in several pieces)
+    /// and windows of random width anywhere, edges included.
+    #[test]
+    fn pieces_before_a_window_is_freed_are_the_flood_before() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(61);
+        let (mut checked, mut joined) = (0, 0);
+        for (p, mut g) in raw_grids(67, 150) {
+            for _ in 0..rng.gen_range(0..20) {
+                let c = Cell::new(
+                    rng.gen_range(0..g.columns),
+                    rng.gen_range(1..=g.width),
+                    rng.gen_range(1..=g.layers),
+                );
+                let o = g.owner(c);
+                if o != 0 && o != BLOCKED {
+                    g.release(c);
+                }
+            }
+            let x0 = rng.gen_range(0..g.columns);
+            let x1 = (x0 + rng.gen_range(0..12)).min(g.columns - 1);
+            let nets: Vec<u32> = (0..p.nets().len() as u32).collect();
+            let flood: Vec<usize> = nets.iter().map(|&n| g.count_components(n)).collect();
+            let joints = window_joints(&g, x0, x1);
+            free_window(&mut g, x0, x1);
+            for &n in &nets {
+                let from = joints.partition_point(|j| j.0 < n);
+                let to = joints.partition_point(|j| j.0 <= n);
+                let pieces = g.label_components(n).len();
+                let before = pieces_before(&g, pieces, &joints[from..to]);
+                assert_eq!(before, flood[n as usize], "{} net {n}", p.name());
+                checked += 1;
+                joined += (before < pieces) as usize;
+            }
+        }
+        // Freeing the window must often have split a net.
+        assert!(
+            checked > 2000 && joined > 300,
+            "{checked} nets, {joined} split"
+        );
     }
 }
