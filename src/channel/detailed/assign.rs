@@ -21,9 +21,13 @@ use super::Item;
 use crate::channel::problem::ChannelProblem;
 use crate::graph::Digraph;
 
-/// The bound (exclusive) of the random cost a jittered assignment adds to
-/// each slot: the distance from the ideal row costs 4 a row.
-const JITTER: u64 = 32;
+/// The bound (exclusive) of the random cost a jittered assignment on
+/// stream `s` adds to each slot: 16, 32, 64 or 128 in turn, so the starts
+/// shake the assignment at several scales (the distance from the ideal row
+/// costs 4 a row, a violation 1,000,000).
+fn jitter_bound(stream: u64) -> u64 {
+    16 << (stream % 4)
+}
 
 /// Where a trunk runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,15 +242,16 @@ pub fn assign_with(
     let dmax = profile.iter().copied().max().unwrap_or(0);
     let peaks: Vec<i64> = (0..c).filter(|&x| profile[x as usize] == dmax).collect();
     // A jittered assignment starts at a peak drawn at random and adds a
-    // random amount (under JITTER, a few rows' worth of the distance term)
-    // to every slot's cost: a different assignment of the same kind.
+    // random amount (under `jitter_bound`, a few to some 30 rows' worth of
+    // the distance term) to every slot's cost: a different assignment of
+    // the same kind.
     let mut rng = jitter.map(|(seed, stream)| {
         let mut r = ChaCha8Rng::seed_from_u64(seed);
         r.set_stream(stream);
-        r
+        (r, jitter_bound(stream))
     });
     let cstar = match rng.as_mut() {
-        Some(r) if !peaks.is_empty() => peaks[r.gen_range(0..peaks.len())],
+        Some((r, _)) if !peaks.is_empty() => peaks[r.gen_range(0..peaks.len())],
         _ => peaks.get(peaks.len() / 2).copied().unwrap_or(0),
     };
     let ideal = |k: usize| -> i64 {
@@ -275,7 +280,7 @@ pub fn assign_with(
                     + squeeze as u64 * 1_000
                     + (slot.y - ideal_k).unsigned_abs() * 4
                     + (slot.layer != h_layers[0]) as u64
-                    + rng.as_mut().map_or(0, |r| r.gen_range(0..JITTER));
+                    + rng.as_mut().map_or(0, |(r, bound)| r.gen_range(0..*bound));
                 if best.is_none_or(|(bc, _)| cost < bc) {
                     best = Some((cost, si));
                 }
