@@ -1,6 +1,52 @@
 //! A small directed graph on dense `u32` node ids, with the few algorithms
 //! the routers need: strongly connected components (Tarjan, iterative),
-//! topological order, longest path counted in nodes, and finding a cycle.
+//! topological order, longest path counted in nodes, and finding a cycle;
+//! and disjoint sets ([`UnionFind`]).
+
+/// Disjoint sets of `0 .. n`, found by path halving; [`UnionFind::union`]
+/// hangs the first set's root under the second's.
+#[derive(Clone, Debug, Default)]
+pub struct UnionFind {
+    parent: Vec<u32>,
+}
+
+impl UnionFind {
+    pub fn new(n: usize) -> Self {
+        let mut sets = UnionFind::default();
+        sets.reset(n);
+        sets
+    }
+
+    /// `n` elements, each alone again (the memory is kept).
+    pub fn reset(&mut self, n: usize) {
+        debug_assert!(n <= u32::MAX as usize);
+        self.parent.clear();
+        self.parent.extend(0..n as u32);
+    }
+
+    /// The root of `a`'s set.
+    pub fn find(&mut self, a: usize) -> usize {
+        let mut a = a as u32;
+        while self.parent[a as usize] != a {
+            let up = self.parent[self.parent[a as usize] as usize];
+            self.parent[a as usize] = up;
+            a = up;
+        }
+        a as usize
+    }
+
+    /// Whether `a` is the root of its set.
+    pub fn is_root(&self, a: usize) -> bool {
+        self.parent[a] as usize == a
+    }
+
+    /// Join the sets of `a` and `b`; false when they were one already.
+    pub fn union(&mut self, a: usize, b: usize) -> bool {
+        let (ra, rb) = (self.find(a), self.find(b));
+        self.parent[ra] = rb as u32;
+        ra != rb
+    }
+}
 
 /// Directed graph with adjacency lists; parallel edges are removed by
 /// [`Digraph::dedup`].

@@ -21,6 +21,7 @@
 use super::grid::{Cell, Grid};
 use super::LayerModel;
 use crate::channel::problem::{ChannelProblem, Side};
+use crate::graph::UnionFind;
 
 /// The greedy router's knobs (Rivest and Fiduccia's names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,7 +224,7 @@ struct State<'a> {
     /// Owners of the vertical layer in the current column, rows `0 ..= W+1`.
     vcol: Vec<u32>,
     /// Union-find over the current column's slots.
-    parent: Vec<usize>,
+    sets: UnionFind,
     /// Whether a slot's track goes on to the next column.
     keep: Vec<bool>,
     /// By net: `(stamp, components)` from the last [`State::count_pieces`];
@@ -285,7 +286,7 @@ impl<'a> State<'a> {
             nets,
             state: Vec::new(),
             vcol: Vec::new(),
-            parent: Vec::new(),
+            sets: UnionFind::default(),
             keep: Vec::new(),
             pieces: vec![(0, 0); net_count],
             stamp: 0,
@@ -423,23 +424,15 @@ impl<'a> State<'a> {
 
     fn reset_parent(&mut self) {
         let n = self.slots();
-        self.parent.clear();
-        self.parent.extend(0..n);
+        self.sets.reset(n);
     }
 
-    fn find(&mut self, mut s: usize) -> usize {
-        while self.parent[s] != s {
-            self.parent[s] = self.parent[self.parent[s]];
-            s = self.parent[s];
-        }
-        s
+    fn find(&mut self, s: usize) -> usize {
+        self.sets.find(s)
     }
 
     fn union(&mut self, a: usize, b: usize) {
-        let (ra, rb) = (self.find(a), self.find(b));
-        if ra != rb {
-            self.parent[ra] = rb;
-        }
+        self.sets.union(a, b);
     }
 
     /// Insert an empty row so that it becomes row `p` (rows `>= p` move
@@ -689,7 +682,7 @@ impl<'a> State<'a> {
             let o = self.state[s];
             // A component holds one net's slots and its root is one of
             // them: each root a net owns is one of its components.
-            if o != 0 && self.parent[s] == s {
+            if o != 0 && self.sets.is_root(s) {
                 let entry = &mut self.pieces[(o - 1) as usize];
                 if entry.0 != self.stamp {
                     *entry = (self.stamp, 0);

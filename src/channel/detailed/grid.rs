@@ -8,6 +8,7 @@
 
 use crate::channel::solution::{Via, Wire};
 use crate::geom::Point;
+use crate::graph::UnionFind;
 
 /// The owner of a point another group's routing uses (a borrowed layer's
 /// occupied space): never free, never claimed, never ripped up.
@@ -372,23 +373,11 @@ impl Grid {
     /// [`Grid::count_components`] gives it), from one pass over the grid
     /// with a union-find instead of a flood per net.
     pub fn count_all_components(&self) -> Vec<usize> {
-        fn root(parent: &mut [u32], mut i: u32) -> u32 {
-            while parent[i as usize] != i {
-                let up = parent[parent[i as usize] as usize];
-                parent[i as usize] = up;
-                i = up;
-            }
-            i
-        }
-        fn join(parent: &mut [u32], a: usize, b: usize) {
-            let (ra, rb) = (root(parent, a as u32), root(parent, b as u32));
-            parent[ra.max(rb) as usize] = ra.min(rb);
-        }
         let n = self.owner.len();
         let cols = (self.columns + 2) as usize;
         let rows = (self.width + 2) as usize;
         let plane = cols * rows;
-        let mut parent: Vec<u32> = (0..n as u32).collect();
+        let mut sets = UnionFind::new(n);
         let mine = |i: usize| {
             let o = self.owner[i];
             o != 0 && o != BLOCKED
@@ -404,25 +393,25 @@ impl Grid {
             // to the lowest layer the net holds there.
             let f = self.edges[i];
             if f & RIGHT != 0 && self.owner[i + 1] == o {
-                join(&mut parent, i, i + 1);
+                sets.union(i, i + 1);
             }
             if f & UP != 0 && self.owner[i + cols] == o {
-                join(&mut parent, i, i + cols);
+                sets.union(i, i + cols);
             }
             if f & VIA != 0 && self.owner[i + plane] == o {
-                join(&mut parent, i, i + plane);
+                sets.union(i, i + plane);
             }
             let y = (i / cols) % rows;
             if y == 0 || y == rows - 1 {
                 let point = i % plane;
                 if let Some(j) = (point..i).step_by(plane).find(|&j| self.owner[j] == o) {
-                    join(&mut parent, i, j);
+                    sets.union(i, j);
                 }
             }
         }
         let mut count = vec![0usize; self.cells_of.len()];
         for i in 0..n {
-            if mine(i) && root(&mut parent, i as u32) == i as u32 {
+            if mine(i) && sets.is_root(i) {
                 count[(self.owner[i] - 1) as usize] += 1;
             }
         }
@@ -671,24 +660,9 @@ impl Grid {
         let row = (self.columns + 2) as usize;
         let plane = row * (self.width + 2) as usize;
         let top = self.top_row() as usize;
-        let mut parent: Vec<u32> = (0..cells.len() as u32).collect();
-        fn root(parent: &mut [u32], mut k: u32) -> u32 {
-            while parent[k as usize] != k {
-                let up = parent[parent[k as usize] as usize];
-                parent[k as usize] = up;
-                k = up;
-            }
-            k
-        }
+        let mut sets = UnionFind::new(cells.len());
         // Joins two cells; false when they were joined already.
-        let mut join = |a: usize, b: usize| {
-            let (ra, rb) = (
-                root(&mut parent, self.tag[a]),
-                root(&mut parent, self.tag[b]),
-            );
-            parent[ra as usize] = rb;
-            ra != rb
-        };
+        let mut join = |a: usize, b: usize| sets.union(self.tag[a] as usize, self.tag[b] as usize);
         let live = |j: usize| j < self.owner.len() && self.owner[j] == net + 1;
         for &i in cells {
             let f = self.edges[i];

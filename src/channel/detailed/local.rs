@@ -9,6 +9,7 @@ use std::collections::BinaryHeap;
 
 use super::grid::{Cell, Grid, Marks, BLOCKED};
 use super::maze::Preferred;
+use crate::graph::UnionFind;
 
 const ROUNDS: usize = 24;
 
@@ -270,21 +271,10 @@ fn pieces_before(g: &Grid, pieces: usize, joints: &[(u32, u32, u32)]) -> usize {
             .component_at(i as usize)
             .expect("a cell the net still holds is in a piece"),
     };
-    let mut parent: Vec<usize> = (0..pieces + freed.len()).collect();
-    fn root(parent: &mut [usize], mut a: usize) -> usize {
-        while parent[a] != a {
-            parent[a] = parent[parent[a]];
-            a = parent[a];
-        }
-        a
-    }
-    let mut count = parent.len();
+    let mut sets = UnionFind::new(pieces + freed.len());
+    let mut count = pieces + freed.len();
     for &(_, i, j) in joints {
-        let (a, b) = (root(&mut parent, node(i)), root(&mut parent, node(j)));
-        if a != b {
-            parent[a.max(b)] = a.min(b);
-            count -= 1;
-        }
+        count -= sets.union(node(i), node(j)) as usize;
     }
     count
 }
