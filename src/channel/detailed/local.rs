@@ -24,24 +24,16 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
     let mark = g.mark();
     // The nets in the window (and the extra ones) and how many pieces each
     // was in; then rip up the window.
+    let owned = track_cells(g, x0, x1);
     let mut nets: Vec<u32> = extra.to_vec();
-    for layer in 1..=g.layers {
-        for y in 1..=g.width {
-            for x in x0..=x1 {
-                let o = g.owner(Cell::new(x, y, layer));
-                if o != 0 && o != BLOCKED {
-                    nets.push(o - 1);
-                }
-            }
-        }
-    }
+    nets.extend(owned.iter().map(|&(_, net)| net));
     nets.sort_unstable();
     nets.dedup();
     // How each net was joined across the cells about to be freed: a net's
     // pieces before are its pieces after, joined through those cells (see
     // `pieces_of`), so no net is flooded twice.
-    let joints = window_joints(g, x0, x1);
-    free_window(g, x0, x1);
+    let joints = window_joints(g, &owned);
+    free_window(g, &owned);
     let cols = (x1 - x0 + 1) as usize;
     let rows = (g.width + 2) as usize;
     let size = cols * rows * g.layers as usize;
@@ -139,46 +131,45 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
     false
 }
 
-/// The joints `(net, i, j)` of every net's track cells (rows `1 ..= W`) in
-/// columns `x0 ..= x1` to the net's cells around them (raster indices; as
-/// [`Grid::joints`] gives them), with `(net, i, i)` for each such cell `i`,
-/// sorted.
-fn window_joints(g: &Grid, x0: i64, x1: i64) -> Vec<(u32, u32, u32)> {
-    let mut joints = Vec::new();
-    let mut near = Vec::new();
+/// The track cells (rows `1 ..= W`) in columns `x0 ..= x1` that a net
+/// holds, with the net, layer by layer and row by row.
+fn track_cells(g: &Grid, x0: i64, x1: i64) -> Vec<(Cell, u32)> {
+    let mut cells = Vec::new();
     for layer in 1..=g.layers {
         for y in 1..=g.width {
             for x in x0..=x1 {
                 let c = Cell::new(x, y, layer);
                 let o = g.owner(c);
                 if o != 0 && o != BLOCKED {
-                    let i = g.index(c);
-                    g.joints(i, o - 1, &mut near);
-                    for &(j, _) in &near {
-                        joints.push((o - 1, i as u32, j as u32));
-                    }
-                    // A cell joined to nothing still counts.
-                    joints.push((o - 1, i as u32, i as u32));
+                    cells.push((c, o - 1));
                 }
             }
         }
+    }
+    cells
+}
+
+/// The joints `(net, i, j)` of the `owned` track cells to their nets'
+/// cells around them (raster indices; as [`Grid::joints`] gives them),
+/// with `(net, i, i)` for each such cell `i`, sorted.
+fn window_joints(g: &Grid, owned: &[(Cell, u32)]) -> Vec<(u32, u32, u32)> {
+    let mut joints = Vec::new();
+    let mut near = Vec::new();
+    for &(c, net) in owned {
+        let i = g.index(c);
+        g.joints(i, net, &mut near);
+        joints.extend(near.iter().map(|&(j, _)| (net, i as u32, j as u32)));
+        // A cell joined to nothing still counts.
+        joints.push((net, i as u32, i as u32));
     }
     joints.sort_unstable();
     joints
 }
 
-/// Free every net's track cells (rows `1 ..= W`) in columns `x0 ..= x1`.
-fn free_window(g: &mut Grid, x0: i64, x1: i64) {
-    for layer in 1..=g.layers {
-        for y in 1..=g.width {
-            for x in x0..=x1 {
-                let c = Cell::new(x, y, layer);
-                let o = g.owner(c);
-                if o != 0 && o != BLOCKED {
-                    g.release(c);
-                }
-            }
-        }
+/// Free the `owned` track cells.
+fn free_window(g: &mut Grid, owned: &[(Cell, u32)]) {
+    for &(c, _) in owned {
+        g.release(c);
     }
 }
 
@@ -491,7 +482,7 @@ impl Window {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::raw_grids;
+    use super::super::tests::{cut_at_random, raw_grids};
     use super::*;
     use rand::{Rng, SeedableRng};
 
@@ -504,23 +495,14 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(61);
         let (mut checked, mut joined) = (0, 0);
         for (p, mut g) in raw_grids(67, 150) {
-            for _ in 0..rng.gen_range(0..20) {
-                let c = Cell::new(
-                    rng.gen_range(0..g.columns),
-                    rng.gen_range(1..=g.width),
-                    rng.gen_range(1..=g.layers),
-                );
-                let o = g.owner(c);
-                if o != 0 && o != BLOCKED {
-                    g.release(c);
-                }
-            }
+            cut_at_random(&mut rng, &mut g, 20);
             let x0 = rng.gen_range(0..g.columns);
             let x1 = (x0 + rng.gen_range(0..12)).min(g.columns - 1);
             let nets: Vec<u32> = (0..p.nets().len() as u32).collect();
             let flood: Vec<usize> = nets.iter().map(|&n| g.count_components(n)).collect();
-            let joints = window_joints(&g, x0, x1);
-            free_window(&mut g, x0, x1);
+            let owned = track_cells(&g, x0, x1);
+            let joints = window_joints(&g, &owned);
+            free_window(&mut g, &owned);
             for &n in &nets {
                 let from = joints.partition_point(|j| j.0 < n);
                 let to = joints.partition_point(|j| j.0 <= n);

@@ -1828,6 +1828,22 @@ mod tests {
         out
     }
 
+    /// Free up to `most - 1` track cells of a grid, drawn at random (a
+    /// draw that meets a free or blocked cell frees nothing).
+    pub(super) fn cut_at_random(rng: &mut rand_chacha::ChaCha8Rng, g: &mut Grid, most: usize) {
+        for _ in 0..rng.gen_range(0..most) {
+            let c = Cell::new(
+                rng.gen_range(0..g.columns),
+                rng.gen_range(1..=g.width),
+                rng.gen_range(1..=g.layers),
+            );
+            let o = g.owner(c);
+            if o != 0 && o != grid::BLOCKED {
+                g.release(c);
+            }
+        }
+    }
+
     /// Every net's pieces from one union-find pass against a flood per
     /// net, on routed grids cut at random cells (so nets lie in several
     /// pieces, some on pin points only).
@@ -1836,17 +1852,7 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(19);
         let mut split = 0;
         for (p, mut g) in raw_grids(31, 120) {
-            for _ in 0..rng.gen_range(0..30) {
-                let c = Cell::new(
-                    rng.gen_range(0..g.columns),
-                    rng.gen_range(1..=g.width),
-                    rng.gen_range(1..=g.layers),
-                );
-                let o = g.owner(c);
-                if o != 0 && o != grid::BLOCKED {
-                    g.release(c);
-                }
-            }
+            cut_at_random(&mut rng, &mut g, 30);
             let all = g.count_all_components();
             for id in p.net_ids() {
                 let one = g.count_components(id.0);
