@@ -1828,6 +1828,30 @@ mod tests {
         out
     }
 
+    /// The default number of jittered starts follows the cell budget: all
+    /// of them on a small channel, fewer as columns times rows grow, none
+    /// past the budget; an asked-for number is taken as it is.
+    #[test]
+    fn jittered_starts_follow_the_cell_budget() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(71);
+        let mut with = |columns: u32, starts: Option<u32>, rows: i64| {
+            let shape = ChannelShape {
+                fill: 0.3,
+                max_span: 5,
+                ..ChannelShape::new(columns)
+            };
+            let p = random_channel(&mut rng, &shape);
+            let effort = Effort { starts, seed: 0 };
+            Assignments::new(&p, LayerModel::Hv, effort).starts(rows)
+        };
+        assert_eq!(with(175, None, 19), MAX_STARTS as usize);
+        assert_eq!(with(2_000, None, 10), 10);
+        assert_eq!(with(10_000, None, 11), 1);
+        assert_eq!(with(100_000, None, 12), 0);
+        assert_eq!(with(100_000, Some(5), 12), 5);
+        assert_eq!(with(175, Some(0), 19), 0);
+    }
+
     /// Free up to `most - 1` track cells of a grid, drawn at random (a
     /// draw that meets a free or blocked cell frees nothing).
     pub(super) fn cut_at_random(rng: &mut rand_chacha::ChaCha8Rng, g: &mut Grid, most: usize) {
