@@ -175,9 +175,10 @@ fn same_input_gives_byte_identical_outputs() {
     assert_eq!(files[0], files[1]);
 }
 
-/// `--starts` and `--seed`: one seed gives byte-identical files, the
-/// default effort needs no more tracks than none, and a bad count is a
-/// usage error (exit 2) that writes nothing.
+/// `--starts`, `--seed` and `--effort`: one seed gives byte-identical
+/// files, `fast` is `--starts 0`, the default effort needs no more tracks
+/// than none and `thorough` no more than the default, and a bad count or
+/// level is a usage error (exit 2) that writes nothing.
 #[test]
 fn jittered_starts_take_a_seed_and_never_widen() {
     let dir = scratch("starts");
@@ -200,7 +201,11 @@ fn jittered_starts_take_a_seed_and_never_widen() {
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     let (none, default) = (route("none.yaml", &["--starts", "0"]), route("d.yaml", &[]));
     assert!(width(&default) <= width(&none));
-    for f in [&a, &none, &default] {
+    let fast = route("fast.yaml", &["--effort", "fast"]);
+    assert_eq!(std::fs::read(&fast).unwrap(), std::fs::read(&none).unwrap());
+    let thorough = route("t.yaml", &["--effort", "thorough"]);
+    assert!(width(&thorough) <= width(&default));
+    for f in [&a, &none, &default, &thorough] {
         let o = run(fabric().arg("verify").arg(bench("dde_zhou")).arg(f));
         assert!(o.status.success(), "{}", text(&o.stdout));
     }
@@ -212,6 +217,14 @@ fn jittered_starts_take_a_seed_and_never_widen() {
         .arg(&bad));
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("--starts"), "{}", text(&o.stderr));
+    assert!(!bad.exists());
+    let o = run(fabric()
+        .arg("route")
+        .arg(bench("dde_zhou"))
+        .args(["--router", "yacr", "--effort", "lazy", "-o"])
+        .arg(&bad));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--effort"), "{}", text(&o.stderr));
     assert!(!bad.exists());
 }
 

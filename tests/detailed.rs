@@ -140,13 +140,16 @@ fn long_random_channels_route_and_verify() {
 
 /// The jittered starts are candidates after the standard ones at a width,
 /// so they never cost a track: on dense random channels the default effort
-/// needs at most the tracks of none (`starts: Some(0)`), and fewer on some.
-/// A seed gives the same routing every time.
+/// needs at most the tracks of none (`fast`), and fewer on some; a
+/// thorough effort (more starts with the same first ones, and the fewer-via
+/// piece variant) at most the default's tracks, and at equal width no more
+/// vias (then wire). A seed gives the same routing every time.
 #[test]
 fn jittered_starts_never_widen_and_repeat_with_their_seed() {
+    use fabric::channel::router::EffortLevel::{Fast, Normal, Thorough};
     let router = router_by_name("yacr").unwrap();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(43);
-    let mut fewer = 0;
+    let (mut fewer, mut better) = (0, 0);
     for k in 0..150 {
         let shape = ChannelShape {
             columns: rng.gen_range(20..200),
@@ -157,23 +160,37 @@ fn jittered_starts_never_widen_and_repeat_with_their_seed() {
         };
         let p = random_channel(&mut rng, &shape);
         let layers = 2 + (k % 3 == 0) as u32;
-        let with = |starts: Option<u32>, seed: u64| {
+        let with = |level, starts: Option<u32>, seed: u64| {
             let mut options = RouteOptions::layers(layers);
-            options.effort = Effort { starts, seed };
+            options.effort = Effort {
+                level,
+                starts,
+                seed,
+            };
             let s = router.route(&p, &options).unwrap();
             let r = verify(&p, &s, Some(&s.metrics(density(&p))));
-            assert!(r.is_legal_strict(), "{} starts {starts:?}", p.name());
+            assert!(r.is_legal_strict(), "{} {level:?} {starts:?}", p.name());
             s
         };
-        let (none, default) = (with(Some(0), 0), with(None, 0));
-        assert!(default.width <= none.width, "{}", p.name());
-        fewer += (default.width < none.width) as usize;
+        let (fast, normal) = (with(Fast, None, 0), with(Normal, None, 0));
+        assert!(normal.width <= fast.width, "{}", p.name());
+        fewer += (normal.width < fast.width) as usize;
+        let thorough = with(Thorough, None, 0);
+        let quality = |s: &ChannelSolution| (s.width, s.via_count(), s.net_length());
+        assert!(quality(&thorough) <= quality(&normal), "{}", p.name());
+        better += (quality(&thorough) < quality(&normal)) as usize;
         if k % 10 == 0 {
-            assert_eq!(with(Some(4), 7), with(Some(4), 7), "{}", p.name());
+            assert_eq!(
+                with(Normal, Some(4), 7),
+                with(Normal, Some(4), 7),
+                "{}",
+                p.name()
+            );
         }
     }
     assert!(fewer > 0, "no channel narrower with jittered starts");
-    eprintln!("jittered starts: {fewer} of 150 channels a track or more narrower");
+    assert!(better > 0, "no channel better with a thorough effort");
+    eprintln!("jittered starts: {fewer} of 150 channels narrower; thorough better on {better}");
 }
 
 #[test]

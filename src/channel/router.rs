@@ -40,12 +40,38 @@ impl RouteOptions {
 /// MulCh for its HV and HVH groups. Other routers ignore it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Effort {
+    pub level: EffortLevel,
     /// Jittered assignments tried at a width once the standard candidates
-    /// fail there; `None`: as many as the router's work budget allows.
+    /// fail there; `None`: as many as the level's work budget allows.
     pub starts: Option<u32>,
     /// Seed of the jittered assignments: the same problem, options and seed
     /// give the same routing.
     pub seed: u64,
+}
+
+/// The work budgets of [`Effort`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EffortLevel {
+    /// No jittered starts.
+    Fast,
+    /// Jittered starts within a budget of grid cells.
+    #[default]
+    Normal,
+    /// Four times the budget and four times the starts, and on channels
+    /// within it both piece variants routed at the final width, the one
+    /// with fewer vias kept.
+    Thorough,
+}
+
+impl EffortLevel {
+    pub fn parse(s: &str) -> Option<EffortLevel> {
+        match s {
+            "fast" => Some(EffortLevel::Fast),
+            "normal" => Some(EffortLevel::Normal),
+            "thorough" => Some(EffortLevel::Thorough),
+            _ => None,
+        }
+    }
 }
 
 /// Why a router gave no solution.

@@ -13,7 +13,9 @@ use clap::{Parser, Subcommand};
 use crate::channel::analysis::{analyze, density, layer_bounds};
 use crate::channel::mulch::{route_mulch, AssignOptions, CostFunction, Excess, SelectOptions};
 use crate::channel::problem::ChannelProblem;
-use crate::channel::router::{router_by_name, Effort, RouteEvent, RouteOptions, ROUTER_NAMES};
+use crate::channel::router::{
+    router_by_name, Effort, EffortLevel, RouteEvent, RouteOptions, ROUTER_NAMES,
+};
 use crate::channel::verify::{verify, VerifyReport};
 use crate::error::{Error, Result};
 use crate::report;
@@ -127,10 +129,16 @@ pub struct RouteArgs {
     /// by the configurations.
     #[arg(long, default_value_t = 10.0, requires = "exact")]
     pub time_limit: f64,
+    /// yacr (and mulch's HV and HVH groups): how hard to search at a width
+    /// before a track is added. `fast`: no jittered track assignments;
+    /// `normal`: as many as a budget of 200,000 grid cells allows, at most
+    /// 32; `thorough`: four times that budget, at most 128, and both piece
+    /// variants routed at the final width, the one with fewer vias kept.
+    #[arg(long, default_value = "normal", value_parser = ["fast", "normal", "thorough"])]
+    pub effort: String,
     /// yacr (and mulch's HV and HVH groups): jittered track assignments
-    /// tried at a width once the standard ones fail there, before a track
-    /// is added. Default: as many as a work budget allows (32 on channels
-    /// of up to 200,000 cells, none on very long ones); 0 is fastest.
+    /// tried at a width once the standard ones fail there (overrides the
+    /// --effort level's count).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=4096))]
     pub starts: Option<u32>,
     /// Seed of the jittered assignments (same input and seed, same output).
@@ -305,6 +313,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             let router = router_by_name(&name)
                 .ok_or_else(|| Error::Usage(format!("unknown router {name}")))?;
             let effort = Effort {
+                level: EffortLevel::parse(&args.effort).expect("clap checked the level"),
                 starts: args.starts,
                 seed: args.seed,
             };

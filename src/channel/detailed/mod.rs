@@ -29,7 +29,9 @@ pub mod negotiated;
 use crate::channel::analysis::density;
 use crate::channel::problem::{ChannelProblem, NetId};
 pub use crate::channel::router::Borrowed;
-use crate::channel::router::{ChannelRouter, Effort, RouteError, RouteEvent, RouteOptions};
+use crate::channel::router::{
+    ChannelRouter, Effort, EffortLevel, RouteError, RouteEvent, RouteOptions,
+};
 use crate::channel::solution::{ChannelSolution, LayerGroup};
 use crate::geom::Point;
 
@@ -340,9 +342,10 @@ pub fn route_borrowing(
             width: rows as u32,
             method: "greedy sweep",
         });
-        let (mut found, within) = reserved(problem, model, rows, &made, extra.as_deref(), || {
-            greedy::best_within(problem, model, lower, rows)
-        });
+        let (mut found, other, within) =
+            reserved(problem, model, rows, &made, extra.as_deref(), || {
+                greedy::best_within(problem, model, lower, rows)
+            });
         // Whether the greedy sweep needs more than `rows` tracks, as the
         // fallback asks (past `limit`, whether it routes at all).
         let greedy_wider =
@@ -355,7 +358,14 @@ pub fn route_borrowing(
             found = negotiated::route(problem, rows, &preferred);
         }
         if let Some(grid) = found {
-            let ours = finish(problem, model, grid);
+            let mut ours = finish(problem, model, grid);
+            // The other variant's routing, when the effort asked for it.
+            if let Some(g) = other {
+                let alt = finish(problem, model, g);
+                if quality(&alt) < quality(&ours) {
+                    ours = alt;
+                }
+            }
             return Ok(match within.filter(|sw| sw.rows == ours.width as i64) {
                 Some(sw) => {
                     let g = greedy(&sw);
@@ -426,15 +436,29 @@ impl<'a> Assignments<'a> {
 
     /// How many jittered starts a width of `rows` rows gets once its
     /// standard candidates fail: as asked, or as many attempts of its size
-    /// as [`START_BUDGET`] covers, at most [`MAX_STARTS`].
+    /// as the level's budget covers ([`START_BUDGET`], four times that when
+    /// thorough), at most [`MAX_STARTS`] (four times that when thorough).
     fn starts(&self, rows: i64) -> usize {
-        match self.effort.starts {
-            Some(n) => n as usize,
-            None => {
-                let cells = (self.problem.columns() as i64 * rows).max(1);
-                (START_BUDGET / cells).min(MAX_STARTS) as usize
+        match (self.effort.starts, self.effort.level) {
+            (Some(n), _) => n as usize,
+            (None, EffortLevel::Fast) => 0,
+            (None, level) => {
+                let scale = if level == EffortLevel::Thorough { 4 } else { 1 };
+                (scale * START_BUDGET / self.cells(rows)).min(scale * MAX_STARTS) as usize
             }
         }
+    }
+
+    /// Grid cells (columns times rows) of a width.
+    fn cells(&self, rows: i64) -> i64 {
+        (self.problem.columns() as i64 * rows).max(1)
+    }
+
+    /// Whether a width that one piece variant routes also gets the other
+    /// variant's attempt, to keep the routing with fewer vias: when
+    /// thorough, within its budget of cells.
+    fn compares_variants(&self, rows: i64) -> bool {
+        self.effort.level == EffortLevel::Thorough && self.cells(rows) <= 4 * START_BUDGET
     }
 
     /// The assignment of jittered start `i`: the whole-net variant on even
@@ -538,7 +562,10 @@ impl<'a> Assignments<'a> {
 /// ([`Assignments::starts`], [`Assignments::jittered`]). The first
 /// of these candidates in that order that routes is the answer; with spare
 /// cores, later candidates are tried while earlier ones run
-/// ([`crate::parallel::first_success`]), with the same answer.
+/// ([`crate::parallel::first_success`]), with the same answer. When one
+/// of the two piece variants routes and the effort compares them
+/// ([`Assignments::compares_variants`]), the other variant's routing (if
+/// it routes) comes second.
 ///
 /// `also()` runs besides, on a core the candidates leave idle
 /// ([`crate::parallel::first_success_also`]).
@@ -549,7 +576,7 @@ fn reserved<U: Send>(
     made: &Assignments,
     borrowed: Option<&[Point]>,
     also: impl FnOnce() -> U + Send,
-) -> (Option<Grid>, U) {
+) -> (Option<Grid>, Option<Grid>, U) {
     let h = &made.h;
     let variants = &made.variants;
     // Opening a row into an assignment one row narrower needs that
@@ -679,7 +706,34 @@ fn reserved<U: Send>(
         }
         None
     };
-    crate::parallel::first_success_also(candidates, run, also)
+    let (won, u) = crate::parallel::first_success_also(
+        candidates,
+        |k, abandoned: &dyn Fn() -> bool| run(k, abandoned).map(|g| (k, g)),
+        also,
+    );
+    let Some((k, g)) = won else {
+        return (None, None, u);
+    };
+    // The other piece variant in full when one of them routed and the
+    // effort compares them (candidate 1 is the dogleg variant, 0 and 2 the
+    // whole-net one).
+    let other = if k <= 2 && made.compares_variants(rows) {
+        let v = if k == 1 { WHOLE } else { DOGLEG };
+        let cell = made.cell(v, rows);
+        made.fill(&cell, v, rows).and_then(|slots| {
+            Candidate {
+                items: &variants[v],
+                order: made.order(v),
+                slots,
+                ..base
+            }
+            .attempt(&|| false)
+            .ok()
+        })
+    } else {
+        None
+    };
+    (Some(g), other, u)
 }
 
 /// The places of the dogleg and the whole-net variant in
@@ -1828,28 +1882,44 @@ mod tests {
         out
     }
 
-    /// The default number of jittered starts follows the cell budget: all
+    /// The number of jittered starts follows the level's cell budget: all
     /// of them on a small channel, fewer as columns times rows grow, none
-    /// past the budget; an asked-for number is taken as it is.
+    /// past the budget (four times the budget and the starts when
+    /// thorough, none when fast); an asked-for number is taken as it is.
+    /// Only a thorough effort compares the piece variants.
     #[test]
     fn jittered_starts_follow_the_cell_budget() {
+        use EffortLevel::{Fast, Normal, Thorough};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(71);
-        let mut with = |columns: u32, starts: Option<u32>, rows: i64| {
+        let mut with = |columns: u32, level: EffortLevel, starts: Option<u32>, rows: i64| {
             let shape = ChannelShape {
                 fill: 0.3,
                 max_span: 5,
                 ..ChannelShape::new(columns)
             };
             let p = random_channel(&mut rng, &shape);
-            let effort = Effort { starts, seed: 0 };
-            Assignments::new(&p, LayerModel::Hv, effort).starts(rows)
+            let effort = Effort {
+                level,
+                starts,
+                seed: 0,
+            };
+            let made = Assignments::new(&p, LayerModel::Hv, effort);
+            (made.starts(rows), made.compares_variants(rows))
         };
-        assert_eq!(with(175, None, 19), MAX_STARTS as usize);
-        assert_eq!(with(2_000, None, 10), 10);
-        assert_eq!(with(10_000, None, 11), 1);
-        assert_eq!(with(100_000, None, 12), 0);
-        assert_eq!(with(100_000, Some(5), 12), 5);
-        assert_eq!(with(175, Some(0), 19), 0);
+        assert_eq!(with(175, Normal, None, 19), (MAX_STARTS as usize, false));
+        assert_eq!(with(2_000, Normal, None, 10), (10, false));
+        assert_eq!(with(10_000, Normal, None, 11), (1, false));
+        assert_eq!(with(100_000, Normal, None, 12), (0, false));
+        assert_eq!(with(100_000, Normal, Some(5), 12), (5, false));
+        assert_eq!(with(175, Normal, Some(0), 19), (0, false));
+        assert_eq!(with(175, Fast, None, 19), (0, false));
+        assert_eq!(with(175, Fast, Some(3), 19), (3, false));
+        assert_eq!(
+            with(175, Thorough, None, 19),
+            (4 * MAX_STARTS as usize, true)
+        );
+        assert_eq!(with(10_000, Thorough, None, 11), (7, true));
+        assert_eq!(with(100_000, Thorough, None, 12), (0, false));
     }
 
     /// Free up to `most - 1` track cells of a grid, drawn at random (a
