@@ -210,22 +210,16 @@ fn jittered_starts_take_a_seed_and_never_widen() {
         assert!(o.status.success(), "{}", text(&o.stdout));
     }
     let bad = dir.join("bad.yaml");
-    let o = run(fabric()
-        .arg("route")
-        .arg(bench("dde_zhou"))
-        .args(["--router", "yacr", "--starts", "many", "-o"])
-        .arg(&bad));
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("--starts"), "{}", text(&o.stderr));
-    assert!(!bad.exists());
-    let o = run(fabric()
-        .arg("route")
-        .arg(bench("dde_zhou"))
-        .args(["--router", "yacr", "--effort", "lazy", "-o"])
-        .arg(&bad));
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("--effort"), "{}", text(&o.stderr));
-    assert!(!bad.exists());
+    for (flag, value) in [("--starts", "many"), ("--effort", "lazy")] {
+        let o = run(fabric()
+            .arg("route")
+            .arg(bench("dde_zhou"))
+            .args(["--router", "yacr", flag, value, "-o"])
+            .arg(&bad));
+        assert_eq!(o.status.code(), Some(2));
+        assert!(text(&o.stderr).contains(flag), "{}", text(&o.stderr));
+        assert!(!bad.exists());
+    }
 }
 
 #[test]
