@@ -459,3 +459,51 @@ fn narrow_b_groups_use_the_channel_width_to_save_wire() {
     }
     eprintln!("wire saved by re-running B groups at the channel width: {saved}");
 }
+
+/// MulCh hands its effort to the router of its HV and HVH groups: in two
+/// layers without B layers its one HV group is the whole channel, so it
+/// routes as the yacr router does with the same effort, level by level.
+#[test]
+fn the_effort_reaches_the_groups_router() {
+    use fabric::channel::router::{router_by_name, Effort, EffortLevel, RouteOptions};
+    let yacr = router_by_name("yacr").unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(83);
+    let mut differ = 0;
+    for _ in 0..30 {
+        let shape = ChannelShape {
+            columns: rng.gen_range(20..120),
+            fill: 0.9,
+            max_span: rng.gen_range(5..25),
+            ..ChannelShape::new(20)
+        };
+        let p = random_channel(&mut rng, &shape);
+        let mut widths = Vec::new();
+        for level in [EffortLevel::Fast, EffortLevel::Normal] {
+            let effort = Effort {
+                level,
+                ..Effort::default()
+            };
+            let select = SelectOptions {
+                effort,
+                no_b_layers: true,
+                ..SelectOptions::default()
+            };
+            let m = route_mulch(&p, 2, select, &mut |_| {}).unwrap();
+            let options = RouteOptions {
+                effort,
+                ..RouteOptions::layers(2)
+            };
+            let y = yacr.route(&p, &options).unwrap();
+            assert_eq!(
+                (m.solution.width, m.solution.via_count()),
+                (y.width, y.via_count()),
+                "{} {level:?}",
+                p.name()
+            );
+            widths.push(y.width);
+        }
+        differ += (widths[0] != widths[1]) as usize;
+    }
+    // The levels must route some channel differently for this to tell.
+    assert!(differ > 0, "no channel where the effort mattered");
+}
