@@ -443,9 +443,23 @@ impl<'a> Assignments<'a> {
             (Some(n), _) => n as usize,
             (None, EffortLevel::Fast) => 0,
             (None, level) => {
-                let scale = if level == EffortLevel::Thorough { 4 } else { 1 };
+                let scale = if level == EffortLevel::Thorough {
+                    THOROUGH
+                } else {
+                    1
+                };
                 (scale * START_BUDGET / self.cells(rows)).min(scale * MAX_STARTS) as usize
             }
+        }
+    }
+
+    /// `base` on variant `k`'s pieces in the given slots.
+    fn candidate<'b>(&'b self, base: &Candidate<'b>, k: usize, slots: &'b [Slot]) -> Candidate<'b> {
+        Candidate {
+            items: &self.variants[k],
+            order: self.order(k),
+            slots,
+            ..*base
         }
     }
 
@@ -458,7 +472,7 @@ impl<'a> Assignments<'a> {
     /// variant's attempt, to keep the routing with fewer vias: when
     /// thorough, within its budget of cells.
     fn compares_variants(&self, rows: i64) -> bool {
-        self.effort.level == EffortLevel::Thorough && self.cells(rows) <= 4 * START_BUDGET
+        self.effort.level == EffortLevel::Thorough && self.cells(rows) <= THOROUGH * START_BUDGET
     }
 
     /// The assignment of jittered start `i`: the whole-net variant on even
@@ -608,12 +622,7 @@ fn reserved<U: Send>(
             // after the dogleg variant. Candidate 0 hands on nothing unless
             // it pauses, whatever way it returns.
             let _nothing_unless_given = (k == 0).then(|| paused.guard());
-            let c = Candidate {
-                items: &variants[WHOLE],
-                order: made.order(WHOLE),
-                slots: made.fill(&whole, WHOLE, rows)?,
-                ..base
-            };
+            let c = made.candidate(&base, WHOLE, made.fill(&whole, WHOLE, rows)?);
             if k == 2 {
                 return match c.resume(paused.take()?, abandoned) {
                     Ok(g) => Some(g),
@@ -640,12 +649,7 @@ fn reserved<U: Send>(
         }
         if k == 1 {
             let cell = made.cell(DOGLEG, rows);
-            let c = Candidate {
-                items: &variants[DOGLEG],
-                order: made.order(DOGLEG),
-                slots: made.fill(&cell, DOGLEG, rows)?,
-                ..base
-            };
+            let c = made.candidate(&base, DOGLEG, made.fill(&cell, DOGLEG, rows)?);
             // A variant that failed at a column one row narrower is first
             // probed there.
             if made.fails_probe(&c, DOGLEG, rows) {
@@ -662,13 +666,7 @@ fn reserved<U: Send>(
         if k >= fixed {
             // A jittered start: a variant on an assignment of its own.
             let (v, slots) = made.jittered(k - fixed, rows);
-            let c = Candidate {
-                items: &variants[v],
-                order: made.order(v),
-                slots: &slots?,
-                ..base
-            };
-            return c.attempt(abandoned).ok();
+            return made.candidate(&base, v, &slots?).attempt(abandoned).ok();
         }
         // The empty-row candidates in turn. Each first probes the columns
         // where the ones before it failed: candidates that differ only in
@@ -720,16 +718,8 @@ fn reserved<U: Send>(
     let other = if k <= 2 && made.compares_variants(rows) {
         let v = if k == 1 { WHOLE } else { DOGLEG };
         let cell = made.cell(v, rows);
-        made.fill(&cell, v, rows).and_then(|slots| {
-            Candidate {
-                items: &variants[v],
-                order: made.order(v),
-                slots,
-                ..base
-            }
-            .attempt(&|| false)
-            .ok()
-        })
+        made.fill(&cell, v, rows)
+            .and_then(|slots| made.candidate(&base, v, slots).attempt(&|| false).ok())
     } else {
         None
     };
@@ -777,6 +767,9 @@ const START_BUDGET: i64 = 200_000;
 
 /// Jittered starts per width by default, at most.
 const MAX_STARTS: i64 = 32;
+
+/// How many times the default budget and starts a thorough effort gets.
+const THOROUGH: i64 = 4;
 
 /// The vertical a net needs in a column: the rows it must join there.
 #[derive(Clone, Debug)]
