@@ -1,0 +1,392 @@
+//! The candidates of one width (step 5 of the module docs), in the order
+//! [`reserved`] tries them: the whole-net variant up to its first restarts,
+//! the dogleg variant, the whole-net variant on from there, the dogleg
+//! variant with an empty row opened at a few places, then the jittered
+//! starts. Each variant's assignment at a width is made once and shared
+//! ([`Assignments`]); a candidate that failed one row narrower is first
+//! probed where it failed.
+
+use super::*;
+use super::{attempt::*, repair::*, setup::Order};
+
+/// The trunk-piece variants and their slot assignments, each assignment made
+/// once per (variant, width) by whichever candidate needs it first: the
+/// candidates that open an empty row at width `W` reuse the dogleg variant's
+/// assignment at `W - 1`, which the width before made already.
+pub(super) struct Assignments<'a> {
+    problem: &'a ChannelProblem,
+    h: Vec<u32>,
+    variants: Vec<Vec<Item>>,
+    /// The constraints among each variant's pieces, made at its first
+    /// assignment.
+    constraints: Vec<std::sync::OnceLock<PieceConstraints>>,
+    /// The set-up order of each variant, made at its first attempt.
+    orders: Vec<std::sync::OnceLock<Order>>,
+    /// Where each variant failed, by width: `(variant, rows, column)`.
+    failed: std::sync::Mutex<Vec<(usize, i64, i64)>>,
+    /// The spares of ended attempts' grids.
+    spares: SparePool,
+    made: std::sync::Mutex<Vec<((usize, i64), SlotCell)>>,
+    effort: Effort,
+}
+
+/// An assignment (`None`: the sweep ran out of slots), made once by
+/// whichever candidate needs it first.
+type SlotCell = std::sync::Arc<std::sync::OnceLock<Option<Vec<Slot>>>>;
+
+impl<'a> Assignments<'a> {
+    pub(super) fn new(problem: &'a ChannelProblem, model: LayerModel, effort: Effort) -> Self {
+        Assignments {
+            problem,
+            h: model.h_layers(),
+            variants: vec![items_of(problem, true), items_of(problem, false)],
+            constraints: (0..2).map(|_| std::sync::OnceLock::new()).collect(),
+            orders: (0..2).map(|_| std::sync::OnceLock::new()).collect(),
+            made: std::sync::Mutex::new(Vec::new()),
+            failed: std::sync::Mutex::new(Vec::new()),
+            spares: SparePool::default(),
+            effort,
+        }
+    }
+
+    /// How many jittered starts a width of `rows` rows gets once its
+    /// standard candidates fail: as asked, or as many attempts of its size
+    /// as the level's budget covers ([`START_BUDGET`], four times that when
+    /// thorough), at most [`MAX_STARTS`] (four times that when thorough).
+    pub(super) fn starts(&self, rows: i64) -> usize {
+        match (self.effort.starts, self.effort.level) {
+            (Some(n), _) => n as usize,
+            (None, EffortLevel::Fast) => 0,
+            (None, level) => {
+                let scale = if level == EffortLevel::Thorough {
+                    THOROUGH
+                } else {
+                    1
+                };
+                (scale * START_BUDGET / self.cells(rows)).min(scale * MAX_STARTS) as usize
+            }
+        }
+    }
+
+    /// `base` on variant `k`'s pieces in the given slots.
+    pub(super) fn candidate<'b>(
+        &'b self,
+        base: &Candidate<'b>,
+        k: usize,
+        slots: &'b [Slot],
+    ) -> Candidate<'b> {
+        Candidate {
+            items: &self.variants[k],
+            order: self.order(k),
+            slots,
+            ..*base
+        }
+    }
+
+    /// Grid cells (columns times rows) of a width.
+    fn cells(&self, rows: i64) -> i64 {
+        (self.problem.columns() as i64 * rows).max(1)
+    }
+
+    /// Whether a width that one piece variant routes also gets the other
+    /// variant's attempt, to keep the routing with fewer vias: when
+    /// thorough, within its budget of cells.
+    pub(super) fn compares_variants(&self, rows: i64) -> bool {
+        self.effort.level == EffortLevel::Thorough && self.cells(rows) <= THOROUGH * START_BUDGET
+    }
+
+    /// The assignment of jittered start `i`: the whole-net variant on even
+    /// starts, the dogleg variant on odd ones, each on its own random
+    /// stream of the effort's seed.
+    fn jittered(&self, i: usize, rows: i64) -> (usize, Option<Vec<Slot>>) {
+        let k = if i % 2 == 0 { WHOLE } else { DOGLEG };
+        (
+            k,
+            self.make(k, rows, Some((self.effort.seed, (i / 2) as u64))),
+        )
+    }
+
+    /// Where variant `k` failed at `rows` rows (a column worth probing).
+    fn failed_at(&self, k: usize, rows: i64) -> Option<i64> {
+        let failed = self
+            .failed
+            .lock()
+            .expect("no candidate panics holding the list");
+        failed.iter().find(|f| (f.0, f.1) == (k, rows)).map(|f| f.2)
+    }
+
+    /// Note where variant `k`'s attempt at `rows` rows failed, if a probe
+    /// there is worth it (past the first RESTART_REACH columns).
+    pub(super) fn failed(&self, k: usize, rows: i64, failure: Failure) {
+        if let Some(x) = failure.filter(|&x| x > RESTART_REACH) {
+            self.fail(k, rows, x);
+        }
+    }
+
+    /// Whether candidate `c` of variant `k` at `rows` rows fails its probe
+    /// where the variant failed one row narrower (noted as a failure there
+    /// again). At a width that failed, every candidate ran to its end, so
+    /// what was noted does not depend on timing.
+    pub(super) fn fails_probe(&self, c: &Candidate, k: usize, rows: i64) -> bool {
+        let Some(x) = self.failed_at(k, rows - 1) else {
+            return false;
+        };
+        let fails = !c.probe(x);
+        if fails {
+            self.fail(k, rows, x);
+        }
+        fails
+    }
+
+    /// Note that variant `k` failed at column `x` at `rows` rows.
+    fn fail(&self, k: usize, rows: i64, x: i64) {
+        let mut failed = self
+            .failed
+            .lock()
+            .expect("no candidate panics holding the list");
+        failed.push((k, rows, x));
+    }
+
+    /// The set-up order of variant `k`.
+    fn order(&self, k: usize) -> &Order {
+        self.orders[k].get_or_init(|| Order::new(self.problem, &self.variants[k]))
+    }
+
+    /// Where the assignment of variant `k` in `rows` rows is kept, made or
+    /// not.
+    fn cell(&self, k: usize, rows: i64) -> SlotCell {
+        let mut made = self
+            .made
+            .lock()
+            .expect("no candidate panics holding the list");
+        // Only this width and the one below are asked for again.
+        made.retain(|&((_, r), _)| r + 1 >= rows);
+        match made.iter().find(|(key, _)| *key == (k, rows)) {
+            Some((_, cell)) => cell.clone(),
+            None => {
+                let cell = SlotCell::default();
+                made.push(((k, rows), cell.clone()));
+                cell
+            }
+        }
+    }
+
+    /// The improved assignment kept in `cell` (of variant `k` in `rows`
+    /// rows), made now if nobody has; `None` when the sweep runs out of
+    /// slots.
+    fn fill<'c>(&self, cell: &'c SlotCell, k: usize, rows: i64) -> Option<&'c [Slot]> {
+        cell.get_or_init(|| self.make(k, rows, None)).as_deref()
+    }
+
+    /// A new improved assignment of variant `k` in `rows` rows, jittered
+    /// with the given seed and stream or not ([`assign_with`]).
+    fn make(&self, k: usize, rows: i64, jitter: Option<(u64, u64)>) -> Option<Vec<Slot>> {
+        let items = &self.variants[k];
+        let cons = self.constraints[k].get_or_init(|| PieceConstraints::new(self.problem, items));
+        let mut slots = assign_with(self.problem, items, cons, rows, &self.h, jitter)?;
+        improve(self.problem, items, cons, &mut slots, rows, &self.h);
+        Some(slots)
+    }
+}
+
+/// The reserved-layer steps at one width: the whole-net variant up to its
+/// [`QUICK_RESTARTS`] restarts, the dogleg variant, the whole-net variant
+/// on from there, then the dogleg variant with an empty row opened at each
+/// of [`open_rows`] in turn, then the jittered starts
+/// ([`Assignments::starts`], [`Assignments::jittered`]). The first
+/// of these candidates in that order that routes is the answer; with spare
+/// cores, later candidates are tried while earlier ones run
+/// ([`crate::parallel::first_success`]), with the same answer. When one
+/// of the two piece variants routes and the effort compares them
+/// ([`Assignments::compares_variants`]), the other variant's routing (if
+/// it routes) comes second.
+///
+/// `also()` runs besides, on a core the candidates leave idle
+/// ([`crate::parallel::first_success_also`]).
+pub(super) fn reserved<U: Send>(
+    problem: &ChannelProblem,
+    model: LayerModel,
+    rows: i64,
+    made: &Assignments,
+    borrowed: Option<&[Point]>,
+    also: impl FnOnce() -> U + Send,
+) -> (Option<Grid>, Option<Grid>, U) {
+    let h = &made.h;
+    let variants = &made.variants;
+    // Opening a row into an assignment one row narrower needs that
+    // assignment to exist: at least the lower bound of rows.
+    let d = density(problem) as i64;
+    let open = rows > (d + h.len() as i64 - 1) / h.len() as i64 && rows >= 2;
+    let places = if open { open_rows(rows) } else { Vec::new() };
+    // The whole-net variant up to its first restarts, the dogleg variant,
+    // the whole-net variant on from there, the empty rows.
+    let fixed = 3 + (!places.is_empty()) as usize;
+    let candidates = fixed + made.starts(rows);
+    let whole = made.cell(WHOLE, rows);
+    let paused: Handoff<Paused<'_>> = Handoff::default();
+    let base = Candidate {
+        problem,
+        model,
+        rows,
+        items: &[],
+        order: made.order(DOGLEG),
+        slots: &[],
+        borrowed,
+        spares: Some(&made.spares),
+    };
+    let run = |k: usize, abandoned: &dyn Fn() -> bool| {
+        if k == 0 || k == 2 {
+            // The whole-net variant. A routing made with few restarts (up
+            // to QUICK_RESTARTS) comes before the dogleg variant's: it has
+            // fewer vias as a rule. The attempt then pauses, and goes on
+            // after the dogleg variant. Candidate 0 hands on nothing unless
+            // it pauses, whatever way it returns.
+            let _nothing_unless_given = (k == 0).then(|| paused.guard());
+            let c = made.candidate(&base, WHOLE, made.fill(&whole, WHOLE, rows)?);
+            if k == 2 {
+                return match c.resume(paused.take()?, abandoned) {
+                    Ok(g) => Some(g),
+                    Err(failure) => {
+                        made.failed(WHOLE, rows, failure);
+                        None
+                    }
+                };
+            }
+            if made.fails_probe(&c, WHOLE, rows) {
+                return None;
+            }
+            return match c.attempt_until(abandoned, QUICK_RESTARTS) {
+                Ok(g) => Some(g),
+                Err(Stop::Paused(p)) => {
+                    paused.give(Some(p));
+                    None
+                }
+                Err(Stop::Failed(failure)) => {
+                    made.failed(WHOLE, rows, failure);
+                    None
+                }
+            };
+        }
+        if k == 1 {
+            let cell = made.cell(DOGLEG, rows);
+            let c = made.candidate(&base, DOGLEG, made.fill(&cell, DOGLEG, rows)?);
+            // A variant that failed at a column one row narrower is first
+            // probed there.
+            if made.fails_probe(&c, DOGLEG, rows) {
+                return None;
+            }
+            return match c.attempt(abandoned) {
+                Ok(g) => Some(g),
+                Err(failure) => {
+                    made.failed(DOGLEG, rows, failure);
+                    None
+                }
+            };
+        }
+        if k >= fixed {
+            // A jittered start: a variant on an assignment of its own.
+            let (v, slots) = made.jittered(k - fixed, rows);
+            return made.candidate(&base, v, &slots?).attempt(abandoned).ok();
+        }
+        // The empty-row candidates in turn. Each first probes the columns
+        // where the ones before it failed: candidates that differ only in
+        // where the empty row is tend to fail at the same conflict.
+        let items = &variants[DOGLEG];
+        let cell = made.cell(DOGLEG, rows - 1);
+        let slots = made.fill(&cell, DOGLEG, rows - 1)?;
+        let mut failed_at: Vec<i64> = Vec::new();
+        for &f in &places {
+            let shifted: Vec<Slot> = slots
+                .iter()
+                .map(|s| Slot {
+                    y: if s.y >= f { s.y + 1 } else { s.y },
+                    ..*s
+                })
+                .collect();
+            let c = Candidate {
+                items,
+                slots: &shifted,
+                ..base
+            };
+            if failed_at.iter().any(|&x| !c.probe(x)) {
+                continue;
+            }
+            match c.attempt(abandoned) {
+                Ok(g) => return Some(g),
+                Err(Some(x)) if x > RESTART_REACH => {
+                    if failed_at.iter().all(|&y| (x - y).abs() > PROBE_APART) {
+                        failed_at.push(x);
+                    }
+                }
+                Err(_) if abandoned() => return None,
+                Err(_) => {}
+            }
+        }
+        None
+    };
+    let (won, u) = crate::parallel::first_success_also(
+        candidates,
+        |k, abandoned: &dyn Fn() -> bool| run(k, abandoned).map(|g| (k, g)),
+        also,
+    );
+    let Some((k, g)) = won else {
+        return (None, None, u);
+    };
+    // The other piece variant in full when one of them routed and the
+    // effort compares them (candidate 1 is the dogleg variant, 0 and 2 the
+    // whole-net one).
+    let other = if k <= 2 && made.compares_variants(rows) {
+        let v = if k == 1 { WHOLE } else { DOGLEG };
+        let cell = made.cell(v, rows);
+        made.fill(&cell, v, rows)
+            .and_then(|slots| made.candidate(&base, v, slots).attempt(&|| false).ok())
+    } else {
+        None
+    };
+    (Some(g), other, u)
+}
+
+/// The places of the dogleg and the whole-net variant in
+/// [`Assignments::variants`].
+const DOGLEG: usize = 0;
+const WHOLE: usize = 1;
+
+/// Restarts a whole-net attempt may make and still come before the dogleg
+/// variant.
+const QUICK_RESTARTS: usize = 1;
+
+/// Failures of empty-row candidates closer than this to a column already
+/// probed add no probe of their own.
+const PROBE_APART: i64 = 64;
+
+/// The places (rows `1 ..= rows`) where an empty row is opened into the
+/// assignment one row narrower: every place in a channel of at most
+/// [`OPEN_ROWS`] rows, else that many spread evenly from the bottom row to
+/// the top one, bottom first. Each place costs a whole attempt, and a
+/// width that fails tries them all, so their number is bounded: with every
+/// place, a 3,000-column channel of 234 rows tried 236 candidates at its
+/// second width (two minutes).
+pub(super) fn open_rows(rows: i64) -> Vec<i64> {
+    if rows <= OPEN_ROWS {
+        return (1..=rows).collect();
+    }
+    let mut places: Vec<i64> = (0..OPEN_ROWS)
+        .map(|i| 1 + (i * (rows - 1) + (OPEN_ROWS - 1) / 2) / (OPEN_ROWS - 1))
+        .collect();
+    places.dedup();
+    places
+}
+
+/// How many places an empty row is opened at, at most, per width.
+pub(super) const OPEN_ROWS: i64 = 8;
+
+/// The grid cells (columns times rows) the jittered starts of one width may
+/// cover together by default: small channels get [`MAX_STARTS`], long
+/// ones none (each start is a whole attempt).
+const START_BUDGET: i64 = 200_000;
+
+/// Jittered starts per width by default, at most.
+pub(super) const MAX_STARTS: i64 = 32;
+
+/// How many times the default budget and starts a thorough effort gets.
+const THOROUGH: i64 = 4;
