@@ -329,7 +329,7 @@ pub fn scalable_capacities(
     Ok(c)
 }
 
-/// The scalable fat-tree of thesis Fig. 2-3 (spec note §2.3, [R] reading):
+/// The scalable fat-tree of thesis Fig. 2-3 (spec note §2.3, \[R\] reading):
 /// a node whose child channels carry `c` wires and whose up channel `c'`
 /// (`c <= c' <= 2c`) holds `c` switches; switch `i` takes wire `i` of each
 /// of the four child channels; switches `0 .. c'-c` are of type D (two

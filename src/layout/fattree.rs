@@ -418,7 +418,7 @@ impl Builder<'_> {
 /// 2: for `n = 4^k` the fat-tree of capacity 1; for `n = 2·4^k` two such
 /// layouts of side `S` turned a quarter towards each other, their roots'
 /// wires meeting the root in the one-column gap between them, so the
-/// layout is `(2S + 1) x S` (spec note §2.1 [R]).
+/// layout is `(2S + 1) x S` (spec note §2.1 \[R\]).
 pub fn htree(n: u64) -> Result<Embedding, String> {
     if n == 0 || !n.is_power_of_two() {
         return Err(format!("{n} processors: an H-tree needs a power of 2"));

@@ -544,7 +544,7 @@ impl Grid {
     /// The vias of a net that lie on a cycle of its wiring, as the raster
     /// indices of their lower cells, ascending: dropping any one of them
     /// leaves the net in as many pieces. Every via joint that is not a
-    /// bridge (Tarjan's algorithm, iteratively, over [`Grid::joints`];
+    /// bridge (Tarjan's algorithm, iteratively, over the joints of `Grid::joints`;
     /// parallel joints are told apart by their keys).
     pub fn looped_vias(&mut self, net: u32) -> Vec<usize> {
         let mut cells: Vec<u32> = self.cells_of[net as usize].clone();

@@ -361,7 +361,7 @@ fn points(s: &ChannelSolution) -> Vec<Point> {
 /// below the first B layer is routed last and may use that layer's free
 /// space for its repairs (thesis l.1202) at every width at least as wide as
 /// all the other groups: at such a width it is the widest group, so the B
-/// routing it routed around (the one [`b_at`] gives for that width) is the
+/// routing it routed around (the one `b_at` gives for that width) is the
 /// one stacked, and nothing is lifted under it.
 pub fn route_partition(
     problem: &ChannelProblem,
