@@ -156,3 +156,28 @@ fn random_channels_route_legally() {
     assert!(mean < 0.8, "mean tracks above the bound {mean:.3}");
     eprintln!("greedy: {routed} of {tries} routed, mean excess {mean:.3}");
 }
+
+/// Nets whose pins all lie in one column need no track: every router of
+/// the reserved-layer family routes them in width 0, the greedy sweep
+/// included (it used to open one row whatever the bound).
+#[test]
+fn channels_that_need_no_track_route_in_width_zero() {
+    let p = ChannelProblem::from_rows("straight", &[1, 0, 2, 3], &[1, 0, 2, 3], &[], &[]).unwrap();
+    assert_eq!(density(&p), 0);
+    for (layers, model, _) in MODELS {
+        for name in ["greedy", "yacr"] {
+            let s = router_by_name(name)
+                .unwrap()
+                .route(&p, &options(layers, model))
+                .unwrap();
+            legal(&p, &s, model);
+            assert_eq!(s.width, 0, "{name} {model}");
+        }
+    }
+    // One net that needs a track: the sweep opens exactly one.
+    let p = ChannelProblem::from_rows("one", &[1, 0, 1], &[0, 0, 0], &[], &[]).unwrap();
+    for (layers, model, _) in MODELS {
+        let s = greedy(&p, layers, model).unwrap();
+        assert_eq!(s.width, 1, "{model}");
+    }
+}

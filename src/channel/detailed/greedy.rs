@@ -269,7 +269,7 @@ impl<'a> State<'a> {
                 }
             })
             .collect();
-        let rows = params.initial_width.max(1);
+        let rows = params.initial_width.max(0);
         let net_count = problem.nets().len();
         State {
             problem,

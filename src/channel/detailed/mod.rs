@@ -226,11 +226,11 @@ pub fn greedy_solution(
     Some(finish(problem, model, greedy::draw(problem, model, &sw)))
 }
 
-/// `ceil(d / H)`, at least 1.
+/// `ceil(d / H)`: 0 when no net needs a track.
 fn lower_bound(problem: &ChannelProblem, model: LayerModel) -> i64 {
     let d = density(problem) as i64;
     let h = model.h_layers().len() as i64;
-    ((d + h - 1) / h).max(1)
+    (d + h - 1) / h
 }
 
 /// A trunk piece: a net's span cut at its pin columns (doglegs happen at

@@ -88,7 +88,7 @@ fn at_bound(
 ) -> Option<(ChannelProblem, LayerModel, Vec<Item>, i64, Vec<Slot>, Order)> {
     let (p, model) = random_case(rng, columns, fill, max_span, 0.0..0.3);
     let items = items_of(&p, doglegs.unwrap_or_else(|| rng.gen_bool(0.5)));
-    let rows = lower_bound(&p, model);
+    let rows = lower_bound(&p, model).max(1);
     let slots = assign(&p, &items, rows, &model.h_layers())?;
     let order = Order::new(&p, &items);
     Some((p, model, items, rows, slots, order))
@@ -119,7 +119,7 @@ pub(super) fn raw_grids(seed: u64, count: usize) -> Vec<(ChannelProblem, Grid)> 
     while out.len() < count {
         let (p, model) = random_case(&mut rng, 8..80, 0.4..1.0, 2..20, 0.0..0.3);
         let items = items_of(&p, true);
-        let rows = lower_bound(&p, model) + rng.gen_range(0..2);
+        let rows = lower_bound(&p, model).max(1) + rng.gen_range(0..2);
         let Some(slots) = improved_slots(&p, model, &items, rows) else {
             continue;
         };
@@ -350,7 +350,7 @@ fn lazy_set_up_routes_as_the_full_set_up() {
         let (p, model) = random_case(&mut rng, 1500..3500, 0.6..1.0, 3..60, 0.0..0.4);
         let variant = rng.gen_bool(0.5);
         let items = items_of(&p, variant);
-        let rows = lower_bound(&p, model) + rng.gen_range(0..2);
+        let rows = lower_bound(&p, model).max(1) + rng.gen_range(0..2);
         let Some(slots) = improved_slots(&p, model, &items, rows) else {
             continue;
         };
@@ -437,7 +437,7 @@ fn full_set_ups(rng: &mut rand_chacha::ChaCha8Rng, tries: usize) -> Vec<FullSetU
     for _ in 0..tries {
         let (p, model) = random_case(rng, 600..2500, 0.5..1.0, 2..80, 0.0..0.3);
         let items = items_of(&p, rng.gen_bool(0.5));
-        let rows = lower_bound(&p, model) + 1;
+        let rows = lower_bound(&p, model).max(1) + 1;
         let Some(slots) = assign(&p, &items, rows, &model.h_layers()) else {
             continue;
         };
