@@ -1,0 +1,589 @@
+//! The routing grid of the detailed router: static extent `(x, y, layer)`
+//! with `x = -1 ..= C`, `y = 0 ..= W + 1`, layers `1 ..= L`, and the mutable
+//! occupancy (which net owns a point, which unit edges and vias it uses).
+//!
+//! A net is stored as `id + 1` (0 = free). Edges are flags on their lower or
+//! left end: `RIGHT` joins `(x, y)` to `(x + 1, y)`, `UP` joins `(x, y)` to
+//! `(x, y + 1)`, `VIA` joins layer `l` to `l + 1` at one point.
+
+use crate::channel::solution::{Via, Wire};
+use crate::geom::Point;
+use crate::graph::UnionFind;
+
+mod components;
+mod geometry;
+
+/// The owner of a point another group's routing uses (a borrowed layer's
+/// occupied space): never free, never claimed, never ripped up.
+pub const BLOCKED: u32 = u32::MAX;
+
+pub const RIGHT: u8 = 1;
+pub const UP: u8 = 2;
+pub const VIA: u8 = 4;
+
+/// A grid point on a layer (layer is 1-based).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell {
+    pub x: i64,
+    pub y: i64,
+    pub layer: u32,
+}
+
+impl Cell {
+    pub const fn new(x: i64, y: i64, layer: u32) -> Self {
+        Cell { x, y, layer }
+    }
+}
+
+/// Marks on dense indices, all cleared at once: a mark is the number of
+/// the current round, so a new round clears every mark (the array is wiped
+/// only when the round number wraps).
+#[derive(Clone, Debug, Default)]
+pub struct Marks {
+    stamp: Vec<u32>,
+    round: u32,
+}
+
+impl Marks {
+    /// `n` indices, in round 0 (start a round before marking).
+    pub fn new(n: usize) -> Self {
+        Marks {
+            stamp: written_zeros(n),
+            round: 0,
+        }
+    }
+
+    /// At least `n` indices (new ones unmarked once a round has started).
+    pub fn grow(&mut self, n: usize) {
+        if self.stamp.len() < n {
+            self.stamp.resize(n, 0);
+        }
+    }
+
+    /// Start a new round: no index is marked.
+    pub fn clear(&mut self) {
+        self.round = self.round.wrapping_add(1);
+        if self.round == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.round = 1;
+        }
+    }
+
+    #[inline]
+    pub fn is_marked(&self, i: usize) -> bool {
+        self.stamp[i] == self.round
+    }
+
+    /// Mark `i`; true when it was not marked yet.
+    #[inline]
+    pub fn mark(&mut self, i: usize) -> bool {
+        let fresh = self.stamp[i] != self.round;
+        self.stamp[i] = self.round;
+        fresh
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Grid {
+    pub columns: i64,
+    pub width: i64,
+    pub layers: u32,
+    owner: Vec<u32>,
+    edges: Vec<u8>,
+    /// Cells claimed by each net, in claim order.
+    cells_of: Vec<Vec<u32>>,
+    /// Component tags of the last [`Grid::label_components`] call: valid
+    /// where `labelled` is marked.
+    tag: Vec<u32>,
+    labelled: Marks,
+    /// The flood's stack, kept between floods.
+    stack: Vec<u32>,
+    /// Undo log of every change since the first open mark.
+    journal: Vec<Change>,
+    /// Whether changes are being logged (a trial is open).
+    logging: bool,
+    /// The points [`Grid::block`] took.
+    blocked: Vec<u32>,
+    /// Whether every owned cell is in a claim list or `blocked` (not so in
+    /// a [`Grid::copy_wiring`]).
+    listed: bool,
+}
+
+/// One logged change of the grid.
+#[derive(Clone, Copy, Debug)]
+enum Change {
+    /// A cell's owner and edge flags before a write.
+    Cell { index: u32, owner: u32, edges: u8 },
+    /// A cell index pushed onto a net's list.
+    Pushed { net: u32 },
+}
+
+/// A point in the undo log to roll back to.
+#[derive(Clone, Copy, Debug)]
+pub struct Mark {
+    len: usize,
+    was_logging: bool,
+}
+
+/// What a grid can hand on to the next grid: its owners and edges, all
+/// free again; the component labelling's arrays as they are (a tag counts
+/// only where the marks say so, and a new round unmarks everything); and
+/// the lists and logs, emptied but with their room. A channel's attempts
+/// one after the other then neither clear nor allocate these again.
+#[derive(Default)]
+pub struct Spare {
+    /// Owners and edges, all free again (see [`Grid::into_spare`]).
+    owner: Vec<u32>,
+    edges: Vec<u8>,
+    tag: Vec<u32>,
+    labelled: Marks,
+    cells_of: Vec<Vec<u32>>,
+    journal: Vec<Change>,
+    stack: Vec<u32>,
+}
+
+/// `n` zeros, written: the allocator's zeroed memory (`vec![0; n]`) is
+/// mapped on first use, and when its first use is a read, the first write
+/// then copies the page and makes every core flush its view of it (on two
+/// threads, a fifth of a tall channel's time went to these flushes).
+fn written_zeros<T: Copy + Default>(n: usize) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    v.resize(n, T::default());
+    v
+}
+
+/// The spares of ended grids, for the grids still to come.
+#[derive(Default)]
+pub struct SparePool(std::sync::Mutex<Vec<Spare>>);
+
+impl SparePool {
+    /// A spare (an empty one when none is left).
+    pub fn take(&self) -> Spare {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_default()
+    }
+
+    /// Whether every spare kept has all its cells free.
+    #[cfg(test)]
+    pub fn all_free(&self) -> bool {
+        let spares = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        spares
+            .iter()
+            .all(|s| s.owner.iter().all(|&o| o == 0) && s.edges.iter().all(|&e| e == 0))
+    }
+
+    /// Keep a grid's spare for a later grid.
+    pub fn give(&self, grid: Grid) {
+        let spare = grid.into_spare();
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).push(spare);
+    }
+}
+
+impl Grid {
+    pub fn new(columns: u32, width: u32, layers: u32, nets: usize) -> Self {
+        Grid::reusing(columns, width, layers, nets, Spare::default())
+    }
+
+    /// [`Grid::new`], with a spare of an earlier grid: the same empty grid.
+    pub fn reusing(columns: u32, width: u32, layers: u32, nets: usize, spare: Spare) -> Self {
+        let n = (columns as usize + 2) * (width as usize + 2) * layers as usize;
+        debug_assert!(n <= u32::MAX as usize, "raster indices are kept in 32 bits");
+        let Spare {
+            mut owner,
+            mut edges,
+            mut tag,
+            mut labelled,
+            mut cells_of,
+            mut journal,
+            mut stack,
+        } = spare;
+        if owner.len() < n {
+            owner = written_zeros(n);
+            edges = written_zeros(n);
+        }
+        owner.truncate(n);
+        edges.truncate(n);
+        if tag.len() < n {
+            tag = written_zeros(n);
+            labelled = Marks::new(n);
+        }
+        // No index marked, so no stale tag counts.
+        labelled.clear();
+        cells_of.truncate(nets);
+        cells_of.iter_mut().for_each(Vec::clear);
+        cells_of.resize_with(nets, Vec::new);
+        journal.clear();
+        stack.clear();
+        Grid {
+            columns: columns as i64,
+            width: width as i64,
+            layers,
+            owner,
+            edges,
+            cells_of,
+            journal,
+            logging: false,
+            tag,
+            labelled,
+            stack,
+            blocked: Vec::new(),
+            listed: true,
+        }
+    }
+
+    /// What of this grid the next one can use: its owners and edges freed
+    /// again cell by cell (every owned cell was claimed or blocked, and
+    /// only owned cells have edges), which costs what the attempt drew, not
+    /// the whole grid.
+    pub fn into_spare(mut self) -> Spare {
+        if self.listed {
+            for &i in self.cells_of.iter().flatten().chain(&self.blocked) {
+                self.owner[i as usize] = 0;
+                self.edges[i as usize] = 0;
+            }
+        } else {
+            self.owner.fill(0);
+            self.edges.fill(0);
+        }
+        Spare {
+            owner: self.owner,
+            edges: self.edges,
+            tag: self.tag,
+            labelled: self.labelled,
+            cells_of: self.cells_of,
+            journal: self.journal,
+            stack: self.stack,
+        }
+    }
+
+    /// Mark a point as used by another group (before any routing).
+    pub fn block(&mut self, c: Cell) {
+        let i = self.index(c);
+        debug_assert_eq!(self.owner[i], 0, "a blocked point starts free");
+        self.owner[i] = BLOCKED;
+        self.blocked.push(i as u32);
+    }
+
+    /// Whether another group's routing uses the point.
+    #[inline]
+    pub fn is_blocked(&self, c: Cell) -> bool {
+        self.owner(c) == BLOCKED
+    }
+
+    /// Open a trial: every change from here on can be undone.
+    pub fn mark(&mut self) -> Mark {
+        let m = Mark {
+            len: self.journal.len(),
+            was_logging: self.logging,
+        };
+        self.logging = true;
+        m
+    }
+
+    /// Run `step` as a trial: its changes stay when it returns true and are
+    /// undone when it returns false.
+    pub fn trial(&mut self, step: impl FnOnce(&mut Grid) -> bool) -> bool {
+        let m = self.mark();
+        let kept = step(self);
+        if kept {
+            self.commit_trial(m);
+        } else {
+            self.rollback(m);
+        }
+        kept
+    }
+
+    /// Run `step` with its changes kept out of the undo log: no rollback
+    /// undoes them. For drawing what was there before every open trial
+    /// began, into cells no trial has touched and onto nets no trial has
+    /// given cells (a rollback pops each net's latest cells).
+    pub fn unlogged<R>(&mut self, step: impl FnOnce(&mut Grid) -> R) -> R {
+        let was = std::mem::replace(&mut self.logging, false);
+        let r = step(self);
+        self.logging = was;
+        r
+    }
+
+    /// Undo every change since the mark and close the trial.
+    pub fn rollback(&mut self, m: Mark) {
+        while self.journal.len() > m.len {
+            match self.journal.pop().expect("journal longer than the mark") {
+                Change::Cell {
+                    index,
+                    owner,
+                    edges,
+                } => {
+                    self.owner[index as usize] = owner;
+                    self.edges[index as usize] = edges;
+                }
+                Change::Pushed { net } => {
+                    self.cells_of[net as usize].pop();
+                }
+            }
+        }
+        self.close(m);
+    }
+
+    /// Keep every change since the mark and close the trial.
+    pub fn commit_trial(&mut self, m: Mark) {
+        self.close(m);
+    }
+
+    fn close(&mut self, m: Mark) {
+        self.logging = m.was_logging;
+        if !self.logging {
+            self.journal.clear();
+        }
+    }
+
+    fn log(&mut self, i: usize) {
+        if self.logging {
+            self.journal.push(Change::Cell {
+                index: i as u32,
+                owner: self.owner[i],
+                edges: self.edges[i],
+            });
+        }
+    }
+
+    /// The cell at a raster index.
+    pub fn cell_at(&self, i: usize) -> Cell {
+        // Raster indices fit in 32 bits (cell lists store them so), and
+        // 32-bit division is the quicker.
+        debug_assert!(i <= u32::MAX as usize);
+        let (i, cols, rows) = (i as u32, (self.columns + 2) as u32, (self.width + 2) as u32);
+        let (r, x) = (i / cols, i % cols);
+        Cell::new(x as i64 - 1, (r % rows) as i64, r / rows + 1)
+    }
+
+    /// The raster indices a net has claimed, in claim order (floods start
+    /// from them in this order, which numbers the components).
+    #[cfg(test)]
+    pub fn claims_of(&self, net: u32) -> &[u32] {
+        &self.cells_of[net as usize]
+    }
+
+    /// A grid with this one's cells and joints (owners and edges) and
+    /// fresh scratch space, outside any trial: for work on some nets' cells
+    /// on another thread ([`Grid::take_cells`] brings it back).
+    pub fn copy_wiring(&self) -> Grid {
+        let n = self.owner.len();
+        Grid {
+            columns: self.columns,
+            width: self.width,
+            layers: self.layers,
+            owner: self.owner.clone(),
+            edges: self.edges.clone(),
+            cells_of: vec![Vec::new(); self.cells_of.len()],
+            journal: Vec::new(),
+            logging: false,
+            tag: vec![0; n],
+            labelled: Marks::new(n),
+            stack: Vec::new(),
+            blocked: Vec::new(),
+            listed: false,
+        }
+    }
+
+    /// Take the owners and edges of the given cells from `other`.
+    pub fn take_cells(&mut self, other: &Grid, cells: &[u32]) {
+        debug_assert!(!self.logging, "outside any trial");
+        for &i in cells {
+            let i = i as usize;
+            self.owner[i] = other.owner[i];
+            self.edges[i] = other.edges[i];
+        }
+    }
+
+    /// Every net's cells from one pass over the grid: net `n`'s raster
+    /// indices, ascending, are `cells[start[n]..start[n + 1]]`.
+    pub fn cells_by_net(&self) -> (Vec<usize>, Vec<u32>) {
+        let nets = self.cells_of.len();
+        let mut start = vec![0usize; nets + 2];
+        for &o in &self.owner {
+            if o != 0 && o != BLOCKED {
+                start[o as usize + 1] += 1;
+            }
+        }
+        for n in 1..start.len() {
+            start[n] += start[n - 1];
+        }
+        // Now `start[n + 1]` is where net n's cells begin; it counts up to
+        // their end (net n + 1's beginning) as they are placed.
+        let mut cells = vec![0u32; start[nets + 1]];
+        for (i, &o) in self.owner.iter().enumerate() {
+            if o != 0 && o != BLOCKED {
+                let at = &mut start[o as usize];
+                cells[*at] = i as u32;
+                *at += 1;
+            }
+        }
+        start.pop();
+        (start, cells)
+    }
+
+    /// The cells a net has claimed (some may since have been released).
+    pub fn cells_of(&self, net: u32) -> Vec<Cell> {
+        let mut v: Vec<u32> = self.cells_of[net as usize].clone();
+        v.sort_unstable();
+        v.dedup();
+        v.into_iter().map(|i| self.cell_at(i as usize)).collect()
+    }
+
+    /// Clear one edge flag stored on a cell.
+    pub fn clear_flag(&mut self, c: Cell, flag: u8) {
+        let i = self.index(c);
+        self.log(i);
+        self.edges[i] &= !flag;
+    }
+
+    /// Set one edge flag stored on a cell.
+    pub fn set_flag(&mut self, c: Cell, flag: u8) {
+        let i = self.index(c);
+        self.log(i);
+        self.edges[i] |= flag;
+    }
+
+    #[inline]
+    pub fn top_row(&self) -> i64 {
+        self.width + 1
+    }
+
+    #[inline]
+    pub fn contains(&self, c: Cell) -> bool {
+        (-1..=self.columns).contains(&c.x)
+            && (0..=self.width + 1).contains(&c.y)
+            && (1..=self.layers).contains(&c.layer)
+    }
+
+    /// The number of cells (raster indices run below it).
+    pub fn cell_count(&self) -> usize {
+        self.owner.len()
+    }
+
+    #[inline]
+    pub fn index(&self, c: Cell) -> usize {
+        (((c.layer - 1) as i64 * (self.width + 2) + c.y) * (self.columns + 2) + c.x + 1) as usize
+    }
+
+    /// The owner of the cell at a raster index (see [`Grid::owner`]).
+    #[inline]
+    pub fn owner_at(&self, i: usize) -> u32 {
+        self.owner[i]
+    }
+
+    /// The owner of a cell as `net index + 1`, 0 when free.
+    #[inline]
+    pub fn owner(&self, c: Cell) -> u32 {
+        self.owner[self.index(c)]
+    }
+
+    #[inline]
+    pub fn is_free_for(&self, c: Cell, net: u32) -> bool {
+        let o = self.owner(c);
+        o == 0 || o == net + 1
+    }
+
+    /// Claim a cell for a net; false when another net owns it.
+    pub fn claim(&mut self, c: Cell, net: u32) -> bool {
+        let i = self.index(c);
+        match self.owner[i] {
+            0 => {
+                self.log(i);
+                self.owner[i] = net + 1;
+                self.cells_of[net as usize].push(i as u32);
+                if self.logging {
+                    self.journal.push(Change::Pushed { net });
+                }
+                true
+            }
+            o => o == net + 1,
+        }
+    }
+
+    /// Join two neighbouring cells (same point on adjacent layers, or
+    /// adjacent points on one layer).
+    pub fn connect(&mut self, a: Cell, b: Cell) {
+        debug_assert!(
+            self.contains(a) && self.contains(b),
+            "an edge inside the grid"
+        );
+        let (lo, flag) = if a.layer != b.layer {
+            (if a.layer < b.layer { a } else { b }, VIA)
+        } else if a.y == b.y {
+            (if a.x < b.x { a } else { b }, RIGHT)
+        } else {
+            (if a.y < b.y { a } else { b }, UP)
+        };
+        let i = self.index(lo);
+        if self.edges[i] & flag == 0 {
+            self.log(i);
+            self.edges[i] |= flag;
+        }
+    }
+
+    #[inline]
+    pub fn flags(&self, c: Cell) -> u8 {
+        self.edges[self.index(c)]
+    }
+
+    /// Claim and join a straight run of cells from `a` to `b` on one layer.
+    pub fn run(&mut self, a: Cell, b: Cell, net: u32) -> bool {
+        debug_assert_eq!(a.layer, b.layer);
+        let (dx, dy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
+        let mut c = a;
+        if !self.claim(c, net) {
+            return false;
+        }
+        while c != b {
+            let next = Cell::new(c.x + dx, c.y + dy, c.layer);
+            if !self.claim(next, net) {
+                return false;
+            }
+            self.connect(c, next);
+            c = next;
+        }
+        true
+    }
+
+    /// Claim and join a via stack at a point between two layers.
+    pub fn via(&mut self, x: i64, y: i64, from: u32, to: u32, net: u32) -> bool {
+        let (lo, hi) = (from.min(to), from.max(to));
+        for l in lo..=hi {
+            if !self.claim(Cell::new(x, y, l), net) {
+                return false;
+            }
+        }
+        for l in lo..hi {
+            self.connect(Cell::new(x, y, l), Cell::new(x, y, l + 1));
+        }
+        true
+    }
+
+    /// Free a cell and its edges to its neighbours.
+    pub fn release(&mut self, c: Cell) {
+        let i = self.index(c);
+        self.log(i);
+        self.owner[i] = 0;
+        self.edges[i] = 0;
+        for (n, flag) in [
+            (Cell::new(c.x - 1, c.y, c.layer), RIGHT),
+            (Cell::new(c.x, c.y - 1, c.layer), UP),
+            (Cell::new(c.x, c.y, c.layer.wrapping_sub(1)), VIA),
+        ] {
+            if self.contains(n) {
+                let j = self.index(n);
+                if self.edges[j] & flag != 0 {
+                    self.log(j);
+                    self.edges[j] &= !flag;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
