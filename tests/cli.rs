@@ -975,3 +975,120 @@ fn folded_3d_and_pyramid_layouts_round_trip_through_verify_layout() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
     }
 }
+
+/// Inputs the checkers cannot rasterise are errors (exit 2, naming the
+/// file), not verdicts; sizes past what fits in memory are refused before
+/// anything is built; layout parameters that describe a network larger
+/// than the file are refused without building it (they used to overflow,
+/// abort on a failed allocation, or be cut to 32 bits); a wrong claimed
+/// depth is caught; extreme coordinates do not overflow the wire lengths.
+#[test]
+fn what_cannot_be_checked_is_an_error_and_nothing_huge_is_built() {
+    let dir = scratch("too-large");
+    let p = dir.join("p.txt");
+    std::fs::write(&p, "top: 1\nbottom: 1\n").unwrap();
+    let s = dir.join("s.yaml");
+    let wire = "wires:\n  - {net: 1, layer: 1, from: [0, 0], to: [0, 1]}\n";
+    std::fs::write(
+        &s,
+        format!("layers: 50000000\nwidth: 0\ncolumns: 1\n{wire}"),
+    )
+    .unwrap();
+    let o = run(fabric().arg("verify").arg(&p).arg(&s));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stderr).contains("s.yaml: too large to check"),
+        "{}",
+        text(&o.stderr)
+    );
+    // The same file in two layers is legal.
+    std::fs::write(&s, format!("layers: 2\nwidth: 0\ncolumns: 1\n{wire}")).unwrap();
+    assert!(run(fabric().arg("verify").arg(&p).arg(&s)).status.success());
+
+    let l = dir.join("l.yaml");
+    let custom = |nodes: &str, edges: &str| {
+        format!("network: custom\ndimensions: 2\nnodes:\n{nodes}edges: {edges}\n")
+    };
+    std::fs::write(
+        &l,
+        custom(
+            "  - {id: 0, min: [0, 0], max: [0, 0]}\n  - {id: 1, min: [46339, 46339], max: [46339, 46339]}\n",
+            "[]",
+        ),
+    )
+    .unwrap();
+    let o = run(fabric().arg("verify-layout").arg(&l));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("l.yaml: cannot be checked"),
+        "{}",
+        text(&o.stderr)
+    );
+    // Wire lengths past u64 saturate: the file is refused, no overflow.
+    std::fs::write(
+        &l,
+        custom(
+            "  - {id: 0, min: [0, 0], max: [0, 0]}\n  - {id: 1, min: [4, 0], max: [4, 0]}\n",
+            "\n  - {id: 0, from: 0, to: 1, path: [[0, 0], [-9223372036854775808, 0], [4, 0]]}",
+        ),
+    )
+    .unwrap();
+    let o = run(fabric().arg("verify-layout").arg(&l));
+    assert!(
+        matches!(o.status.code(), Some(1 | 2)),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!text(&o.stderr).contains("panicked"), "{}", text(&o.stderr));
+
+    let none = dir.join("none.yaml");
+    for args in [
+        ["htree", "--size", "67108864"],
+        ["tree-of-meshes", "--size", "1024"],
+        ["tree-of-meshes-3d", "--size", "64"],
+        ["fat-tree-3d", "--size", "16777216"],
+    ] {
+        let o = run(fabric().arg("layout").args(args).arg("-o").arg(&none));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(text(&o.stderr).contains("at most"), "{}", text(&o.stderr));
+        assert!(!none.exists());
+    }
+
+    // A real layout with its parameters or depth tampered with.
+    let t = dir.join("t.yaml");
+    let o = run(fabric()
+        .args(["layout", "tree-of-meshes", "--size", "4", "-o"])
+        .arg(&t));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let good = std::fs::read_to_string(&t).unwrap();
+    let bad = dir.join("bad.yaml");
+    for (from, to, says) in [
+        ("levels: 4,", "levels: 4294967300,", "`levels` is too large"),
+        ("  height: 12\n", "  height: 12\n  depth: 5\n", "depth is 5"),
+    ] {
+        let changed = good.replacen(from, to, 1);
+        assert_ne!(changed, good, "{from} in the file");
+        std::fs::write(&bad, changed).unwrap();
+        let o = run(fabric().arg("verify-layout").arg(&bad));
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+        assert!(text(&o.stdout).contains(says), "{}", text(&o.stdout));
+    }
+    let one = |params: &str| {
+        format!(
+            "network: htree\nparameters: {{{params}}}\ndimensions: 2\nnodes:\n  - {{id: 0, kind: processor, min: [0, 0], max: [0, 0]}}\nedges: []\n"
+        )
+    };
+    for params in [
+        "processors: 1099511627776, capacity: one, omega: 1",
+        "processors: 9223372036854775808, capacity: one, omega: 1",
+    ] {
+        std::fs::write(&bad, one(params)).unwrap();
+        let o = run(fabric().arg("verify-layout").arg(&bad));
+        assert_eq!(o.status.code(), Some(1), "{params}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stdout).contains("more processors than the layout's 1"),
+            "{}",
+            text(&o.stdout)
+        );
+    }
+}

@@ -31,6 +31,14 @@ const MAX_KEPT: usize = 200;
 pub enum Violation {
     /// Columns, layers or width that do not fit the problem.
     Header(String),
+    /// More grid points than the checker rasterises: no verdict (FORMATS.md
+    /// sets no size limit; the tools report this as an error, not as an
+    /// illegal solution).
+    TooLarge {
+        columns: u32,
+        width: u32,
+        layers: u32,
+    },
     /// A wire or via names a net the problem does not have.
     UnknownNet { net: u32 },
     /// A layer outside `1 ..= L`.
@@ -66,6 +74,15 @@ impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Violation::Header(m) => write!(f, "header: {m}"),
+            Violation::TooLarge {
+                columns,
+                width,
+                layers,
+            } => write!(
+                f,
+                "too large to check: {columns} columns, width {width}, {layers} layers \
+                 exceed the checker's {MAX_POINTS} grid points"
+            ),
             Violation::UnknownNet { net } => write!(f, "net {net} is not in the problem"),
             Violation::BadLayer { net, layer } => {
                 write!(f, "net {net} uses layer {layer}, which does not exist")
@@ -128,6 +145,14 @@ pub struct VerifyReport {
 }
 
 impl VerifyReport {
+    /// Why no verdict could be reached (the solution is more than the
+    /// checker rasterises), if so.
+    pub fn too_large(&self) -> Option<&Violation> {
+        self.violations
+            .iter()
+            .find(|v| matches!(v, Violation::TooLarge { .. }))
+    }
+
     /// Legal under the four rules of FORMATS.md section 3 (and the claimed
     /// metrics, when given, are right).
     pub fn is_legal(&self) -> bool {
@@ -221,11 +246,11 @@ pub fn verify(
         .and_then(|p| p.checked_mul(solution.layers as u64))
         .filter(|&p| p <= MAX_POINTS);
     let Some(points) = points else {
-        report.push(Violation::Header(format!(
-            "the solution is too large to check: {} columns, width {}, {} layers \
-             exceed {MAX_POINTS} grid points",
-            solution.columns, solution.width, solution.layers
-        )));
+        report.push(Violation::TooLarge {
+            columns: solution.columns,
+            width: solution.width,
+            layers: solution.layers,
+        });
         return report;
     };
     if report.total > 0 {

@@ -23,8 +23,10 @@ use std::collections::HashSet;
 
 use super::{Embedding, P3};
 
-/// Largest bounding box (in grid points) the checker rasterises.
-pub const MAX_POINTS: u64 = 1 << 31;
+/// Largest bounding box (in grid points) the checker rasterises: its
+/// rasters take about 25 bytes a point, so 2^28 points is some 6.7 GB (the
+/// largest layouts the project builds have under 2^25).
+pub const MAX_POINTS: u64 = 1 << 28;
 
 /// One broken rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,6 +134,14 @@ pub const LIMIT: usize = 50;
 impl LayoutCheck {
     pub fn is_legal(&self) -> bool {
         self.total == 0
+    }
+
+    /// Why no verdict could be reached (the bounding box is more than the
+    /// checker rasterises), if so.
+    pub fn too_large(&self) -> Option<&Violation> {
+        self.violations
+            .iter()
+            .find(|v| matches!(v, Violation::TooLarge { .. }))
     }
 
     fn push(&mut self, v: Violation) {

@@ -47,12 +47,12 @@ pub fn measure(e: &Embedding) -> LayoutMetrics {
     let level = |id: u32| index.get(id).map_or(0, |k| e.nodes[k].level);
     for x in &e.edges {
         let len = x.length();
-        m.total_wire_length += len;
+        m.total_wire_length = m.total_wire_length.saturating_add(len);
         m.max_wire_length = m.max_wire_length.max(len);
         let l = level(x.from).max(level(x.to));
         let entry = m.per_level.entry(l).or_default();
         entry.edges += 1;
-        entry.total += len;
+        entry.total = entry.total.saturating_add(len);
         entry.max = entry.max.max(len);
     }
     m

@@ -71,12 +71,18 @@ pub struct Edge {
 }
 
 impl Edge {
-    /// Unit grid edges along the path.
+    /// Unit grid edges along the path (saturating: a file's coordinates
+    /// may span all of i64).
     pub fn length(&self) -> u64 {
         self.path
             .windows(2)
-            .map(|w| w[0].x.abs_diff(w[1].x) + w[0].y.abs_diff(w[1].y) + w[0].z.abs_diff(w[1].z))
-            .sum()
+            .map(|w| {
+                w[0].x
+                    .abs_diff(w[1].x)
+                    .saturating_add(w[0].y.abs_diff(w[1].y))
+                    .saturating_add(w[0].z.abs_diff(w[1].z))
+            })
+            .fold(0, u64::saturating_add)
     }
 }
 

@@ -119,17 +119,39 @@ impl Network {
     /// [`heap_id`]: processors `0 .. n` in leaf order, then the switches in
     /// heap order from the root.
     pub fn fat_tree(spec: &FatTreeSpec) -> Result<Network, String> {
+        let tracks = Network::fat_tree_tracks(spec)?;
+        Ok(Network::binary_fat_tree(
+            "fat-tree",
+            spec.processors,
+            &tracks,
+        ))
+    }
+
+    /// The links above each subtree size of the fat-tree of `spec`, as
+    /// [`Network::binary_fat_tree`] takes them.
+    fn fat_tree_tracks(spec: &FatTreeSpec) -> Result<Vec<u64>, String> {
         let n = spec.processors;
         // The H-tree (capacity 1) exists for every power of 2.
-        let tracks = if spec.capacity == crate::layout::fattree::Capacity::One
+        if spec.capacity == crate::layout::fattree::Capacity::One
             && spec.omega == 1
             && n.is_power_of_two()
         {
-            vec![1; n.trailing_zeros() as usize + 1]
+            Ok(vec![1; n.trailing_zeros() as usize + 1])
         } else {
-            spec.recurrence()?.tracks
-        };
-        Ok(Network::binary_fat_tree("fat-tree", n, &tracks))
+            Ok(spec.recurrence()?.tracks)
+        }
+    }
+
+    /// How many links [`Network::binary_fat_tree`] makes (`None` past
+    /// `u64`): `tracks[i]` above each of the `n / 2^i` subtrees of `2^i`
+    /// leaves, the root's excepted.
+    fn binary_fat_tree_links(n: u64, tracks: &[u64]) -> Option<u64> {
+        (0..n.trailing_zeros()).try_fold(0u64, |sum, i| {
+            tracks
+                .get(i as usize)?
+                .checked_mul(n >> i)?
+                .checked_add(sum)
+        })
     }
 
     /// A binary fat-tree of `n` (a power of 2) leaves with `tracks[i]`
@@ -471,6 +493,10 @@ impl Network {
     /// The intended network of a layout file, from its `network` and
     /// `parameters` (as `fabric layout` writes them); `None` for networks
     /// this module does not know.
+    ///
+    /// The parameters may describe a network of any size: one with more
+    /// processors, nodes or links than the file has cannot be the one it
+    /// realises, and is refused before it is built.
     pub fn intended(e: &Embedding) -> Option<Result<Network, String>> {
         let p = &e.parameters;
         let num = |k: &str| -> Result<u64, String> {
@@ -479,23 +505,43 @@ impl Network {
                 .parse()
                 .map_err(|_| format!("parameter `{k}` is not a number"))
         };
+        let small = |k: &str| -> Result<u32, String> {
+            u32::try_from(num(k)?).map_err(|_| format!("parameter `{k}` is too large"))
+        };
+        let (nodes, links) = (e.nodes.len() as u64, e.edges.len() as u64);
+        let fits = |what: &str, need: Option<u64>, have: u64| -> Result<(), String> {
+            match need {
+                Some(v) if v <= have => Ok(()),
+                _ => Err(format!(
+                    "the parameters describe more {what} than the layout's {have}"
+                )),
+            }
+        };
+        let processors = || -> Result<u64, String> {
+            let n = num("processors")?;
+            fits("processors", Some(n), nodes)?;
+            Ok(n)
+        };
         match e.network.as_str() {
             "htree" | "fat-tree" => Some((|| {
                 let capacity = crate::layout::fattree::Capacity::parse(
                     p.get("capacity").map_or("one", String::as_str),
                 )?;
                 let spec = FatTreeSpec {
-                    processors: num("processors")?,
+                    processors: processors()?,
                     capacity,
                     omega: num("omega").unwrap_or(1),
                     alpha: num("alpha").unwrap_or(1),
                 };
-                Network::fat_tree(&spec)
+                let tracks = Network::fat_tree_tracks(&spec)?;
+                let n = spec.processors;
+                fits("links", Network::binary_fat_tree_links(n, &tracks), links)?;
+                Ok(Network::binary_fat_tree("fat-tree", n, &tracks))
             })()),
-            "butterfly-fat-tree" => Some(num("processors").and_then(Network::butterfly_fat_tree)),
+            "butterfly-fat-tree" => Some(processors().and_then(Network::butterfly_fat_tree)),
             "fat-tree-3d" => Some((|| {
                 let spec = crate::layout::fattree3d::FatTree3dSpec {
-                    processors: num("processors")?,
+                    processors: processors()?,
                     capacity: crate::layout::fattree::Capacity::parse(
                         p.get("capacity")
                             .map_or("two-thirds-over-lg", String::as_str),
@@ -507,6 +553,12 @@ impl Network {
                     },
                 };
                 let plan = spec.plan()?;
+                let n = spec.processors;
+                fits(
+                    "links",
+                    Network::binary_fat_tree_links(n, &plan.tracks),
+                    links,
+                )?;
                 Ok(Network::binary_fat_tree(
                     "fat-tree-3d",
                     spec.processors,
@@ -517,24 +569,40 @@ impl Network {
                 let capacity = crate::layout::fattree::Capacity::parse(
                     p.get("capacity").map_or("sqrt", String::as_str),
                 )?;
-                Network::scalable_fat_tree(num("processors")?, &capacity)
+                let n = processors()?;
+                // Nodes: the processors, then (nodes at level j) x c_{j-1}
+                // switches at each level j.
+                let c = crate::layout::butterfly::scalable_capacities(n, &capacity)?;
+                let switches = (1..c.len()).try_fold(n, |sum, j| {
+                    (n >> (2 * j)).checked_mul(c[j - 1])?.checked_add(sum)
+                });
+                fits("nodes", switches, nodes)?;
+                Network::scalable_fat_tree(n, &capacity)
             })()),
             "tree-of-meshes" => Some((|| {
                 let n = num("root_side")?;
-                let l = num("levels")? as u32;
+                let l = small("levels")?;
                 if !n.is_power_of_two() || l > 2 * n.trailing_zeros() {
                     return Err("bad tree-of-meshes parameters".to_string());
                 }
+                let need = n.checked_pow(2).and_then(|m| m.checked_mul(l as u64 + 1));
+                fits("nodes", need, nodes)?;
                 Ok(Network::tree_of_meshes(n, l))
             })()),
             "fat-pyramid" => Some((|| {
-                let n = num("processors")?;
-                let beta = num("block_levels")? as u32;
+                let n = processors()?;
+                let beta = small("block_levels")?;
                 let spec = crate::layout::pyramid::PyramidSpec::new(n)?;
-                let mesh_capacity = num("mesh_capacity").unwrap_or(1) as u32;
+                let mesh_capacity = if p.contains_key("mesh_capacity") {
+                    small("mesh_capacity")?
+                } else {
+                    1
+                };
                 if beta >= n.trailing_zeros() / 2 || mesh_capacity == 0 {
                     return Err("bad fat-pyramid parameters".to_string());
                 }
+                // Each mesh link is `mesh_capacity` parallel links.
+                fits("links", Some(mesh_capacity as u64), links)?;
                 Ok(Network::fat_pyramid(&crate::layout::pyramid::PyramidSpec {
                     beta,
                     mesh_capacity,
@@ -543,10 +611,12 @@ impl Network {
             })()),
             "tree-of-meshes-3d" => Some((|| {
                 let n = num("root_side")?;
-                let l = num("levels")? as u32;
+                let l = small("levels")?;
                 if n < 2 || !n.is_power_of_two() || l > 3 * n.trailing_zeros() {
                     return Err("bad tree-of-meshes-3d parameters".to_string());
                 }
+                let need = n.checked_pow(3).and_then(|m| m.checked_mul(l as u64 + 1));
+                fits("nodes", need, nodes)?;
                 Ok(Network::tree_of_meshes_3d(n, l))
             })()),
             _ => None,
@@ -606,6 +676,38 @@ mod tests {
     use super::*;
     use crate::layout::fattree::{fat_tree, Capacity};
     use crate::layout::tree_of_meshes::tree_of_meshes;
+
+    /// The link count [`Network::intended`] checks before building a
+    /// fat-tree against the links the construction makes.
+    #[test]
+    fn binary_fat_tree_links_are_the_links_built() {
+        let mut checked = 0;
+        for n in [1u64, 2, 4, 16, 64, 256] {
+            for capacity in ["one", "sqrt", "doubling", "sqrt-over-lg"] {
+                let spec = FatTreeSpec {
+                    processors: n,
+                    capacity: Capacity::parse(capacity).unwrap(),
+                    omega: 1,
+                    alpha: 1,
+                };
+                let Ok(tracks) = Network::fat_tree_tracks(&spec) else {
+                    continue;
+                };
+                let built = Network::binary_fat_tree("t", n, &tracks).link_count() as u64;
+                assert_eq!(
+                    Network::binary_fat_tree_links(n, &tracks),
+                    Some(built),
+                    "{n} {capacity}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 15, "{checked} fat-trees checked");
+        assert_eq!(
+            Network::binary_fat_tree_links(1 << 40, &[u64::MAX; 41]),
+            None
+        );
+    }
 
     #[test]
     fn layouts_realise_their_networks() {
