@@ -2,9 +2,11 @@
 //! subcommand reads its inputs, calls one library entry point, and writes its
 //! outputs whole or not at all. The definitions and the dispatch are here;
 //! the subcommands live in `channel` (analyze, route, separation, switchbox,
-//! verify), `layout` (layout, verify-layout) and `simulate`; `files` writes
+//! verify), `layout` (layout, verify-layout; one layout built in `build`) and
+//! `simulate`; `files` writes
 //! outputs whole or not at all.
 
+mod build;
 mod channel;
 mod files;
 mod layout;
