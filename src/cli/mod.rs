@@ -3,8 +3,7 @@
 //! outputs whole or not at all. The definitions and the dispatch are here;
 //! the subcommands live in `channel` (analyze, route, separation, switchbox,
 //! verify), `layout` (layout, verify-layout; one layout built in `build`) and
-//! `simulate`; `files` writes
-//! outputs whole or not at all.
+//! `simulate`; `files` writes outputs whole or not at all.
 
 mod build;
 mod channel;
