@@ -24,6 +24,9 @@ pub(super) struct Assignments<'a> {
     orders: Vec<std::sync::OnceLock<Order>>,
     /// Where each variant failed, by width: `(variant, rows, column)`.
     failed: std::sync::Mutex<Vec<(usize, i64, i64)>>,
+    /// The conflict-free search's view of the dogleg variant, made at its
+    /// first use.
+    quick: std::sync::OnceLock<ConflictFree>,
     /// The spares of ended attempts' grids.
     spares: SparePool,
     made: std::sync::Mutex<Vec<((usize, i64), SlotCell)>>,
@@ -45,8 +48,36 @@ impl<'a> Assignments<'a> {
             made: std::sync::Mutex::new(Vec::new()),
             failed: std::sync::Mutex::new(Vec::new()),
             spares: SparePool::default(),
+            quick: std::sync::OnceLock::new(),
             effort,
         }
+    }
+
+    /// The quick path: a conflict-free assignment of the dogleg variant
+    /// ([`super::conflict_free`]) in the narrowest of `widths` the search
+    /// reaches, drawn with every riser straight. Only models with one trunk
+    /// layer take it (with two, a conflict-free assignment would also have
+    /// to pair the rows' pieces), and only channels of at most
+    /// [`QUICK_PIECES`] pieces (the search scans every piece at each step).
+    pub(super) fn quick(
+        &self,
+        model: LayerModel,
+        widths: std::ops::Range<i64>,
+    ) -> Option<ChannelSolution> {
+        let items = &self.variants[DOGLEG];
+        if self.h.len() != 1 || items.len() > QUICK_PIECES {
+            return None;
+        }
+        let cf = self
+            .quick
+            .get_or_init(|| ConflictFree::new(self.problem, items));
+        let restarts = match self.effort.level {
+            EffortLevel::Fast => 8,
+            EffortLevel::Normal => 32,
+            EffortLevel::Thorough => 128,
+        };
+        let (rows, ys) = cf.assign(widths, self.effort.seed, restarts, QUICK_BUDGET)?;
+        Some(conflict_free::draw(self.problem, model, rows, items, &ys))
     }
 
     /// How many jittered starts a width of `rows` rows gets once its
@@ -345,6 +376,13 @@ pub(super) fn reserved<U: Send>(
     };
     (Some(g), other, u)
 }
+
+/// Pieces a channel may have for the quick path.
+const QUICK_PIECES: usize = 4096;
+
+/// Dead ends the quick path's search may meet on one random stream before
+/// it tries the next.
+const QUICK_BUDGET: u64 = 16;
 
 /// The places of the dogleg and the whole-net variant in
 /// [`Assignments::variants`].

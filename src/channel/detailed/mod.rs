@@ -22,6 +22,7 @@ pub mod assign;
 mod attempt;
 mod candidates;
 pub mod cleanup;
+pub mod conflict_free;
 pub mod greedy;
 pub mod grid;
 pub mod local;
@@ -42,6 +43,7 @@ use crate::geom::Point;
 use crate::parallel::Handoff;
 use assign::{assign_with, improve, PieceConstraints, Slot};
 use candidates::*;
+use conflict_free::ConflictFree;
 use grid::{Cell, Grid, Mark, SparePool};
 use maze::{commit, Costs, Preferred, Search};
 
@@ -316,6 +318,20 @@ pub fn route_borrowing(
     let greedy = |sw: &greedy::Sweep| finish(problem, model, greedy::draw(problem, model, sw));
     // Past `limit` only a greedy width beyond it keeps the search going.
     let mut beyond: Option<Option<greedy::Sweep>> = None;
+    // A fast effort takes the quick path's narrowest routing over the first
+    // widths before anything else.
+    let ladder = if effort.level == EffortLevel::Fast {
+        observer(RouteEvent::Trying {
+            width: start as u32,
+            method: "conflict-free assignment",
+        });
+        if let Some(s) = made.quick(model, start..start + QUICK_LADDER) {
+            return Ok(s);
+        }
+        start..start + QUICK_LADDER
+    } else {
+        start..start
+    };
     let mut rows = start;
     loop {
         if rows >= limit {
@@ -340,6 +356,16 @@ pub fn route_borrowing(
         let extra = borrowed
             .filter(|b| rows >= b.from_width as i64)
             .and_then(|b| (b.occupied)(rows as u32));
+        // The quick path, unless the ladder tried this width.
+        let quick = if ladder.contains(&rows) {
+            None
+        } else {
+            observer(RouteEvent::Trying {
+                width: rows as u32,
+                method: "conflict-free assignment",
+            });
+            made.quick(model, rows..rows + 1)
+        };
         // Besides, the greedy sweep when it needs no more than `rows` tracks:
         // then exactly `rows`, as every narrower width ended the search
         // before.
@@ -362,15 +388,20 @@ pub fn route_borrowing(
             });
             found = negotiated::route(problem, rows, &preferred);
         }
-        if let Some(grid) = found {
-            let mut ours = finish(problem, model, grid);
-            // The other variant's routing, when the effort asked for it.
-            if let Some(g) = other {
-                let alt = finish(problem, model, g);
-                if quality(&alt) < quality(&ours) {
-                    ours = alt;
-                }
+        // The quick path's routing competes with the reserved-layer ones.
+        let mut ours = found.map(|g| finish(problem, model, g));
+        // The other variant's routing, when the effort asked for it, and
+        // the quick path's.
+        for alt in other
+            .map(|g| finish(problem, model, g))
+            .into_iter()
+            .chain(quick)
+        {
+            if ours.as_ref().is_none_or(|s| quality(&alt) < quality(s)) {
+                ours = Some(alt);
             }
+        }
+        if let Some(ours) = ours {
             return Ok(match within.filter(|sw| sw.rows == ours.width as i64) {
                 Some(sw) => {
                     let g = greedy(&sw);
@@ -394,6 +425,10 @@ pub fn route_borrowing(
 fn quality(s: &ChannelSolution) -> (u64, u64) {
     (s.via_count(), s.net_length())
 }
+
+/// Widths from the lower bound up that a fast effort tries the quick path
+/// at before anything else.
+const QUICK_LADDER: i64 = 2;
 
 /// Rows above the lower bound the reserved-layer router gets alone before
 /// the fallback joins in.
