@@ -69,16 +69,26 @@ fn quality_table() {
     }
     for (name, p) in &cases {
         let d = density(p);
+        // `yacr-fast`: the yacr router with `--effort fast`.
         for (router, layers, model, h) in [
             ("yacr", 2, "HV", 1),
+            ("yacr-fast", 2, "HV", 1),
             ("yacr", 3, "HVH", 2),
             ("greedy", 2, "HV", 1),
             ("greedy", 3, "HVH", 2),
             ("left-edge", 2, "HV", 1),
         ] {
-            let r = router_by_name(router).expect("router");
+            let mut o = options(layers, model);
+            let r = match router.strip_suffix("-fast") {
+                Some(name) => {
+                    o.effort.level = fabric::channel::router::EffortLevel::Fast;
+                    router_by_name(name)
+                }
+                None => router_by_name(router),
+            }
+            .expect("router");
             let start = Instant::now();
-            let result = r.route(p, &options(layers, model));
+            let result = r.route(p, &o);
             let seconds = start.elapsed().as_secs_f64();
             match result {
                 Ok(s) => {
@@ -127,12 +137,22 @@ fn channel_benches(c: &mut Criterion) {
             b.iter(|| yacr.route(black_box(p), &options(2, "HV")))
         });
     }
-    // The fast setting: no jittered starts (20 tracks on DDE, not 19).
-    let mut fast = options(2, "HV");
-    fast.effort.starts = Some(0);
+    // No jittered starts (20 tracks on DDE, not 19).
+    let mut none = options(2, "HV");
+    none.effort.starts = Some(0);
     group.bench_with_input(BenchmarkId::new("yacr-HV-starts-0", "dde"), &dde, |b, p| {
-        b.iter(|| yacr.route(black_box(p), &fast))
+        b.iter(|| yacr.route(black_box(p), &none))
     });
+    // The fast effort: a conflict-free assignment at the bound or one above
+    // first (issue 3's 1 ms target; 20 tracks on DDE).
+    let mut fast = options(2, "HV");
+    fast.effort.level = fabric::channel::router::EffortLevel::Fast;
+    for name in ["dde", "dde_zhou"] {
+        let p = bundled(name);
+        group.bench_with_input(BenchmarkId::new("yacr-HV-fast", name), &p, |b, p| {
+            b.iter(|| yacr.route(black_box(p), &fast))
+        });
+    }
     group.bench_with_input(BenchmarkId::new("yacr-HVH", "dde"), &dde, |b, p| {
         b.iter(|| yacr.route(black_box(p), &options(3, "HVH")))
     });
