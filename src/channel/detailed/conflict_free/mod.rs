@@ -385,6 +385,12 @@ fn rank(
     out: &mut Vec<(u64, u32, u32)>,
 ) {
     let mine = st.open[k as usize];
+    out.clear();
+    // One row: nothing to rank.
+    if mine.count_ones() == 1 {
+        out.push((0, 0, mine.trailing_zeros() + 1));
+        return;
+    }
     let mut open = mine;
     while open != 0 {
         cost[open.trailing_zeros() as usize + 1] = 0;
@@ -421,7 +427,6 @@ fn rank(
             }
         }
     }
-    out.clear();
     let mut open = mine;
     while open != 0 {
         let y = open.trailing_zeros() + 1;
