@@ -35,11 +35,25 @@ type Rows = u64;
 /// The widest channel the search takes (rows fit one word).
 pub const MAX_ROWS: i64 = 64;
 
-/// What a placement changes, for the way back.
+/// What a placement changes, for the way back: a piece's open rows before
+/// (with their count), or that it was placed.
 #[derive(Clone, Copy)]
 enum Undo {
-    Open(u32, Rows),
+    Open(u32, u32, Rows),
     Row(u32),
+}
+
+/// One piece's part of the search state.
+#[derive(Clone, Copy, Default)]
+struct Piece {
+    /// The rows open to it, and how many.
+    open: Rows,
+    count: u32,
+    /// Its row once placed (0: not placed).
+    row: u32,
+    /// Longer chains first, then a random tie-break, then the piece (bits
+    /// 20-24, 12-19 and 0-11).
+    order: i32,
 }
 
 struct State<'a> {
@@ -47,20 +61,19 @@ struct State<'a> {
     above: &'a Lists,
     /// Pieces each piece overlaps (other nets, or its own not end to end).
     overlaps: &'a Lists,
-    /// Rows open to each piece, and how many.
-    open: Vec<Rows>,
-    count: Vec<u32>,
-    /// Row of each placed piece (0: not placed).
-    row: Vec<u32>,
+    pieces: Vec<Piece>,
     /// Each unplaced piece's rank for the next placement (lowest first):
     /// its open rows (bits 25 up), then `order`; `i32::MAX` once placed
     /// (signed: the minimum of signed words is the quicker one).
     key: Vec<i32>,
-    /// Longer chains first, then a random tie-break, then the piece (bits
-    /// 20-24, 12-19 and 0-11).
-    order: Vec<i32>,
     trail: Vec<Undo>,
     stack: Vec<u32>,
+    /// The search's path, its rows to try and the ranking's scratch (see
+    /// [`search`]), kept from stream to stream.
+    path: Vec<(u32, usize, usize)>,
+    choices: Vec<u32>,
+    cost: Vec<u64>,
+    ranked: Vec<(u64, u32, u32)>,
 }
 
 fn span(lo: u32, hi: u32) -> Rows {
@@ -71,88 +84,82 @@ fn span(lo: u32, hi: u32) -> Rows {
     upto & !((1 << (lo - 1)) - 1)
 }
 
+fn key(p: &Piece) -> i32 {
+    (p.count as i32 - 1) << 25 | p.order
+}
+
 impl State<'_> {
     fn undo_to(&mut self, mark: usize) {
         while self.trail.len() > mark {
             match self.trail.pop().expect("above the mark") {
-                Undo::Open(k, r) => {
-                    self.open[k as usize] = r;
-                    self.count[k as usize] = r.count_ones();
-                    if self.row[k as usize] == 0 {
-                        self.rekey(k);
+                Undo::Open(k, count, r) => {
+                    let p = &mut self.pieces[k as usize];
+                    (p.open, p.count) = (r, count);
+                    if p.row == 0 {
+                        self.key[k as usize] = key(p);
                     }
                 }
                 Undo::Row(k) => {
-                    self.row[k as usize] = 0;
-                    self.rekey(k);
+                    let p = &mut self.pieces[k as usize];
+                    p.row = 0;
+                    self.key[k as usize] = key(p);
                 }
             }
         }
     }
 
-    fn rekey(&mut self, k: u32) {
-        let k = k as usize;
-        self.key[k] = (self.count[k] as i32 - 1) << 25 | self.order[k];
-    }
-
-    fn restrict(&mut self, k: u32, keep: Rows) -> bool {
-        let old = self.open[k as usize];
+    /// Keep only rows `keep` open to piece `k`: whether any is left, and
+    /// whether any was taken.
+    fn restrict(&mut self, k: u32, keep: Rows) -> (bool, bool) {
+        let p = &mut self.pieces[k as usize];
+        let old = p.open;
         let new = old & keep;
         if new != old {
-            self.trail.push(Undo::Open(k, old));
-            self.open[k as usize] = new;
-            self.count[k as usize] = new.count_ones();
-            if self.row[k as usize] == 0 {
-                self.rekey(k);
+            self.trail.push(Undo::Open(k, p.count, old));
+            p.open = new;
+            p.count = new.count_ones();
+            if p.row == 0 {
+                self.key[k as usize] = key(p);
             }
         }
-        new != 0
+        (new != 0, new != old)
     }
 
     /// Place piece `k` in row `y`; `false` on a dead end (the caller
     /// undoes).
     fn place(&mut self, k: u32, y: u32) -> bool {
         self.trail.push(Undo::Row(k));
-        self.row[k as usize] = y;
+        self.pieces[k as usize].row = y;
         self.key[k as usize] = i32::MAX;
-        if !self.restrict(k, 1 << (y - 1)) {
+        let bit = 1 << (y - 1);
+        if !self.restrict(k, bit).0 {
             return false;
         }
         // A placed piece it overlaps has another row: no change there.
-        let bit = 1 << (y - 1);
-        for i in 0..self.overlaps.of(k).len() {
-            let j = self.overlaps.of(k)[i];
-            if self.open[j as usize] & bit != 0 && !self.restrict(j, !bit) {
+        let overlaps = self.overlaps;
+        for &j in overlaps.of(k) {
+            if self.pieces[j as usize].open & bit != 0 && !self.restrict(j, !bit).0 {
                 return false;
             }
         }
-        // Pieces below: under the highest row left to the piece above.
-        self.stack.clear();
-        self.stack.push(k);
-        while let Some(v) = self.stack.pop() {
-            let top = 64 - self.open[v as usize].leading_zeros();
-            for i in 0..self.below.of(v).len() {
-                let w = self.below.of(v)[i];
-                let old = self.open[w as usize];
-                if !self.restrict(w, span(1, top.saturating_sub(1))) {
-                    return false;
-                }
-                if self.open[w as usize] != old {
-                    self.stack.push(w);
-                }
-            }
-        }
-        self.stack.push(k);
-        while let Some(v) = self.stack.pop() {
-            let bottom = self.open[v as usize].trailing_zeros() + 1;
-            for i in 0..self.above.of(v).len() {
-                let w = self.above.of(v)[i];
-                let old = self.open[w as usize];
-                if !self.restrict(w, span(bottom + 1, 64)) {
-                    return false;
-                }
-                if self.open[w as usize] != old {
-                    self.stack.push(w);
+        // Pieces below: under the highest row left to the piece above;
+        // pieces above: over the lowest row left to the piece below.
+        for (graph, down) in [(self.below, true), (self.above, false)] {
+            self.stack.clear();
+            self.stack.push(k);
+            while let Some(v) = self.stack.pop() {
+                let open = self.pieces[v as usize].open;
+                let keep = if down {
+                    span(1, (64 - open.leading_zeros()).saturating_sub(1))
+                } else {
+                    span(open.trailing_zeros() + 2, 64)
+                };
+                for &w in graph.of(v) {
+                    match self.restrict(w, keep) {
+                        (false, _) => return false,
+                        (true, true) => self.stack.push(w),
+                        (true, false) => {}
+                    }
                 }
             }
         }
@@ -260,9 +267,22 @@ impl ConflictFree {
             .filter_map(|w| Some((w, self.open_rows(w)?)))
             .collect();
         let per = restarts as usize;
+        let mut st = State {
+            below: &self.below,
+            above: &self.above,
+            overlaps: &self.overlaps,
+            pieces: Vec::new(),
+            key: Vec::new(),
+            trail: Vec::new(),
+            stack: Vec::new(),
+            path: Vec::new(),
+            choices: Vec::new(),
+            cost: vec![0; MAX_ROWS as usize + 1],
+            ranked: Vec::new(),
+        };
         (0..widths.len() * per).find_map(|k| {
             let (w, open) = &widths[k / per];
-            let ys = self.search_stream(open, seed, (k % per) as u64, budget)?;
+            let ys = self.search_stream(&mut st, open, seed, (k % per) as u64, budget)?;
             Some((*w, ys))
         })
     }
@@ -283,8 +303,10 @@ impl ConflictFree {
             .collect()
     }
 
+    /// One stream's search from the rows `open0`, on `st`'s memory.
     fn search_stream(
         &self,
+        st: &mut State,
         open0: &[Rows],
         seed: u64,
         stream: u64,
@@ -293,60 +315,53 @@ impl ConflictFree {
         let n = open0.len();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(stream);
-        let order: Vec<i32> = (0..n)
-            .map(|k| {
-                let chain = (self.depths.above[k] + self.depths.below[k]).min(31) as i32;
-                (31 - chain) << 20 | i32::from(rng.gen::<u8>()) << 12 | k as i32
-            })
-            .collect();
-        let key = (0..n)
-            .map(|k| (open0[k].count_ones() as i32 - 1) << 25 | order[k])
-            .collect();
-        let mut st = State {
-            below: &self.below,
-            above: &self.above,
-            overlaps: &self.overlaps,
-            open: open0.to_vec(),
-            count: open0.iter().map(|o| o.count_ones()).collect(),
-            row: vec![0; n],
-            key,
-            order,
-            trail: Vec::new(),
-            stack: Vec::new(),
-        };
-        search(&mut st, &mut rng, budget).map(|rows| rows.into_iter().map(i64::from).collect())
+        st.pieces.clear();
+        st.pieces.extend((0..n).map(|k| {
+            let chain = (self.depths.above[k] + self.depths.below[k]).min(31) as i32;
+            Piece {
+                open: open0[k],
+                count: open0[k].count_ones(),
+                row: 0,
+                order: (31 - chain) << 20 | i32::from(rng.gen::<u8>()) << 12 | k as i32,
+            }
+        }));
+        st.key.clear();
+        st.key.extend(st.pieces.iter().map(key));
+        st.trail.clear();
+        search(st, &mut rng, budget).map(|rows| rows.into_iter().map(i64::from).collect())
     }
 }
 
 /// One depth-first search from `st`: every piece's row, or `None` when
 /// the search spends its `budget` of placements or runs out of choices.
 fn search(st: &mut State, rng: &mut ChaCha8Rng, budget: u64) -> Option<Vec<u32>> {
-    let n = st.row.len();
-    // Per depth: the piece, the trail mark and where its rows to try start
-    // on `choices` (they run to the next depth's start, or the end for the
-    // deepest; the last is tried first).
-    let mut path: Vec<(u32, usize, usize)> = Vec::with_capacity(n);
-    let mut choices: Vec<u32> = Vec::new();
-    let mut cost = vec![0u64; MAX_ROWS as usize + 1];
-    let mut ranked: Vec<(u64, u32, u32)> = Vec::new();
+    let n = st.pieces.len();
+    // Per depth (`path`): the piece, the trail mark and where its rows to
+    // try start on `choices` (they run to the next depth's start, or the
+    // end for the deepest; the last is tried first).
+    st.path.clear();
+    st.choices.clear();
     let mut spent = 0u64;
     let mut fresh = true;
     loop {
         if fresh {
-            if path.len() == n {
-                return Some(st.row.clone());
+            if st.path.len() == n {
+                return Some(st.pieces.iter().map(|p| p.row).collect());
             }
             // The unplaced piece with the fewest open rows, then by `order`.
             let best = st.key.iter().copied().min().unwrap_or(i32::MAX);
             let k = (best & 0xfff) as u32;
-            path.push((k, st.trail.len(), choices.len()));
+            st.path.push((k, st.trail.len(), st.choices.len()));
+            let (mut cost, mut ranked) =
+                (std::mem::take(&mut st.cost), std::mem::take(&mut st.ranked));
             rank(st, k, rng, &mut cost, &mut ranked);
-            choices.extend(ranked.iter().map(|r| r.2));
+            st.choices.extend(ranked.iter().map(|r| r.2));
+            (st.cost, st.ranked) = (cost, ranked);
         }
-        let &(k, mark, from) = path.last()?;
+        let &(k, mark, from) = st.path.last()?;
         st.undo_to(mark);
-        if choices.len() > from {
-            let y = choices.pop().expect("a row to try");
+        if st.choices.len() > from {
+            let y = st.choices.pop().expect("a row to try");
             fresh = st.place(k, y);
             if !fresh {
                 spent += 1;
@@ -355,7 +370,7 @@ fn search(st: &mut State, rng: &mut ChaCha8Rng, budget: u64) -> Option<Vec<u32>>
                 }
             }
         } else {
-            path.pop();
+            st.path.pop();
             fresh = false;
         }
     }
@@ -384,7 +399,7 @@ fn rank(
     cost: &mut [u64],
     out: &mut Vec<(u64, u32, u32)>,
 ) {
-    let mine = st.open[k as usize];
+    let mine = st.pieces[k as usize].open;
     out.clear();
     // One row: nothing to rank.
     if mine.count_ones() == 1 {
@@ -398,8 +413,9 @@ fn rank(
     }
     // (A placed piece it overlaps holds a row no longer open to `k`.)
     for &j in st.overlaps.of(k) {
-        let mut both = st.open[j as usize] & mine;
-        let w = WEIGHT[st.count[j as usize] as usize];
+        let p = &st.pieces[j as usize];
+        let mut both = p.open & mine;
+        let w = WEIGHT[p.count as usize];
         while both != 0 {
             cost[both.trailing_zeros() as usize + 1] += w;
             both &= both - 1;
@@ -409,11 +425,11 @@ fn rank(
     // down.
     for (graph, below) in [(st.below, true), (st.above, false)] {
         for &j in graph.of(k) {
-            let o = st.open[j as usize];
-            if st.row[j as usize] != 0 {
+            let p = &st.pieces[j as usize];
+            if p.row != 0 {
                 continue;
             }
-            let w = WEIGHT[st.count[j as usize] as usize];
+            let (o, w) = (p.open, WEIGHT[p.count as usize]);
             let mut open = mine;
             while open != 0 {
                 let y = open.trailing_zeros() + 1;
