@@ -52,7 +52,8 @@ pub struct Effort {
 /// The work budgets of [`Effort`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EffortLevel {
-    /// No jittered starts.
+    /// A conflict-free assignment at the lower bound or one above first (in
+    /// models with one trunk layer), then no jittered starts.
     Fast,
     /// Jittered starts within a budget of grid cells.
     #[default]

@@ -136,10 +136,12 @@ pub struct RouteArgs {
     #[arg(long, default_value_t = 10.0, requires = "exact")]
     pub time_limit: f64,
     /// yacr (and mulch's HV and HVH groups): how hard to search at a width
-    /// before a track is added. `fast`: no jittered track assignments;
-    /// `normal`: as many as a budget of 200,000 grid cells allows, at most
-    /// 32; `thorough`: four times that budget, at most 128, and both piece
-    /// variants routed at the final width, the one with fewer vias kept.
+    /// before a track is added. `fast`: a conflict-free track assignment at
+    /// the lower bound or one above first (one trunk layer), then no
+    /// jittered track assignments; `normal`: as many as a budget of 200,000
+    /// grid cells allows, at most 32; `thorough`: four times that budget, at
+    /// most 128, and both piece variants routed at the final width, the one
+    /// with fewer vias kept.
     #[arg(long, default_value = "normal", value_parser = ["fast", "normal", "thorough"])]
     pub effort: String,
     /// yacr (and mulch's HV and HVH groups): jittered track assignments
