@@ -75,6 +75,23 @@ fn quality_on_the_bundled_benchmarks() {
     for name in ["dde", "dde_zhou"] {
         assert_eq!(route(&bundled(name), 3, None).width, 10, "{name}");
     }
+    // `--effort fast` (the conflict-free path at 19 or 20 rows first): at
+    // most 20 tracks on DDE with seeds 0-3, verified.
+    let router = router_by_name("yacr").unwrap();
+    for name in ["dde", "dde_zhou"] {
+        let p = bundled(name);
+        for seed in 0..4 {
+            let mut options = RouteOptions::layers(2);
+            options.effort = Effort {
+                level: fabric::channel::router::EffortLevel::Fast,
+                starts: None,
+                seed,
+            };
+            let s = router.route(&p, &options).unwrap();
+            assert!(verify(&p, &s, Some(&s.metrics(density(&p)))).is_legal_strict());
+            assert!(s.width <= 20, "{name} seed {seed}: {}", s.width);
+        }
+    }
 }
 
 #[test]
