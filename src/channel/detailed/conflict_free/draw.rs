@@ -1,10 +1,13 @@
 //! A conflict-free assignment drawn straight into a solution, without the
-//! routing grid: each trunk piece is one wire on the trunk layer, and each
-//! pin column holds at most two verticals, the top pin's net down to its
-//! lowest piece there and the bottom pin's net up to its highest, which the
-//! assignment keeps apart. A vertical goes on a vertical layer with a via
-//! at each of its net's pieces, or, when no other net's trunk crosses the
-//! column along it, on the trunk layer itself with no via at all.
+//! routing grid. Each pin column holds at most two verticals, the top pin's
+//! net down to its lowest piece there and the bottom pin's net up to its
+//! highest, which the assignment keeps apart. A trunk piece that no
+//! vertical crosses between its ends lies on the vertical layer, where its
+//! verticals meet it without a via; the others lie on the trunk layer. A
+//! vertical goes on the vertical layer with a via at each of its net's
+//! pieces on the trunk layer, or, when all its pieces are there and no
+//! other net's trunk crosses the column along it, on the trunk layer itself
+//! with no via at all.
 
 use crate::channel::problem::{ChannelProblem, NetId};
 use crate::channel::solution::{ChannelSolution, LayerGroup, Via, Wire};
@@ -25,6 +28,16 @@ fn rows(lo: i64, hi: i64) -> Column {
     upto & !((1 << lo) - 1)
 }
 
+/// One pin's vertical: its net, its column, its rows and the pieces of its
+/// net that end in the column.
+struct Vertical {
+    net: u32,
+    x: usize,
+    lo: i64,
+    hi: i64,
+    pieces: Vec<usize>,
+}
+
 /// The routing of `items` in rows `ys` (one per item, `1 ..= width`, no
 /// two overlapping items in one row, every constraint kept) in `model`,
 /// whose trunks all lie on one layer.
@@ -40,41 +53,22 @@ pub fn draw(
     let v = if h > 1 { h - 1 } else { h + 1 };
     let c = problem.columns() as usize;
     let label = |net: u32| problem.label(NetId(net));
-    // Trunk rows crossing each column, and each net's piece rows at each of
-    // its pin columns (`ends`, sorted by column then net).
-    let mut crossing: Vec<Column> = vec![0; c];
-    let mut ends: Vec<(usize, u32, i64)> = Vec::new();
-    let mut wires: Vec<Wire> = Vec::new();
-    let mut vias: Vec<Via> = Vec::new();
+    let top_row = width + 1;
+    // The pieces ending in each pin column of their net, by column.
+    let mut ends: Vec<(usize, u32, usize)> = Vec::new();
     for (k, it) in items.iter().enumerate() {
-        let y = ys[k];
-        let (lo, hi) = (it.lo.max(0) as usize, it.hi.min(c as i64 - 1) as usize);
-        for col in &mut crossing[lo..=hi] {
-            *col |= 1 << y;
-        }
-        ends.extend(it.pin_columns(problem).map(|x| (x as usize, it.net, y)));
-        // One wire for a run of the net's pieces in one row.
-        if k > 0 && items[k - 1].net == it.net && ys[k - 1] == y {
-            let w = wires.last_mut().expect("the run's wire");
-            w.to.x = it.hi;
-        } else {
-            wires.push(Wire {
-                net: label(it.net),
-                layer: h,
-                from: Point { x: it.lo, y },
-                to: Point { x: it.hi, y },
-            });
-        }
+        ends.extend(it.pin_columns(problem).map(|x| (x as usize, it.net, k)));
     }
     ends.sort_unstable();
-    let top_row = width + 1;
+    // The verticals, and the rows they cover in each column.
+    let mut verticals: Vec<Vertical> = Vec::new();
+    let mut covered: Vec<Column> = vec![0; c];
     let mut at = 0;
-    for (x, &across) in crossing.iter().enumerate() {
+    for (x, cover) in covered.iter_mut().enumerate() {
         let from = at;
         while at < ends.len() && ends[at].0 == x {
             at += 1;
         }
-        let here = &ends[from..at];
         let (top, bottom) = (problem.top()[x], problem.bottom()[x]);
         for (net, pin_y) in [(top, top_row), (bottom, 0)] {
             let Some(net) = net else { continue };
@@ -82,31 +76,90 @@ pub fn draw(
             if same && pin_y == 0 {
                 continue;
             }
-            let mine: Vec<i64> = here.iter().filter(|e| e.1 == net.0).map(|e| e.2).collect();
-            let own = mine.iter().fold(0, |m: Column, &y| m | 1 << y);
+            let pieces: Vec<usize> = ends[from..at]
+                .iter()
+                .filter(|e| e.1 == net.0)
+                .map(|e| e.2)
+                .collect();
+            let rows_of = pieces.iter().map(|&k| ys[k]);
             let (lo, hi) = if same {
                 (0, top_row)
             } else if pin_y == 0 {
-                (0, mine.iter().copied().max().unwrap_or(0))
+                (0, rows_of.max().unwrap_or(0))
             } else {
-                (mine.iter().copied().min().unwrap_or(top_row), top_row)
+                (rows_of.min().unwrap_or(top_row), top_row)
             };
-            let free = across & !own & rows(lo, hi) == 0;
-            let layer = if free { h } else { v };
-            wires.push(Wire {
-                net: label(net.0),
-                layer,
-                from: Point { x: x as i64, y: lo },
-                to: Point { x: x as i64, y: hi },
+            *cover |= rows(lo, hi);
+            verticals.push(Vertical {
+                net: net.0,
+                x,
+                lo,
+                hi,
+                pieces,
             });
-            if !free {
-                vias.extend(mine.iter().map(|&y| Via {
-                    net: label(net.0),
-                    at: Point { x: x as i64, y },
-                    from: h,
-                    to: v,
-                }));
+        }
+    }
+    // A piece no vertical crosses between its ends lies on the vertical
+    // layer: its verticals there meet it without a via.
+    let flat: Vec<bool> = items
+        .iter()
+        .enumerate()
+        .map(|(k, it)| {
+            let inside = (it.lo + 1).max(0) as usize..it.hi.min(c as i64) as usize;
+            covered[inside].iter().all(|col| col & 1 << ys[k] == 0)
+        })
+        .collect();
+    // Trunk rows crossing each column on the trunk layer.
+    let mut crossing: Vec<Column> = vec![0; c];
+    let mut wires: Vec<Wire> = Vec::new();
+    let mut vias: Vec<Via> = Vec::new();
+    for (k, it) in items.iter().enumerate() {
+        let y = ys[k];
+        let layer = if flat[k] { v } else { h };
+        if !flat[k] {
+            let (lo, hi) = (it.lo.max(0) as usize, it.hi.min(c as i64 - 1) as usize);
+            for col in &mut crossing[lo..=hi] {
+                *col |= 1 << y;
             }
+        }
+        // One wire for a run of the net's pieces in one row and layer.
+        if k > 0 && items[k - 1].net == it.net && ys[k - 1] == y && flat[k - 1] == flat[k] {
+            let w = wires.last_mut().expect("the run's wire");
+            w.to.x = it.hi;
+        } else {
+            wires.push(Wire {
+                net: label(it.net),
+                layer,
+                from: Point { x: it.lo, y },
+                to: Point { x: it.hi, y },
+            });
+        }
+    }
+    // A vertical whose pieces all lie on the trunk layer goes there too when
+    // no other trunk crosses its column along it: no via at all. Otherwise
+    // it takes a via at each of its pieces on the trunk layer.
+    for vt in &verticals {
+        let own = vt
+            .pieces
+            .iter()
+            .filter(|&&k| !flat[k])
+            .fold(0, |m: Column, &k| m | 1 << ys[k]);
+        let free =
+            vt.pieces.iter().all(|&k| !flat[k]) && crossing[vt.x] & !own & rows(vt.lo, vt.hi) == 0;
+        let x = vt.x as i64;
+        wires.push(Wire {
+            net: label(vt.net),
+            layer: if free { h } else { v },
+            from: Point { x, y: vt.lo },
+            to: Point { x, y: vt.hi },
+        });
+        if !free {
+            vias.extend(vt.pieces.iter().filter(|&&k| !flat[k]).map(|&k| Via {
+                net: label(vt.net),
+                at: Point { x, y: ys[k] },
+                from: h,
+                to: v,
+            }));
         }
     }
     let mut s = ChannelSolution {

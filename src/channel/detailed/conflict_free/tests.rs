@@ -158,13 +158,13 @@ fn the_narrowest_width_comes_first_and_repeats() {
 }
 
 /// The drawing of every assignment found passes the verifier (strict
-/// boundary rule included) in each model with one trunk layer, with one
-/// trunk wire per run of a net's pieces in a row and vias only between
-/// the trunk layer and a vertical layer next to it.
+/// boundary rule included) in each model with one trunk layer, with vias
+/// only between the trunk layer and a vertical layer next to it; some
+/// trunks lie on the vertical layer and some verticals on the trunk layer.
 #[test]
 fn drawings_verify_in_each_model() {
     let mut rng = ChaCha8Rng::seed_from_u64(73);
-    let mut drawn = 0;
+    let (mut drawn, mut flat, mut upright) = (0, 0, 0);
     for k in 0..300 {
         let p = random(&mut rng, 2..150);
         let items = items_of(&p, true);
@@ -187,6 +187,16 @@ fn drawings_verify_in_each_model() {
         let h = model.h_layers()[0];
         assert!(s.vias.iter().all(|v| v.from == h && v.to.abs_diff(h) == 1));
         drawn += 1;
+        let across = |w: &&crate::channel::solution::Wire| w.from.y == w.to.y && w.from.x != w.to.x;
+        flat += s.wires.iter().filter(|w| w.layer != h && across(w)).count();
+        upright += s
+            .wires
+            .iter()
+            .filter(|w| w.layer == h && w.from.x == w.to.x && w.from.y != w.to.y)
+            .count();
     }
-    assert!(drawn > 200, "{drawn}");
+    assert!(
+        drawn > 200 && flat > 100 && upright > 100,
+        "{drawn} {flat} {upright}"
+    );
 }
