@@ -37,7 +37,7 @@ pub use crate::channel::router::Borrowed;
 use crate::channel::router::{
     ChannelRouter, Effort, EffortLevel, RouteError, RouteEvent, RouteOptions,
 };
-use crate::channel::solution::{ChannelSolution, LayerGroup};
+use crate::channel::solution::{ChannelSolution, LayerGroup, Via, Wire};
 use crate::geom::Point;
 
 use crate::parallel::Handoff;
@@ -444,10 +444,24 @@ fn finish(problem: &ChannelProblem, model: LayerModel, mut g: Grid) -> ChannelSo
     // One more layer than the model's when the borrowed layer was used.
     let used = wires.iter().any(|w| w.layer > model.layers())
         || vias.iter().any(|v| v.to > model.layers());
+    let layers = if used { g.layers } else { model.layers() };
+    solution(problem, model, layers, g.width, wires, vias)
+}
+
+/// A routing of `problem` in one group of `model`'s layers (`layers` in
+/// all: one more when a borrowed layer was used), canonical.
+fn solution(
+    problem: &ChannelProblem,
+    model: LayerModel,
+    layers: u32,
+    width: i64,
+    wires: Vec<Wire>,
+    vias: Vec<Via>,
+) -> ChannelSolution {
     let mut s = ChannelSolution {
         name: problem.name().to_string(),
-        layers: if used { g.layers } else { model.layers() },
-        width: g.width as u32,
+        layers,
+        width: width as u32,
         columns: problem.columns(),
         groups: vec![LayerGroup {
             kind: model.name().to_string(),

@@ -10,10 +10,10 @@
 //! with no via at all.
 
 use crate::channel::problem::{ChannelProblem, NetId};
-use crate::channel::solution::{ChannelSolution, LayerGroup, Via, Wire};
+use crate::channel::solution::{ChannelSolution, Via, Wire};
 use crate::geom::Point;
 
-use super::super::{Item, LayerModel};
+use super::super::{solution, Item, LayerModel};
 
 /// Rows as bits of a column, pin rows included: row `y` is bit `y`.
 type Column = u128;
@@ -162,18 +162,5 @@ pub fn draw(
             }));
         }
     }
-    let mut s = ChannelSolution {
-        name: problem.name().to_string(),
-        layers: model.layers(),
-        width: width as u32,
-        columns: problem.columns(),
-        groups: vec![LayerGroup {
-            kind: model.name().to_string(),
-            layers: (1..=model.layers()).collect(),
-        }],
-        wires,
-        vias,
-    };
-    s.canonicalize();
-    s
+    solution(problem, model, model.layers(), width, wires, vias)
 }

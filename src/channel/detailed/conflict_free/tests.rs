@@ -63,9 +63,16 @@ fn shape(rng: &mut ChaCha8Rng, columns: std::ops::Range<u32>) -> ChannelShape {
     }
 }
 
-fn random(rng: &mut ChaCha8Rng, columns: std::ops::Range<u32>) -> ChannelProblem {
+/// A random channel, its dogleg pieces and the search's view of them.
+fn case(
+    rng: &mut ChaCha8Rng,
+    columns: std::ops::Range<u32>,
+) -> (ChannelProblem, Vec<Item>, ConflictFree) {
     let shape = shape(rng, columns);
-    random_channel(rng, &shape)
+    let p = random_channel(rng, &shape);
+    let items = items_of(&p, true);
+    let cf = ConflictFree::new(&p, &items);
+    (p, items, cf)
 }
 
 #[test]
@@ -73,9 +80,7 @@ fn assignments_meet_the_definition() {
     let mut rng = ChaCha8Rng::seed_from_u64(61);
     let (mut found, mut tried) = (0, 0);
     for _ in 0..400 {
-        let p = random(&mut rng, 4..120);
-        let items = items_of(&p, true);
-        let cf = ConflictFree::new(&p, &items);
+        let (p, items, cf) = case(&mut rng, 4..120);
         let d = density(&p) as i64;
         for w in d..d + 3 {
             tried += 1;
@@ -114,12 +119,10 @@ fn an_unlimited_search_is_complete() {
     let mut rng = ChaCha8Rng::seed_from_u64(67);
     let (mut yes, mut no) = (0, 0);
     for _ in 0..3000 {
-        let p = random(&mut rng, 2..9);
-        let items = items_of(&p, true);
+        let (p, items, cf) = case(&mut rng, 2..9);
         if items.is_empty() || items.len() > 8 {
             continue;
         }
-        let cf = ConflictFree::new(&p, &items);
         for w in 1..=4i64 {
             if (w as u64).pow(items.len() as u32) > 70_000 {
                 continue;
@@ -144,9 +147,7 @@ fn the_narrowest_width_comes_first_and_repeats() {
     let mut rng = ChaCha8Rng::seed_from_u64(71);
     let mut narrower = 0;
     for _ in 0..100 {
-        let p = random(&mut rng, 20..150);
-        let items = items_of(&p, true);
-        let cf = ConflictFree::new(&p, &items);
+        let (p, _, cf) = case(&mut rng, 20..150);
         let d = density(&p) as i64;
         let all = cf.assign(d..d + 4, 3, 4, 16);
         assert_eq!(all, cf.assign(d..d + 4, 3, 4, 16));
@@ -166,9 +167,7 @@ fn drawings_verify_in_each_model() {
     let mut rng = ChaCha8Rng::seed_from_u64(73);
     let (mut drawn, mut flat, mut upright) = (0, 0, 0);
     for k in 0..300 {
-        let p = random(&mut rng, 2..150);
-        let items = items_of(&p, true);
-        let cf = ConflictFree::new(&p, &items);
+        let (p, items, cf) = case(&mut rng, 2..150);
         let d = density(&p) as i64;
         let Some((w, ys)) = cf.assign(d.max(1)..d + 3, 9, 8, 16) else {
             continue;
