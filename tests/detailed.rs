@@ -238,3 +238,37 @@ fn routing_is_deterministic_and_reports_progress() {
     assert!(widths.windows(2).all(|w| w[0] <= w[1]));
     assert_eq!(*widths.last().unwrap(), a.width);
 }
+
+/// `--effort fast` takes the conflict-free path only where vertical
+/// constraints bind (HV, VH): in VHV it meets density as the other efforts
+/// do, and a channel no net of which needs a track routes in width 0.
+#[test]
+fn fast_effort_meets_density_in_vhv_and_width_zero() {
+    use fabric::channel::router::EffortLevel::Fast;
+    let router = router_by_name("yacr").unwrap();
+    let fast = |p: &ChannelProblem, layers: u32, model: &str| {
+        let mut options = RouteOptions::layers(layers);
+        options.model = Some(model.to_string());
+        options.effort.level = Fast;
+        let s = router.route(p, &options).unwrap();
+        let r = verify(p, &s, Some(&s.metrics(density(p))));
+        assert!(r.is_legal_strict(), "{} {model}", p.name());
+        s
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    for _ in 0..200 {
+        let shape = ChannelShape {
+            columns: rng.gen_range(10..150),
+            fill: rng.gen_range(0.5..1.0),
+            max_span: rng.gen_range(2..30),
+            side_probability: rng.gen_range(0.0..0.2),
+            acyclic: true,
+        };
+        let p = random_channel(&mut rng, &shape);
+        assert_eq!(fast(&p, 3, "VHV").width, density(&p), "{}", p.name());
+    }
+    let straight = ChannelProblem::from_rows("straight", &[1, 2], &[1, 2], &[], &[]).unwrap();
+    for (layers, model) in [(2, "HV"), (2, "VH"), (3, "VHV")] {
+        assert_eq!(fast(&straight, layers, model).width, 0, "{model}");
+    }
+}

@@ -57,15 +57,17 @@ impl<'a> Assignments<'a> {
     /// ([`super::conflict_free`]) in the narrowest of `widths` the search
     /// reaches, drawn with every riser straight. Only models with one trunk
     /// layer take it (with two, a conflict-free assignment would also have
-    /// to pair the rows' pieces), and only channels of at most
-    /// [`QUICK_PIECES`] pieces (the search scans every piece at each step).
+    /// to pair the rows' pieces), only channels with a net that needs a
+    /// track (else width 0 is the answer), and only channels of at most
+    /// [`conflict_free::MAX_PIECES`] pieces (the search scans every piece
+    /// at each step).
     pub(super) fn quick(
         &self,
         model: LayerModel,
         widths: std::ops::Range<i64>,
     ) -> Option<ChannelSolution> {
         let items = &self.variants[DOGLEG];
-        if self.h.len() != 1 || items.len() > QUICK_PIECES {
+        if self.h.len() != 1 || items.is_empty() || items.len() > conflict_free::MAX_PIECES {
             return None;
         }
         let cf = self
@@ -377,11 +379,8 @@ pub(super) fn reserved<U: Send>(
     (Some(g), other, u)
 }
 
-/// Pieces a channel may have for the quick path.
-const QUICK_PIECES: usize = 4096;
-
-/// Dead ends the quick path's search may meet on one random stream before
-/// it tries the next.
+/// Dead ends the quick path's search may meet on one random stream; it
+/// tries the next stream at the one after.
 const QUICK_BUDGET: u64 = 16;
 
 /// The places of the dogleg and the whole-net variant in

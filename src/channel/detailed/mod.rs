@@ -319,8 +319,10 @@ pub fn route_borrowing(
     // Past `limit` only a greedy width beyond it keeps the search going.
     let mut beyond: Option<Option<greedy::Sweep>> = None;
     // A fast effort takes the quick path's narrowest routing over the first
-    // widths before anything else.
-    let ladder = if effort.level == EffortLevel::Fast {
+    // widths before anything else, in models with one vertical layer (with
+    // one for each pin row, as VHV has, no column conflicts and the
+    // candidates meet density).
+    let ladder = if effort.level == EffortLevel::Fast && model.v_layers().len() == 1 {
         observer(RouteEvent::Trying {
             width: start as u32,
             method: "conflict-free assignment",

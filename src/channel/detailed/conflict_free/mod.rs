@@ -14,8 +14,8 @@
 //! chain through it), in the open row that takes the least from the pieces
 //! it overlaps or constrains; a piece left with no open row is a dead end,
 //! and the search backs up to the last choice with another row left. It
-//! gives up after a budget of placements and starts over with the ties
-//! broken on another random stream, a few times.
+//! gives a stream up at the first dead end past its budget and starts over
+//! with the ties broken on another random stream, a few times.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -34,6 +34,10 @@ type Rows = u64;
 
 /// The widest channel the search takes (rows fit one word).
 pub const MAX_ROWS: i64 = 64;
+
+/// The most pieces the search takes (a piece's number fits the 12 low bits
+/// of its key).
+pub const MAX_PIECES: usize = 4096;
 
 /// What a placement changes, for the way back: a piece's open rows before
 /// (with their count), or that it was placed.
@@ -236,7 +240,12 @@ pub struct ConflictFree {
 }
 
 impl ConflictFree {
+    /// The search's view of `items`, at most [`MAX_PIECES`] of them.
     pub fn new(problem: &ChannelProblem, items: &[Item]) -> Self {
+        assert!(
+            items.len() <= MAX_PIECES,
+            "more pieces than the search takes"
+        );
         let graph = piece_graph(problem, items);
         let n = items.len();
         let edges: Vec<(u32, u32)> = graph.edges().collect();
@@ -252,8 +261,8 @@ impl ConflictFree {
 
     /// A conflict-free assignment in the narrowest of `widths` that the
     /// search reaches: the width and a row for each piece. Each width gets
-    /// `restarts` random streams of `seed`, each stream `budget` dead ends;
-    /// `None` when none succeeds. One thread: a stream on DDE's size takes
+    /// `restarts` random streams of `seed`, each given up at its first dead
+    /// end past `budget`; `None` when none succeeds. One thread: a stream on DDE's size takes
     /// tens of microseconds, about what starting a second thread costs
     /// (measured: spare-core speculation over the streams was no faster).
     pub fn assign(
@@ -333,7 +342,7 @@ impl ConflictFree {
 }
 
 /// One depth-first search from `st`: every piece's row, or `None` when
-/// the search spends its `budget` of placements or runs out of choices.
+/// it meets more than `budget` dead ends or runs out of choices.
 fn search(st: &mut State, rng: &mut ChaCha8Rng, budget: u64) -> Option<Vec<u32>> {
     let n = st.pieces.len();
     // Per depth (`path`): the piece, the trail mark and where its rows to

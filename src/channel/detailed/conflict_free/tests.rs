@@ -145,7 +145,7 @@ fn an_unlimited_search_is_complete() {
 #[test]
 fn the_narrowest_width_comes_first_and_repeats() {
     let mut rng = ChaCha8Rng::seed_from_u64(71);
-    let mut narrower = 0;
+    let mut wider = 0;
     for _ in 0..100 {
         let (p, _, cf) = case(&mut rng, 20..150);
         let d = density(&p) as i64;
@@ -153,9 +153,9 @@ fn the_narrowest_width_comes_first_and_repeats() {
         assert_eq!(all, cf.assign(d..d + 4, 3, 4, 16));
         let first = (d..d + 4).find_map(|w| cf.assign(w..w + 1, 3, 4, 16));
         assert_eq!(all, first, "{}", p.name());
-        narrower += all.is_some_and(|(w, _)| w > d) as usize;
+        wider += all.is_some_and(|(w, _)| w > d) as usize;
     }
-    assert!(narrower > 0);
+    assert!(wider > 0);
 }
 
 /// The drawing of every assignment found passes the verifier (strict
@@ -198,4 +198,14 @@ fn drawings_verify_in_each_model() {
         drawn > 200 && flat > 100 && upright > 100,
         "{drawn} {flat} {upright}"
     );
+}
+
+/// A piece's number must fit its key: more pieces are refused, not
+/// mixed up.
+#[test]
+#[should_panic(expected = "more pieces than the search takes")]
+fn more_pieces_than_the_search_takes_are_refused() {
+    let p = ChannelProblem::from_rows("two", &[1, 0, 1], &[0, 1, 0], &[], &[]).unwrap();
+    let items = vec![items_of(&p, true)[0]; MAX_PIECES + 1];
+    ConflictFree::new(&p, &items);
 }
