@@ -13,11 +13,21 @@ mod common;
 use common::{bundled, BUNDLED};
 
 fn route(p: &ChannelProblem, layers: u32, model: Option<&str>) -> ChannelSolution {
+    route_with(p, layers, model, Effort::default())
+}
+
+/// The yacr router's routing with an effort, verified (strict).
+fn route_with(
+    p: &ChannelProblem,
+    layers: u32,
+    model: Option<&str>,
+    effort: Effort,
+) -> ChannelSolution {
     let router = router_by_name("yacr").unwrap();
     let options = RouteOptions {
         layers,
         model: model.map(str::to_string),
-        ..RouteOptions::default()
+        effort,
     };
     let s = router
         .route(p, &options)
@@ -25,7 +35,7 @@ fn route(p: &ChannelProblem, layers: u32, model: Option<&str>) -> ChannelSolutio
     let r = verify(p, &s, Some(&s.metrics(density(p))));
     assert!(
         r.is_legal_strict(),
-        "{} ({layers} layers, {model:?}): {:?} {:?}",
+        "{} ({layers} layers, {model:?}, {effort:?}): {:?} {:?}",
         p.name(),
         &r.violations[..r.violations.len().min(5)],
         r.boundary_runs
@@ -77,18 +87,15 @@ fn quality_on_the_bundled_benchmarks() {
     }
     // `--effort fast` (the conflict-free path at 19 or 20 rows first): at
     // most 20 tracks on DDE with seeds 0-3, verified.
-    let router = router_by_name("yacr").unwrap();
     for name in ["dde", "dde_zhou"] {
         let p = bundled(name);
         for seed in 0..4 {
-            let mut options = RouteOptions::layers(2);
-            options.effort = Effort {
+            let effort = Effort {
                 level: fabric::channel::router::EffortLevel::Fast,
                 starts: None,
                 seed,
             };
-            let s = router.route(&p, &options).unwrap();
-            assert!(verify(&p, &s, Some(&s.metrics(density(&p)))).is_legal_strict());
+            let s = route_with(&p, 2, None, effort);
             assert!(s.width <= 20, "{name} seed {seed}: {}", s.width);
         }
     }
@@ -164,7 +171,6 @@ fn long_random_channels_route_and_verify() {
 #[test]
 fn jittered_starts_never_widen_and_repeat_with_their_seed() {
     use fabric::channel::router::EffortLevel::{Fast, Normal, Thorough};
-    let router = router_by_name("yacr").unwrap();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(43);
     let (mut fewer, mut better) = (0, 0);
     for k in 0..150 {
@@ -178,16 +184,12 @@ fn jittered_starts_never_widen_and_repeat_with_their_seed() {
         let p = random_channel(&mut rng, &shape);
         let layers = 2 + (k % 3 == 0) as u32;
         let with = |level, starts: Option<u32>, seed: u64| {
-            let mut options = RouteOptions::layers(layers);
-            options.effort = Effort {
+            let effort = Effort {
                 level,
                 starts,
                 seed,
             };
-            let s = router.route(&p, &options).unwrap();
-            let r = verify(&p, &s, Some(&s.metrics(density(&p))));
-            assert!(r.is_legal_strict(), "{} {level:?} {starts:?}", p.name());
-            s
+            route_with(&p, layers, None, effort)
         };
         let (fast, normal) = (with(Fast, None, 0), with(Normal, None, 0));
         assert!(normal.width <= fast.width, "{}", p.name());
@@ -245,15 +247,12 @@ fn routing_is_deterministic_and_reports_progress() {
 #[test]
 fn fast_effort_meets_density_in_vhv_and_width_zero() {
     use fabric::channel::router::EffortLevel::Fast;
-    let router = router_by_name("yacr").unwrap();
     let fast = |p: &ChannelProblem, layers: u32, model: &str| {
-        let mut options = RouteOptions::layers(layers);
-        options.model = Some(model.to_string());
-        options.effort.level = Fast;
-        let s = router.route(p, &options).unwrap();
-        let r = verify(p, &s, Some(&s.metrics(density(p))));
-        assert!(r.is_legal_strict(), "{} {model}", p.name());
-        s
+        let effort = Effort {
+            level: Fast,
+            ..Effort::default()
+        };
+        route_with(p, layers, Some(model), effort)
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
     for _ in 0..200 {
