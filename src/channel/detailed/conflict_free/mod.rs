@@ -72,8 +72,11 @@ struct State<'a> {
     key: Vec<i32>,
     trail: Vec<Undo>,
     stack: Vec<u32>,
-    /// The search's path, its rows to try and the ranking's scratch (see
-    /// [`search`]), kept from stream to stream.
+}
+
+/// The search's path and rows to try (see [`search`]) and the ranking's
+/// scratch ([`rank`]), kept from stream to stream.
+struct Scratch {
     path: Vec<(u32, usize, usize)>,
     choices: Vec<u32>,
     cost: Vec<u64>,
@@ -262,9 +265,10 @@ impl ConflictFree {
     /// A conflict-free assignment in the narrowest of `widths` that the
     /// search reaches: the width and a row for each piece. Each width gets
     /// `restarts` random streams of `seed`, each given up at its first dead
-    /// end past `budget`; `None` when none succeeds. One thread: a stream on DDE's size takes
-    /// tens of microseconds, about what starting a second thread costs
-    /// (measured: spare-core speculation over the streams was no faster).
+    /// end past `budget`; `None` when none succeeds. One thread: a stream
+    /// on DDE's size takes tens of microseconds, about what starting a
+    /// second thread costs (measured: spare-core speculation over the
+    /// streams was no faster).
     pub fn assign(
         &self,
         widths: std::ops::Range<i64>,
@@ -284,6 +288,8 @@ impl ConflictFree {
             key: Vec::new(),
             trail: Vec::new(),
             stack: Vec::new(),
+        };
+        let mut scratch = Scratch {
             path: Vec::new(),
             choices: Vec::new(),
             cost: vec![0; MAX_ROWS as usize + 1],
@@ -291,7 +297,8 @@ impl ConflictFree {
         };
         (0..widths.len() * per).find_map(|k| {
             let (w, open) = &widths[k / per];
-            let ys = self.search_stream(&mut st, open, seed, (k % per) as u64, budget)?;
+            let stream = (k % per) as u64;
+            let ys = self.search_stream(&mut st, &mut scratch, open, seed, stream, budget)?;
             Some((*w, ys))
         })
     }
@@ -312,10 +319,12 @@ impl ConflictFree {
             .collect()
     }
 
-    /// One stream's search from the rows `open0`, on `st`'s memory.
+    /// One stream's search from the rows `open0`, on the memory of `st`
+    /// and `scratch`.
     fn search_stream(
         &self,
         st: &mut State,
+        scratch: &mut Scratch,
         open0: &[Rows],
         seed: u64,
         stream: u64,
@@ -337,40 +346,48 @@ impl ConflictFree {
         st.key.clear();
         st.key.extend(st.pieces.iter().map(key));
         st.trail.clear();
-        search(st, &mut rng, budget).map(|rows| rows.into_iter().map(i64::from).collect())
+        search(st, scratch, &mut rng, budget).map(|rows| rows.into_iter().map(i64::from).collect())
     }
 }
 
 /// One depth-first search from `st`: every piece's row, or `None` when
 /// it meets more than `budget` dead ends or runs out of choices.
-fn search(st: &mut State, rng: &mut ChaCha8Rng, budget: u64) -> Option<Vec<u32>> {
+fn search(
+    st: &mut State,
+    scratch: &mut Scratch,
+    rng: &mut ChaCha8Rng,
+    budget: u64,
+) -> Option<Vec<u32>> {
     let n = st.pieces.len();
     // Per depth (`path`): the piece, the trail mark and where its rows to
     // try start on `choices` (they run to the next depth's start, or the
     // end for the deepest; the last is tried first).
-    st.path.clear();
-    st.choices.clear();
+    let Scratch {
+        path,
+        choices,
+        cost,
+        ranked,
+    } = scratch;
+    path.clear();
+    choices.clear();
     let mut spent = 0u64;
     let mut fresh = true;
     loop {
         if fresh {
-            if st.path.len() == n {
+            if path.len() == n {
                 return Some(st.pieces.iter().map(|p| p.row).collect());
             }
             // The unplaced piece with the fewest open rows, then by `order`.
             let best = st.key.iter().copied().min().unwrap_or(i32::MAX);
             let k = (best & 0xfff) as u32;
-            st.path.push((k, st.trail.len(), st.choices.len()));
-            let (mut cost, mut ranked) =
-                (std::mem::take(&mut st.cost), std::mem::take(&mut st.ranked));
-            rank(st, k, rng, &mut cost, &mut ranked);
-            st.choices.extend(ranked.iter().map(|r| r.2));
-            (st.cost, st.ranked) = (cost, ranked);
+            path.push((k, st.trail.len(), choices.len()));
+            rank(st, k, rng, cost, ranked);
+            choices.extend(ranked.iter().map(|r| r.2));
         }
-        let &(k, mark, from) = st.path.last()?;
+        let &(k, mark, from) = path.last()?;
         st.undo_to(mark);
-        if st.choices.len() > from {
-            let y = st.choices.pop().expect("a row to try");
+        if choices.len() > from {
+            let y = choices.pop().expect("a row to try");
             fresh = st.place(k, y);
             if !fresh {
                 spent += 1;
@@ -379,7 +396,7 @@ fn search(st: &mut State, rng: &mut ChaCha8Rng, budget: u64) -> Option<Vec<u32>>
                 }
             }
         } else {
-            st.path.pop();
+            path.pop();
             fresh = false;
         }
     }
