@@ -344,16 +344,8 @@ pub fn assign_with(
 /// one net and a bottom pin of another, every piece of the top net that
 /// meets the column must lie above every such piece of the bottom net.
 pub fn piece_graph(problem: &ChannelProblem, items: &[Item]) -> Digraph {
-    // The pieces meeting each pin column of their own net, by column, in
-    // item order.
     let c = problem.columns() as usize;
-    let at = Columns::new(c, |push| {
-        for (k, it) in items.iter().enumerate() {
-            for x in it.pin_columns(problem) {
-                push(x as usize, it.net, k);
-            }
-        }
-    });
+    let at = Columns::meeting(problem, items);
     let mut g = Digraph::new(items.len());
     for x in 0..c {
         if let (Some(t), Some(b)) = (problem.top()[x], problem.bottom()[x]) {
@@ -375,7 +367,7 @@ pub fn piece_graph(problem: &ChannelProblem, items: &[Item]) -> Digraph {
 /// pieces ending in each column (at its `lo` or `hi`) for the violation
 /// counts, or meeting each pin column of their net for the constraint graph.
 /// Pieces end at their net's pin columns, so a column lists few.
-struct Columns {
+pub(super) struct Columns {
     start: Vec<usize>,
     entries: Vec<(u32, usize)>,
 }
@@ -412,8 +404,20 @@ impl Columns {
         })
     }
 
+    /// The pieces meeting each pin column of their own net, by column, in
+    /// item order.
+    pub(super) fn meeting(problem: &ChannelProblem, items: &[Item]) -> Self {
+        Columns::new(problem.columns() as usize, |push| {
+            for (k, it) in items.iter().enumerate() {
+                for x in it.pin_columns(problem) {
+                    push(x as usize, it.net, k);
+                }
+            }
+        })
+    }
+
     /// The pieces of `net` listed in column `x`, in order.
-    fn of(&self, net: u32, x: i64) -> impl Iterator<Item = usize> + '_ {
+    pub(super) fn of(&self, net: u32, x: i64) -> impl Iterator<Item = usize> + '_ {
         self.entries[self.start[x as usize]..self.start[x as usize + 1]]
             .iter()
             .filter(move |e| e.0 == net)

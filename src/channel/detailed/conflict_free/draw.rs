@@ -13,6 +13,7 @@ use crate::channel::problem::{ChannelProblem, NetId};
 use crate::channel::solution::{ChannelSolution, Via, Wire};
 use crate::geom::Point;
 
+use super::super::assign::Columns;
 use super::super::{solution, Item, LayerModel};
 
 /// Rows as bits of a column, pin rows included: row `y` is bit `y`.
@@ -54,21 +55,12 @@ pub fn draw(
     let c = problem.columns() as usize;
     let label = |net: u32| problem.label(NetId(net));
     let top_row = width + 1;
-    // The pieces ending in each pin column of their net, by column.
-    let mut ends: Vec<(usize, u32, usize)> = Vec::new();
-    for (k, it) in items.iter().enumerate() {
-        ends.extend(it.pin_columns(problem).map(|x| (x as usize, it.net, k)));
-    }
-    ends.sort_unstable();
+    // The pieces ending in each pin column of their net.
+    let at = Columns::meeting(problem, items);
     // The verticals, and the rows they cover in each column.
     let mut verticals: Vec<Vertical> = Vec::new();
     let mut covered: Vec<Column> = vec![0; c];
-    let mut at = 0;
     for (x, cover) in covered.iter_mut().enumerate() {
-        let from = at;
-        while at < ends.len() && ends[at].0 == x {
-            at += 1;
-        }
         let (top, bottom) = (problem.top()[x], problem.bottom()[x]);
         for (net, pin_y) in [(top, top_row), (bottom, 0)] {
             let Some(net) = net else { continue };
@@ -76,11 +68,7 @@ pub fn draw(
             if same && pin_y == 0 {
                 continue;
             }
-            let pieces: Vec<usize> = ends[from..at]
-                .iter()
-                .filter(|e| e.1 == net.0)
-                .map(|e| e.2)
-                .collect();
+            let pieces: Vec<usize> = at.of(net.0, x as i64).collect();
             let rows_of = pieces.iter().map(|&k| ys[k]);
             let (lo, hi) = if same {
                 (0, top_row)
