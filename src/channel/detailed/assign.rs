@@ -226,18 +226,32 @@ pub fn assign_with(
     let mut right_end = vec![(i64::MIN, u32::MAX); slots.len()];
     let mut placed: Vec<Option<Slot>> = vec![None; items.len()];
     let c = problem.columns() as i64;
-    let mut profile = vec![0u32; c as usize];
-    let mut net_spans: std::collections::HashMap<u32, (i64, i64)> =
-        std::collections::HashMap::new();
+    // Each net's span over its pieces, by net index, then the number of
+    // spans over each column (a difference array).
+    let nets = items
+        .iter()
+        .map(|it| it.net as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let mut net_spans = vec![(i64::MAX, i64::MIN); nets];
     for it in items {
-        let e = net_spans.entry(it.net).or_insert((it.lo, it.hi));
+        let e = &mut net_spans[it.net as usize];
         e.0 = e.0.min(it.lo);
         e.1 = e.1.max(it.hi);
     }
-    for &(lo, hi) in net_spans.values() {
-        for x in lo.max(0)..=hi.min(c - 1) {
-            profile[x as usize] += 1;
+    let mut change = vec![0i64; c as usize + 1];
+    for &(lo, hi) in &net_spans {
+        let (lo, hi) = (lo.max(0), hi.min(c - 1));
+        if lo <= hi {
+            change[lo as usize] += 1;
+            change[hi as usize + 1] -= 1;
         }
+    }
+    let mut profile = vec![0u32; c as usize];
+    let mut now = 0i64;
+    for x in 0..c as usize {
+        now += change[x];
+        profile[x] = now as u32;
     }
     let dmax = profile.iter().copied().max().unwrap_or(0);
     let peaks: Vec<i64> = (0..c).filter(|&x| profile[x as usize] == dmax).collect();
@@ -307,12 +321,14 @@ pub fn assign_with(
         right_end[si] = (it.hi, it.net);
     }
     let constrained = |k: usize| std::cmp::Reverse(depths.above[k] + depths.below[k]);
-    // 2. Sweep right.
-    let mut right: Vec<usize> = (0..items.len())
+    // 2. Sweep right. (The keys end in the piece, so no two are equal: an
+    // unstable sort of the keys gives the order a stable one would.)
+    let mut right: Vec<(i64, std::cmp::Reverse<u32>, usize)> = (0..items.len())
         .filter(|&k| placed[k].is_none() && items[k].lo >= cstar)
+        .map(|k| (items[k].lo, constrained(k), k))
         .collect();
-    right.sort_by_key(|&k| (items[k].lo, constrained(k), k));
-    for k in right {
+    right.sort_unstable();
+    for k in right.into_iter().map(|key| key.2) {
         let it = items[k];
         let si = place(k, &placed, &|si| {
             right_end[si].0 < it.lo || (right_end[si] == (it.lo, it.net))
@@ -324,9 +340,12 @@ pub fn assign_with(
         }
     }
     // 3. Sweep left.
-    let mut left: Vec<usize> = (0..items.len()).filter(|&k| placed[k].is_none()).collect();
-    left.sort_by_key(|&k| (std::cmp::Reverse(items[k].hi), constrained(k), k));
-    for k in left {
+    let mut left: Vec<(std::cmp::Reverse<i64>, std::cmp::Reverse<u32>, usize)> = (0..items.len())
+        .filter(|&k| placed[k].is_none())
+        .map(|k| (std::cmp::Reverse(items[k].hi), constrained(k), k))
+        .collect();
+    left.sort_unstable();
+    for k in left.into_iter().map(|key| key.2) {
         let it = items[k];
         let si = place(k, &placed, &|si| {
             left_end[si].0 > it.hi || (left_end[si] == (it.hi, it.net))

@@ -107,9 +107,9 @@ pub fn reassign_stubs(g: &mut Grid) {
             }
             let net = owner - 1;
             for layer in 1..=g.layers {
-                // Follow the stub from the pin along this layer.
+                // Follow the stub from the pin along this layer: its cells
+                // are rows `pin_y + dir` to the `y` the walk stops at.
                 let mut y = pin_y;
-                let mut run = Vec::new();
                 loop {
                     let next = Cell::new(x, y + dir, layer);
                     if !g.contains(next)
@@ -119,13 +119,19 @@ pub fn reassign_stubs(g: &mut Grid) {
                         break;
                     }
                     y += dir;
-                    run.push(next);
                     // Stop at the first cell with anything but the vertical run.
                     if degree(g, next) != 2 {
                         break;
                     }
                 }
-                let Some(&end) = run.last() else { continue };
+                if y == pin_y {
+                    continue;
+                }
+                let end = Cell::new(x, y, layer);
+                // The rows of the run's cells, from the pin's end.
+                let run = |to: i64| {
+                    std::iter::successors(Some(pin_y + dir), move |&r| (r != to).then_some(r + dir))
+                };
                 // The end must be a via to an adjacent layer and nothing else
                 // besides the run.
                 for other in [layer.wrapping_sub(1), layer + 1] {
@@ -136,9 +142,9 @@ pub fn reassign_stubs(g: &mut Grid) {
                     if g.flags(Cell::new(x, end.y, lo)) & VIA == 0 || degree(g, end) != 2 {
                         continue;
                     }
-                    let target_free = run[..run.len() - 1]
-                        .iter()
-                        .all(|c| g.owner(Cell::new(c.x, c.y, other)) == 0);
+                    // The run but its end, free on the other layer.
+                    let target_free = end.y == pin_y + dir
+                        || run(end.y - dir).all(|r| g.owner(Cell::new(x, r, other)) == 0);
                     if !target_free {
                         continue;
                     }
@@ -149,8 +155,8 @@ pub fn reassign_stubs(g: &mut Grid) {
                     #[cfg(debug_assertions)]
                     let pieces = g.count_components(net);
                     g.trial(|g| {
-                        for &c in &run {
-                            g.release(c);
+                        for r in run(end.y) {
+                            g.release(Cell::new(x, r, layer));
                         }
                         let from = Cell::new(x, pin_y, other);
                         let to = Cell::new(x, end.y, other);

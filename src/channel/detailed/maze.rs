@@ -163,6 +163,19 @@ impl Search<'_> {
         (self.window.0.max(-1), self.window.1.min(self.grid.columns))
     }
 
+    /// The window's own indexing of its cells.
+    fn frame(&self) -> Frame {
+        let (x0, x1) = self.columns();
+        let columns = (x1 - x0 + 1).max(0) as usize;
+        let rows = (self.grid.width + 2) as usize;
+        Frame {
+            x0,
+            columns,
+            rows,
+            size: columns * rows * self.grid.layers as usize,
+        }
+    }
+
     /// The sources on the grid and inside the window, with their raster
     /// indices; sets `window_bound` when a source on the grid lies outside
     /// the window.
@@ -250,13 +263,14 @@ impl Search<'_> {
     ) -> Flood {
         let mut budget = budget;
         let (x0, x1) = self.columns();
-        scratch.grow(self.grid.cell_count());
+        let frame = self.frame();
+        scratch.grow(frame.size);
         let Scratch { seen, stack, .. } = scratch;
         seen.clear();
         stack.clear();
         let mut window_bound = false;
         for (i, s) in self.starts(sources, &mut window_bound) {
-            if seen.mark(i) {
+            if seen.mark(frame.at(s)) {
                 stack.push((i, s));
             }
         }
@@ -270,7 +284,8 @@ impl Search<'_> {
                 is_target,
                 window_bound,
                 |next, j, _cost| {
-                    if !seen.is_marked(j) && self.price_at(next, j).is_some() {
+                    let k = frame.at(next);
+                    if !seen.is_marked(k) && self.price_at(next, j).is_some() {
                         if is_target(next, j) {
                             return Flood::Reached;
                         }
@@ -278,7 +293,7 @@ impl Search<'_> {
                             return Flood::OverBudget;
                         }
                         budget -= 1;
-                        seen.mark(j);
+                        seen.mark(k);
                         stack.push((j, next));
                     }
                 }
@@ -295,11 +310,11 @@ impl Search<'_> {
     ) -> Result<Vec<Cell>, NotFound> {
         let g = self.grid;
         let (x0, x1) = self.columns();
-        // Distances are kept by raster index of the whole grid (the scratch
-        // is reset entry by entry, so its size costs nothing per search);
-        // raster order is (layer, y, x) order, as a window's own would be,
-        // so ties pop in the same order.
-        scratch.grow(g.cell_count());
+        // The queue holds raster indices, which pop in (layer, y, x) order
+        // at equal distance; distances and parents are kept by the
+        // window's own index ([`Frame`]).
+        let frame = self.frame();
+        scratch.grow(frame.size);
         let longest =
             (self.costs.step + self.costs.wrong_way).max(self.costs.via) + self.steal.unwrap_or(0);
         scratch.queue.prepare(longest);
@@ -312,24 +327,29 @@ impl Search<'_> {
         } = scratch;
         // Whether the window kept the search from a source or a move.
         let mut window_bound = false;
-        for (i, _) in self.starts(sources, &mut window_bound) {
-            if dist[i] == u32::MAX {
-                touched.push(i);
+        for (i, c) in self.starts(sources, &mut window_bound) {
+            let k = frame.at(c);
+            if dist[k] == u32::MAX {
+                touched.push(k);
             }
-            dist[i] = 0;
+            dist[k] = 0;
             queue.push(0, i);
         }
         while let Some((d, i)) = queue.pop() {
-            if d > dist[i] {
+            let c = g.cell_at(i);
+            if d > dist[frame.at(c)] {
                 continue;
             }
-            let c = g.cell_at(i);
             if d > 0 && is_target(c, i) {
                 let mut path = vec![c];
-                let mut j = i;
-                while parent[j] != usize::MAX {
-                    j = parent[j];
-                    path.push(g.cell_at(j));
+                let mut at = c;
+                loop {
+                    let p = parent[frame.at(at)];
+                    if p == NO_PARENT {
+                        break;
+                    }
+                    at = g.cell_at(p as usize);
+                    path.push(at);
                 }
                 path.reverse();
                 return Ok(path);
@@ -344,12 +364,13 @@ impl Search<'_> {
                 |next, j, cost| {
                     if let Some(toll) = self.price_at(next, j) {
                         let nd = d + cost + toll;
-                        if nd < dist[j] {
-                            if dist[j] == u32::MAX {
-                                touched.push(j);
+                        let k = frame.at(next);
+                        if nd < dist[k] {
+                            if dist[k] == u32::MAX {
+                                touched.push(k);
                             }
-                            dist[j] = nd;
-                            parent[j] = i;
+                            dist[k] = nd;
+                            parent[k] = i as u32;
                             queue.push(nd, j);
                         }
                     }
@@ -390,13 +411,16 @@ pub struct NotFound {
     pub window_bound: bool,
 }
 
-/// Distances and parents of a search, kept between searches on a thread
-/// and reset entry by entry (a search usually touches a small part of its
-/// window).
+/// Distances, parents (raster indices) and flood marks of a search by its
+/// window's own index ([`Frame`]), kept between searches on a thread and
+/// reset entry by entry (a search usually touches a small part of its
+/// window). Sized to a window, not to the grid: on a long channel a grid
+/// of raster-indexed scratch is tens of megabytes on each thread, mapped
+/// anew on every new thread.
 #[derive(Default)]
 struct Scratch {
     dist: Vec<u32>,
-    parent: Vec<usize>,
+    parent: Vec<u32>,
     touched: Vec<usize>,
     queue: Buckets,
     /// The reachability flood's marks and stack.
@@ -404,22 +428,49 @@ struct Scratch {
     stack: Vec<(usize, Cell)>,
 }
 
+/// No parent: a search's source. Raster indices fit in 32 bits.
+const NO_PARENT: u32 = u32::MAX;
+
 impl Scratch {
+    /// Room for `n` window indices.
     fn grow(&mut self, n: usize) {
         if self.dist.len() < n {
             self.dist.resize(n, u32::MAX);
-            self.parent.resize(n, usize::MAX);
-            self.seen.grow(n);
+            self.parent.resize(n, NO_PARENT);
+            self.seen.grow(n, n);
         }
     }
 
     fn reset(&mut self) {
         for &i in &self.touched {
             self.dist[i] = u32::MAX;
-            self.parent[i] = usize::MAX;
+            self.parent[i] = NO_PARENT;
         }
         self.touched.clear();
         self.queue.clear();
+    }
+}
+
+/// A search's own indexing of the cells it may enter: the columns of its
+/// window (side columns included) on every row and layer of the grid, in
+/// (layer, y, x) order like the grid's raster, so indices of both orders
+/// sort alike.
+#[derive(Clone, Copy)]
+struct Frame {
+    x0: i64,
+    columns: usize,
+    rows: usize,
+    /// How many indices.
+    size: usize,
+}
+
+impl Frame {
+    /// The index of a cell inside the window.
+    #[inline]
+    fn at(&self, c: Cell) -> usize {
+        debug_assert!(c.x >= self.x0 && ((c.x - self.x0) as usize) < self.columns);
+        ((c.layer as usize - 1) * self.rows + c.y as usize) * self.columns
+            + (c.x - self.x0) as usize
     }
 }
 

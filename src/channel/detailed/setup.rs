@@ -3,6 +3,7 @@
 //! the repairs, and the conflicting columns listed for them. A long channel
 //! whose attempt fails early is never drawn in full.
 
+use super::assign::Columns;
 use super::attempt::*;
 use super::repair::draw_riser;
 use super::*;
@@ -26,8 +27,6 @@ pub(super) struct Setup<'a> {
     pins: i64,
     trunks: usize,
     risers: i64,
-    /// Net, row and layer of the trunk pieces ending in each column.
-    ends: Vec<Vec<(u32, i64, u32)>>,
     /// Trunk pieces that end left of this column are not drawn.
     skip_before: i64,
     /// Conflicts left of this column are neither listed nor drawn.
@@ -43,13 +42,20 @@ pub(super) struct Order {
     /// `reach[c + 1]`: one past the last column of every net that starts
     /// left of column `c`, and at least `c`.
     reach: Vec<i64>,
+    /// The pieces meeting each pin column of their net: the riser of a
+    /// net's pin column joins them. (They are drawn by then: a riser is
+    /// drawn after every piece that starts left of its column.)
+    meeting: Columns,
 }
 
 impl Order {
     pub(super) fn new(problem: &ChannelProblem, items: &[Item]) -> Self {
         let columns = problem.columns() as i64;
-        let mut by_lo: Vec<usize> = (0..items.len()).collect();
-        by_lo.sort_by_key(|&k| (items[k].lo, k));
+        // Keys end in the piece, so an unstable sort is a stable one.
+        let mut keyed: Vec<(i64, usize)> =
+            items.iter().enumerate().map(|(k, it)| (it.lo, k)).collect();
+        keyed.sort_unstable();
+        let by_lo: Vec<usize> = keyed.into_iter().map(|(_, k)| k).collect();
         // Spans run from -1 (left side) to `columns` (right side).
         let mut reach: Vec<i64> = (-1..=columns + 1).collect();
         for id in problem.net_ids() {
@@ -62,7 +68,12 @@ impl Order {
         for i in 1..reach.len() {
             reach[i] = reach[i].max(reach[i - 1]);
         }
-        Order { by_lo, reach }
+        let meeting = Columns::meeting(problem, items);
+        Order {
+            by_lo,
+            reach,
+            meeting,
+        }
     }
 }
 
@@ -75,7 +86,7 @@ impl<'a> Setup<'a> {
         slots: &'a [Slot],
         order: &'a Order,
     ) -> Self {
-        let columns = problem.columns() as i64;
+        debug_assert_eq!(order.by_lo.len(), items.len(), "the items' own order");
         let v = model.v_layers();
         Setup {
             problem,
@@ -88,7 +99,6 @@ impl<'a> Setup<'a> {
             pins: 0,
             trunks: 0,
             risers: 0,
-            ends: vec![Vec::new(); columns as usize],
             skip_before: 0,
             repair_from: 0,
             conflicts: Vec::new(),
@@ -190,11 +200,6 @@ impl<'a> Setup<'a> {
             ) {
                 return false;
             }
-            // The riser of each pin column of the net inside the piece joins
-            // it.
-            for x in item.pin_columns(problem) {
-                self.ends[x as usize].push((item.net, slot.y, slot.layer));
-            }
         }
         // The risers of each column; two risers on one V layer that overlap
         // make the column a conflict to repair.
@@ -204,12 +209,11 @@ impl<'a> Setup<'a> {
             let top = self.top;
             let t = problem.top()[x as usize].map(|id| id.0);
             let b = problem.bottom()[x as usize].map(|id| id.0);
-            let ends = &self.ends[x as usize];
+            let (meeting, slots) = (&self.order.meeting, self.slots);
             let riser = |net: u32, pin_rows: &[i64], layer: u32| {
-                let joints: Vec<(i64, u32)> = ends
-                    .iter()
-                    .filter(|e| e.0 == net)
-                    .map(|e| (e.1, e.2))
+                let joints: Vec<(i64, u32)> = meeting
+                    .of(net, x)
+                    .map(|k| (slots[k].y, slots[k].layer))
                     .collect();
                 let ys = pin_rows.iter().copied().chain(joints.iter().map(|j| j.0));
                 let lo = ys.clone().min().expect("a riser has a pin");

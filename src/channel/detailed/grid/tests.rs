@@ -95,6 +95,99 @@ fn a_new_round_clears_every_mark_even_when_the_number_wraps() {
     m.clear();
     assert!(!m.is_marked(3) && !m.is_marked(5));
     assert!(m.mark(3));
-    m.grow(12);
+    m.grow(12, 16);
     assert!(m.is_marked(3) && !m.is_marked(11));
+}
+
+/// [`Grid::run`] (by raster index) claims and joins what claiming and
+/// joining the cells one at a time does, in the same order, stopping at
+/// the same cell when another net owns one, and a rollback undoes either:
+/// on random grids partly owned by other nets, runs in every direction
+/// (single cells, side columns and pin rows included).
+#[test]
+fn a_run_is_its_cells_claimed_and_joined_in_turn() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(83);
+    let one_by_one = |g: &mut Grid, a: Cell, b: Cell, net: u32| {
+        let (dx, dy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
+        let mut c = a;
+        if !g.claim(c, net) {
+            return false;
+        }
+        while c != b {
+            let next = Cell::new(c.x + dx, c.y + dy, c.layer);
+            if !g.claim(next, net) {
+                return false;
+            }
+            g.connect(c, next);
+            c = next;
+        }
+        true
+    };
+    let state = |g: &Grid, nets: u32| {
+        let mut cells = Vec::new();
+        for layer in 1..=g.layers {
+            for y in 0..=g.width + 1 {
+                for x in -1..=g.columns {
+                    let c = Cell::new(x, y, layer);
+                    cells.push((g.owner(c), g.flags(c)));
+                }
+            }
+        }
+        let claims: Vec<Vec<u32>> = (0..nets).map(|n| g.claims_of(n).to_vec()).collect();
+        (cells, claims)
+    };
+    let (mut stopped, mut whole) = (0, 0);
+    for case in 0..400 {
+        let (columns, width, layers, nets) = (
+            rng.gen_range(1..12),
+            rng.gen_range(1..6),
+            rng.gen_range(1..4),
+            4u32,
+        );
+        let mut g = Grid::new(columns, width, layers, nets as usize);
+        let random_cell = |r: &mut rand_chacha::ChaCha8Rng| {
+            Cell::new(
+                r.gen_range(-1..=columns as i64),
+                r.gen_range(0..=width as i64 + 1),
+                r.gen_range(1..=layers),
+            )
+        };
+        for _ in 0..rng.gen_range(0..12) {
+            let c = random_cell(&mut rng);
+            g.claim(c, rng.gen_range(1..nets));
+        }
+        let before = state(&g, nets);
+        let (mut fast, mut slow) = (g.clone(), g);
+        let (mf, ms) = (fast.mark(), slow.mark());
+        for _ in 0..rng.gen_range(1..5) {
+            let a = random_cell(&mut rng);
+            let b = if rng.gen_bool(0.5) {
+                Cell::new(rng.gen_range(-1..=columns as i64), a.y, a.layer)
+            } else {
+                Cell::new(a.x, rng.gen_range(0..=width as i64 + 1), a.layer)
+            };
+            let net = rng.gen_range(0..nets);
+            let (f, s) = (fast.run(a, b, net), one_by_one(&mut slow, a, b, net));
+            assert_eq!(f, s, "case {case}: {a:?} to {b:?}");
+            assert_eq!(
+                state(&fast, nets),
+                state(&slow, nets),
+                "case {case}: {a:?} to {b:?}"
+            );
+            if f {
+                whole += 1;
+            } else {
+                stopped += 1;
+            }
+        }
+        fast.rollback(mf);
+        slow.rollback(ms);
+        assert_eq!(state(&fast, nets), before, "case {case}: rolled back");
+        assert_eq!(state(&slow, nets), before, "case {case}: rolled back");
+    }
+    assert!(
+        whole > 300 && stopped > 100,
+        "{whole} whole, {stopped} stopped"
+    );
 }
