@@ -78,8 +78,22 @@ pub fn first_success_also<T: Send, U: Send>(
     run: impl Fn(usize, &dyn Fn() -> bool) -> Option<T> + Sync,
     also: impl FnOnce() -> U + Send,
 ) -> (Option<T>, U) {
-    let cores = Cores::take(n.saturating_sub(1));
-    first_success_also_on(cores.count(), n, run, also)
+    first_success_also_starting(&(0..n).collect::<Vec<_>>(), run, also)
+}
+
+/// [`first_success_also`] of the candidates `0 .. starts.len()`, with
+/// spare cores started in the order `starts` gives (a permutation): the
+/// same answer, the first candidate in index order that succeeds, and
+/// every candidate before it run. A long candidate started early runs
+/// beside the shorter ones before it rather than after them. On one core
+/// the candidates run in index order.
+pub fn first_success_also_starting<T: Send, U: Send>(
+    starts: &[usize],
+    run: impl Fn(usize, &dyn Fn() -> bool) -> Option<T> + Sync,
+    also: impl FnOnce() -> U + Send,
+) -> (Option<T>, U) {
+    let cores = Cores::take(starts.len().saturating_sub(1));
+    first_success_also_on(cores.count(), starts, run, also)
 }
 
 /// [`first_success`] with `helpers` threads besides the caller's.
@@ -88,16 +102,26 @@ fn first_success_on<T: Send>(
     n: usize,
     run: impl Fn(usize, &dyn Fn() -> bool) -> Option<T> + Sync,
 ) -> Option<T> {
-    first_success_also_on(helpers, n, run, || ()).0
+    first_success_also_on(helpers, &(0..n).collect::<Vec<_>>(), run, || ()).0
 }
 
-/// [`first_success_also`] with `helpers` threads besides the caller's.
+/// [`first_success_also_starting`] with `helpers` threads besides the
+/// caller's.
 fn first_success_also_on<T: Send, U: Send>(
     helpers: usize,
-    n: usize,
+    starts: &[usize],
     run: impl Fn(usize, &dyn Fn() -> bool) -> Option<T> + Sync,
     also: impl FnOnce() -> U + Send,
 ) -> (Option<T>, U) {
+    let n = starts.len();
+    debug_assert!(
+        {
+            let mut seen = starts.to_vec();
+            seen.sort_unstable();
+            seen.iter().copied().eq(0..n)
+        },
+        "a permutation of the candidates"
+    );
     if helpers == 0 {
         let found = (0..n).find_map(|k| run(k, &|| false));
         return (found, also());
@@ -110,12 +134,16 @@ fn first_success_also_on<T: Send, U: Send>(
     let also_gave: Mutex<Option<U>> = Mutex::new(None);
     let work = || {
         loop {
-            // Candidates are taken in order; one past a known success is
-            // not needed (every candidate before that success is taken by
-            // someone, as `least` only falls).
-            let k = next.fetch_add(1, Ordering::AcqRel);
-            if k >= n || k > least.load(Ordering::Acquire) {
+            // Candidates are taken in their start order; one past a known
+            // success is not needed (every candidate before that success
+            // is taken by someone, as `least` only falls), but one later in
+            // the start order may be.
+            let at = next.fetch_add(1, Ordering::AcqRel);
+            let Some(&k) = starts.get(at) else {
                 break;
+            };
+            if k > least.load(Ordering::Acquire) {
+                continue;
             }
             if let Some(t) = run(k, &|| least.load(Ordering::Acquire) < k) {
                 least.fetch_min(k, Ordering::AcqRel);
@@ -199,23 +227,29 @@ mod tests {
     use std::sync::atomic::AtomicU64;
 
     /// Against `find_map` on random success patterns with random delays,
-    /// with no helper and with one to three: the same answer, every
-    /// candidate up to it run exactly once (none twice), and the job
-    /// besides them run once.
+    /// with no helper and with one to three, candidates started in index
+    /// order or a random one: the same answer, every candidate up to it
+    /// run exactly once (none twice), and the job besides them run once.
     #[test]
     fn first_success_is_find_map() {
+        use rand::seq::SliceRandom;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        let mut overlapped = 0;
-        for round in 0..240 {
+        let (mut overlapped, mut shuffled) = (0, 0);
+        for round in 0..480 {
             let helpers = round % 4;
             let n = rng.gen_range(0..12);
             let ok: Vec<bool> = (0..n).map(|_| rng.gen_bool(0.3)).collect();
             let delay: Vec<u64> = (0..n).map(|_| rng.gen_range(0..300)).collect();
             let runs: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
             let also_runs = AtomicU64::new(0);
+            let mut starts: Vec<usize> = (0..n).collect();
+            if round % 8 >= 4 {
+                starts.shuffle(&mut rng);
+                shuffled += starts.iter().enumerate().any(|(i, &k)| i != k) as usize;
+            }
             let (got, also) = first_success_also_on(
                 helpers,
-                n,
+                &starts,
                 |k, abandoned| {
                     runs[k].fetch_add(1, Ordering::Relaxed);
                     for _ in 0..delay[k] / 10 {
@@ -234,7 +268,11 @@ mod tests {
             );
             assert_eq!((also, also_runs.load(Ordering::Relaxed)), (n + 7, 1));
             let want = (0..n).find(|&k| ok[k]);
-            assert_eq!(got, want.map(|k| k * 10), "{ok:?} with {helpers} helpers");
+            assert_eq!(
+                got,
+                want.map(|k| k * 10),
+                "{ok:?} with {helpers} helpers, started {starts:?}"
+            );
             let end = want.unwrap_or(n.saturating_sub(1));
             for (k, r) in runs.iter().enumerate() {
                 let r = r.load(Ordering::Relaxed);
@@ -251,8 +289,8 @@ mod tests {
             }
         }
         // Helpers did start candidates past the answer at times (the
-        // speculation happened).
-        assert!(overlapped > 0);
+        // speculation happened), and start orders were shuffled.
+        assert!(overlapped > 0 && shuffled > 100, "{overlapped} {shuffled}");
     }
 
     /// A candidate takes what an earlier one handed on, whatever the

@@ -229,13 +229,13 @@ impl<'a> Assignments<'a> {
 /// ([`Assignments::starts`], [`Assignments::jittered`]). The first
 /// of these candidates in that order that routes is the answer; with spare
 /// cores, later candidates are tried while earlier ones run
-/// ([`crate::parallel::first_success`]), with the same answer. When one
+/// ([`crate::parallel::first_success_also_starting`], the empty-row
+/// candidate started second), with the same answer. When one
 /// of the two piece variants routes and the effort compares them
 /// ([`Assignments::compares_variants`]), the other variant's routing (if
 /// it routes) comes second.
 ///
-/// `also()` runs besides, on a core the candidates leave idle
-/// ([`crate::parallel::first_success_also`]).
+/// `also()` runs besides, on a core the candidates leave idle.
 pub(super) fn reserved<U: Send>(
     problem: &ChannelProblem,
     model: LayerModel,
@@ -357,8 +357,23 @@ pub(super) fn reserved<U: Send>(
         }
         None
     };
-    let (won, u) = crate::parallel::first_success_also(
-        candidates,
+    // The empty-row candidate starts right after the first: when it routes
+    // it is the longest (probes, then a whole attempt), and the dogleg
+    // variant's assignment and attempt then run beside it instead of
+    // before it. The answer is the same: the first candidate in the order
+    // above that routes. (Candidate 2 still starts after 0, whose paused
+    // attempt it takes.)
+    let starts: Vec<usize> = if places.is_empty() {
+        (0..candidates).collect()
+    } else {
+        debug_assert_eq!(fixed, EMPTY_ROWS + 1);
+        [0, EMPTY_ROWS, 1, 2]
+            .into_iter()
+            .chain(fixed..candidates)
+            .collect()
+    };
+    let (won, u) = crate::parallel::first_success_also_starting(
+        &starts,
         |k, abandoned: &dyn Fn() -> bool| run(k, abandoned).map(|g| (k, g)),
         also,
     );
@@ -387,6 +402,10 @@ const QUICK_BUDGET: u64 = 16;
 /// [`Assignments::variants`].
 const DOGLEG: usize = 0;
 const WHOLE: usize = 1;
+
+/// The empty-row candidate's place among the candidates of a width above
+/// the lower bound.
+const EMPTY_ROWS: usize = 3;
 
 /// Restarts a whole-net attempt may make and still come before the dogleg
 /// variant.

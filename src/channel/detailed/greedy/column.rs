@@ -12,7 +12,7 @@ impl<'a> State<'a> {
             .map(|id| {
                 let n = problem.net(id);
                 NetInfo {
-                    pins: n.pins.iter().map(|p| (p.column as i64, p.side)).collect(),
+                    pins: &n.pins,
                     last: n.last_pin().map_or(-1, |c| c as i64),
                     right: n.right,
                     cursor: 0,
@@ -135,10 +135,11 @@ impl<'a> State<'a> {
     /// mirror case, 0 otherwise.
     pub(super) fn side_bias(&self, net: u32, x: i64) -> i64 {
         let pins = &self.nets[net as usize].pins;
-        let rest = &pins[pins.partition_point(|p| p.0 <= x)..];
+        let rest = &pins[pins.partition_point(|p| p.column as i64 <= x)..];
         let mut next: Option<(i64, Side)> = None;
         let mut other_at: Option<i64> = None;
-        for &(c, side) in rest {
+        for &Pin { column, side } in rest {
+            let c = column as i64;
             match next {
                 None => next = Some((c, side)),
                 Some((_, s0)) => {
@@ -166,10 +167,10 @@ impl<'a> State<'a> {
     /// The next pin column after `x` of a net, by its cursor.
     pub(super) fn next_pin(&mut self, net: u32, x: i64) -> Option<i64> {
         let info = &mut self.nets[net as usize];
-        while info.cursor < info.pins.len() && info.pins[info.cursor].0 <= x {
+        while info.cursor < info.pins.len() && info.pins[info.cursor].column as i64 <= x {
             info.cursor += 1;
         }
-        info.pins.get(info.cursor).map(|p| p.0)
+        info.pins.get(info.cursor).map(|p| p.column as i64)
     }
 
     pub(super) fn reset_parent(&mut self) {

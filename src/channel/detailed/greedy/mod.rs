@@ -24,7 +24,7 @@
 
 use super::grid::{Cell, Grid};
 use super::LayerModel;
-use crate::channel::problem::{ChannelProblem, Side};
+use crate::channel::problem::{ChannelProblem, Pin, Side};
 use crate::graph::UnionFind;
 
 mod column;
@@ -105,9 +105,10 @@ impl Sweep {
 type PinPair = (Option<usize>, Option<usize>);
 
 /// Per-net facts the sweep looks up.
-struct NetInfo {
-    /// Pins sorted by column, as `(column, side)`.
-    pins: Vec<(i64, Side)>,
+struct NetInfo<'a> {
+    /// The net's pins, sorted by column (the problem's own list: a sweep
+    /// that gives up early must not pay for copying every net's pins).
+    pins: &'a [Pin],
     last: i64,
     right: bool,
     /// First pin with column > the current column.
@@ -223,7 +224,7 @@ struct State<'a> {
     start: Vec<usize>,
     verts: Vec<Vert>,
     vias: Vec<ViaRec>,
-    nets: Vec<NetInfo>,
+    nets: Vec<NetInfo<'a>>,
     /// Slot owners (by position) leaving the previous column.
     carry: Vec<u32>,
     /// Slot owners in the current column (net + 1).
