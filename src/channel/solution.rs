@@ -139,14 +139,33 @@ impl ChannelSolution {
             .sum()
     }
 
-    /// Sort wires and vias so that output is canonical.
+    /// Sort wires and vias so that output is canonical (on a large
+    /// routing and a spare core, the vias on a second thread).
     pub fn canonicalize(&mut self) {
-        sort_by_net(&mut self.wires, |w| w.net);
-        self.wires.dedup();
-        sort_by_net(&mut self.vias, |v| v.net);
-        self.vias.dedup();
+        let wires = |w: &mut Vec<Wire>| {
+            sort_by_net(w, |w| w.net);
+            w.dedup();
+        };
+        let vias = |v: &mut Vec<Via>| {
+            sort_by_net(v, |v| v.net);
+            v.dedup();
+        };
+        let large = self.wires.len() + self.vias.len() >= SPLIT_SORT;
+        let cores = crate::parallel::Cores::take(large as usize);
+        if cores.count() == 0 {
+            wires(&mut self.wires);
+            vias(&mut self.vias);
+            return;
+        }
+        std::thread::scope(|scope| {
+            scope.spawn(|| vias(&mut self.vias));
+            wires(&mut self.wires);
+        });
     }
 }
+
+/// Routings with fewer wires and vias are sorted on one thread.
+const SPLIT_SORT: usize = 1 << 16;
 
 /// Sort `items`, whose order begins with their net (`net`), as
 /// `sort_unstable` would: by net first on plain integer keys, then each

@@ -26,17 +26,11 @@ fn tidy_split(problem: &ChannelProblem, g: &mut Grid, split: bool) {
     let (start, cells) = g.cells_by_net();
     let cells_of = |net: u32| &cells[start[net as usize]..start[net as usize + 1]];
     // Each net's clean-up reads and writes its own cells only, so the order
-    // of the nets changes nothing; left to right (by each net's leftmost
-    // column), the cells of one net are near the last one's in memory.
-    let row = (g.columns + 2) as u32;
-    let mut nets: Vec<(u32, u32)> = problem
+    // of the nets changes nothing; left to right (by the left end of each
+    // net's span), the cells of one net are near the last one's in memory.
+    let mut nets: Vec<(i64, u32)> = problem
         .net_ids()
-        .map(|id| {
-            (
-                cells_of(id.0).iter().map(|&i| i % row).min().unwrap_or(0),
-                id.0,
-            )
-        })
+        .map(|id| (problem.net(id).span(problem.columns()).0, id.0))
         .collect();
     nets.sort_unstable();
     if !split {

@@ -8,7 +8,36 @@ impl Grid {
     /// the whole grid; `label` maps a net index to its label. The grid is
     /// read in raster order (a column's cells lie a whole row apart), so
     /// the runs come out in no particular order.
-    pub fn geometry(&self, label: impl Fn(u32) -> u32) -> (Vec<Wire>, Vec<Via>) {
+    pub fn geometry(&self, label: impl Fn(u32) -> u32 + Sync) -> (Vec<Wire>, Vec<Via>) {
+        // The runs of each layer and the vias up from it are found apart
+        // from the other layers': on a large grid (and a spare core), the
+        // first layer on one thread and the rest on another.
+        let layers = self.layers;
+        let cores =
+            crate::parallel::Cores::take((layers > 1 && self.owner.len() >= SPLIT_CELLS) as usize);
+        if cores.count() == 0 {
+            return self.geometry_of(1..=layers, &label);
+        }
+        let (mut first, rest) = std::thread::scope(|scope| {
+            let rest = scope.spawn(|| self.geometry_of(2..=layers, &label));
+            let first = self.geometry_of(1..=1, &label);
+            (
+                first,
+                rest.join().expect("the geometry of a layer does not panic"),
+            )
+        });
+        first.0.extend(rest.0);
+        first.1.extend(rest.1);
+        first
+    }
+
+    /// [`Grid::geometry`] of some layers: their runs and the vias up from
+    /// them.
+    pub(super) fn geometry_of(
+        &self,
+        of: std::ops::RangeInclusive<u32>,
+        label: &impl Fn(u32) -> u32,
+    ) -> (Vec<Wire>, Vec<Via>) {
         let cols = (self.columns + 2) as usize;
         let rows = (self.width + 2) as usize;
         let plane = cols * rows;
@@ -21,7 +50,7 @@ impl Grid {
         // The row where the vertical run through each column of the row
         // below began (`usize::MAX`: none).
         let mut up_from = vec![usize::MAX; cols];
-        for layer in 1..=layers {
+        for layer in of.map(|l| l as usize) {
             let base = (layer - 1) * plane;
             up_from.iter_mut().for_each(|s| *s = usize::MAX);
             for y in 0..rows {
@@ -91,3 +120,6 @@ impl Grid {
         (wires, vias)
     }
 }
+
+/// Grids with fewer raster cells are read back on one thread.
+const SPLIT_CELLS: usize = 1 << 20;

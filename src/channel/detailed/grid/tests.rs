@@ -191,3 +191,26 @@ fn a_run_is_its_cells_claimed_and_joined_in_turn() {
         "{whole} whole, {stopped} stopped"
     );
 }
+
+/// The geometry of the first layer and that of the others, together, is
+/// the geometry of all layers (what a large grid's two threads find), on
+/// raw routed grids of two and three layers.
+#[test]
+fn the_geometry_of_layers_apart_is_the_geometry_of_all() {
+    let mut split = 0;
+    for (p, g) in super::super::tests::raw_grids(59, 80) {
+        let (mut wires, mut vias) = g.geometry_of(1..=1, &|n| n);
+        let rest = g.geometry_of(2..=g.layers, &|n| n);
+        assert!(!rest.0.is_empty(), "{}", p.name());
+        wires.extend(rest.0);
+        vias.extend(rest.1);
+        wires.sort_unstable();
+        vias.sort_unstable();
+        let (mut all_wires, mut all_vias) = g.geometry_of(1..=g.layers, &|n| n);
+        all_wires.sort_unstable();
+        all_vias.sort_unstable();
+        assert_eq!((wires, vias), (all_wires, all_vias), "{}", p.name());
+        split += 1;
+    }
+    assert_eq!(split, 80);
+}
