@@ -16,7 +16,36 @@ pub(super) struct Riser {
     pub(super) lo: i64,
     pub(super) hi: i64,
     /// Rows and layers of the net's trunk pieces ending in this column.
-    pub(super) joints: Vec<(i64, u32)>,
+    pub(super) joints: Joints,
+}
+
+/// The rows and layers of the trunk pieces a riser joins, in order. A
+/// net's pieces meet at its pin columns, one ending where the next
+/// starts, so a riser joins one or two: those are kept in place (a long
+/// channel draws some hundreds of thousands of risers an attempt); any
+/// more in a list.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Joints {
+    first: [(i64, u32); 2],
+    len: usize,
+    more: Vec<(i64, u32)>,
+}
+
+impl Joints {
+    pub(super) fn push(&mut self, joint: (i64, u32)) {
+        if self.len < self.first.len() {
+            self.first[self.len] = joint;
+        } else {
+            self.more.push(joint);
+        }
+        self.len += 1;
+    }
+
+    pub(super) fn iter(&self) -> impl Iterator<Item = &(i64, u32)> + Clone {
+        self.first[..self.len.min(self.first.len())]
+            .iter()
+            .chain(&self.more)
+    }
 }
 
 /// One candidate routing at a fixed width: a trunk-piece variant and its

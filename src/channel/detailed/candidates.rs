@@ -262,7 +262,10 @@ pub(super) fn reserved<U: Send>(
         model,
         rows,
         items: &[],
-        order: made.order(DOGLEG),
+        // Each candidate sets its variant's items and order (the dogleg
+        // variant's set-up order is made by the first candidate that needs
+        // it, on its own thread, not here before any has started).
+        order: made.order(WHOLE),
         slots: &[],
         borrowed,
         spares: Some(&made.spares),
@@ -338,6 +341,7 @@ pub(super) fn reserved<U: Send>(
                 .collect();
             let c = Candidate {
                 items,
+                order: made.order(DOGLEG),
                 slots: &shifted,
                 ..base
             };

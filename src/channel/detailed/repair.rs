@@ -53,7 +53,7 @@ pub(super) fn draw_riser(g: &mut Grid, x: i64, r: &Riser) -> bool {
             r.net,
         );
     }
-    for &(y, l) in &r.joints {
+    for &(y, l) in r.joints.iter() {
         if l != r.layer {
             g.via(x, y, l, r.layer, r.net);
         }

@@ -211,10 +211,10 @@ impl<'a> Setup<'a> {
             let b = problem.bottom()[x as usize].map(|id| id.0);
             let (meeting, slots) = (&self.order.meeting, self.slots);
             let riser = |net: u32, pin_rows: &[i64], layer: u32| {
-                let joints: Vec<(i64, u32)> = meeting
-                    .of(net, x)
-                    .map(|k| (slots[k].y, slots[k].layer))
-                    .collect();
+                let mut joints = Joints::default();
+                for k in meeting.of(net, x) {
+                    joints.push((slots[k].y, slots[k].layer));
+                }
                 let ys = pin_rows.iter().copied().chain(joints.iter().map(|j| j.0));
                 let lo = ys.clone().min().expect("a riser has a pin");
                 let hi = ys.max().expect("a riser has a pin");
@@ -226,31 +226,25 @@ impl<'a> Setup<'a> {
                     joints,
                 }
             };
-            let risers: Vec<Riser> = match (t, b) {
-                (Some(t), Some(b)) if t == b => vec![riser(t, &[0, top], self.v_bottom)],
-                _ => {
-                    let mut r = Vec::new();
-                    if let Some(b) = b {
-                        r.push(riser(b, &[0], self.v_bottom));
-                    }
-                    if let Some(t) = t {
-                        r.push(riser(t, &[top], self.v_top));
-                    }
-                    r
-                }
+            // The bottom pin's riser, then the top pin's (one riser when
+            // both pins are of one net).
+            let (lower, upper) = match (t, b) {
+                (Some(t), Some(b)) if t == b => (Some(riser(t, &[0, top], self.v_bottom)), None),
+                _ => (
+                    b.map(|b| riser(b, &[0], self.v_bottom)),
+                    t.map(|t| riser(t, &[top], self.v_top)),
+                ),
             };
-            if risers.len() == 2
-                && risers[0].layer == risers[1].layer
-                && risers[1].lo <= risers[0].hi
-            {
-                if x >= self.repair_from {
-                    let mut it = risers.into_iter();
-                    let (lower, upper) = (it.next().unwrap(), it.next().unwrap());
-                    self.conflicts.push((x, lower, upper));
+            if let (Some(l), Some(u)) = (&lower, &upper) {
+                if l.layer == u.layer && u.lo <= l.hi {
+                    if x >= self.repair_from {
+                        let (l, u) = (lower.expect("matched"), upper.expect("matched"));
+                        self.conflicts.push((x, l, u));
+                    }
+                    continue;
                 }
-                continue;
             }
-            for r in &risers {
+            for r in lower.iter().chain(&upper) {
                 if !draw_riser(g, x, r) {
                     return false;
                 }
