@@ -51,8 +51,9 @@ pub struct Search<'a> {
     pub steal: Option<u32>,
 }
 
-/// The moves of a search out of cell `$c` (raster index `$i`): runs `$body`
-/// with `$next`, `$j` (its raster index) and `$cost` (the move's own cost,
+/// The moves of a search out of cell `$c` (raster index `$i`, index `$k` in
+/// the search's [`Frame`] `$frame`): runs `$body` with `$next`, `$j` (its
+/// raster index), `$l` (its frame index) and `$cost` (the move's own cost,
 /// before the price of entering `$next`) for each move the search allows
 /// and its window holds, in the order x - 1, x + 1, layer - 1, layer + 1,
 /// y - 1, y + 1, and sets `$window_bound` when an allowed move was left out
@@ -63,13 +64,15 @@ pub struct Search<'a> {
 /// in its innermost loop (a closure-taking method cost a quarter more
 /// instructions).
 macro_rules! each_move {
-    ($search:expr, $c:expr, $i:expr, ($x0:expr, $x1:expr), $is_target:expr, $window_bound:ident,
-     |$next:ident, $j:ident, $cost:ident| $body:block) => {{
+    ($search:expr, $c:expr, $i:expr, $k:expr, $frame:expr, ($x0:expr, $x1:expr), $is_target:expr,
+     $window_bound:ident, |$next:ident, $j:ident, $l:ident, $cost:ident| $body:block) => {{
         let s = $search;
         let g = s.grid;
-        let (c, i): (Cell, usize) = ($c, $i);
+        let (c, i, k): (Cell, usize, usize) = ($c, $i, $k);
         let row = (g.columns + 2) as usize;
         let plane = row * (g.width + 2) as usize;
+        // The same steps in the frame.
+        let (f_row, f_plane) = ($frame.columns, $frame.columns * $frame.rows);
         let top = g.top_row();
         let on_pin_row = c.y == 0 || c.y == top;
         let on_side = c.x == -1 || c.x == g.columns;
@@ -83,7 +86,10 @@ macro_rules! each_move {
                     } else {
                         0
                     };
-                for (dx, j) in [(-1i64, i.wrapping_sub(1)), (1, i + 1)] {
+                for (dx, j, l) in [
+                    (-1i64, i.wrapping_sub(1), k.wrapping_sub(1)),
+                    (1, i + 1, k + 1),
+                ] {
                     let x = c.x + dx;
                     let side_ok = match x {
                         -1 => s.left_side,
@@ -98,19 +104,27 @@ macro_rules! each_move {
                         $window_bound |= s.price_at(next, j).is_some();
                         continue;
                     }
-                    let ($next, $j, $cost) = (next, j, along);
+                    let ($next, $j, $l, $cost) = (next, j, l, along);
                     $body
                 }
             }
             if !on_side {
                 if c.layer > 1 {
-                    let ($next, $j, $cost) =
-                        (Cell::new(c.x, c.y, c.layer - 1), i - plane, s.costs.via);
+                    let ($next, $j, $l, $cost) = (
+                        Cell::new(c.x, c.y, c.layer - 1),
+                        i - plane,
+                        k - f_plane,
+                        s.costs.via,
+                    );
                     $body
                 }
                 if c.layer < s.layers {
-                    let ($next, $j, $cost) =
-                        (Cell::new(c.x, c.y, c.layer + 1), i + plane, s.costs.via);
+                    let ($next, $j, $l, $cost) = (
+                        Cell::new(c.x, c.y, c.layer + 1),
+                        i + plane,
+                        k + f_plane,
+                        s.costs.via,
+                    );
                     $body
                 }
             }
@@ -122,7 +136,10 @@ macro_rules! each_move {
                 } else {
                     0
                 };
-            for (dy, j) in [(-1i64, i.wrapping_sub(row)), (1, i + row)] {
+            for (dy, j, l) in [
+                (-1i64, i.wrapping_sub(row), k.wrapping_sub(f_row)),
+                (1, i + row, k + f_row),
+            ] {
                 let ny = c.y + dy;
                 if ny < 0 || ny > top {
                     continue;
@@ -131,7 +148,7 @@ macro_rules! each_move {
                 if (ny == 0 || ny == top) && !$is_target(next, j) {
                     continue;
                 }
-                let ($next, $j, $cost) = (next, j, across);
+                let ($next, $j, $l, $cost) = (next, j, l, across);
                 $body
             }
         }
@@ -270,22 +287,25 @@ impl Search<'_> {
         stack.clear();
         let mut window_bound = false;
         for (i, s) in self.starts(sources, &mut window_bound) {
-            if seen.mark(frame.at(s)) {
-                stack.push((i, s));
+            let k = frame.at(s);
+            if seen.mark(k) {
+                stack.push((i, k, s));
             }
         }
-        while let Some((i, c)) = stack.pop() {
+        while let Some((i, k, c)) = stack.pop() {
             // Enter each allowed cell not seen yet; a target ends the flood.
             each_move!(
                 self,
                 c,
                 i,
+                k,
+                frame,
                 (x0, x1),
                 is_target,
                 window_bound,
-                |next, j, _cost| {
-                    let k = frame.at(next);
-                    if !seen.is_marked(k) && self.price_at(next, j).is_some() {
+                |next, j, l, _cost| {
+                    debug_assert_eq!(l, frame.at(next));
+                    if !seen.is_marked(l) && self.price_at(next, j).is_some() {
                         if is_target(next, j) {
                             return Flood::Reached;
                         }
@@ -293,8 +313,8 @@ impl Search<'_> {
                             return Flood::OverBudget;
                         }
                         budget -= 1;
-                        seen.mark(k);
-                        stack.push((j, next));
+                        seen.mark(l);
+                        stack.push((j, l, next));
                     }
                 }
             );
@@ -337,7 +357,8 @@ impl Search<'_> {
         }
         while let Some((d, i)) = queue.pop() {
             let c = g.cell_at(i);
-            if d > dist[frame.at(c)] {
+            let k = frame.at(c);
+            if d > dist[k] {
                 continue;
             }
             if d > 0 && is_target(c, i) {
@@ -358,19 +379,21 @@ impl Search<'_> {
                 self,
                 c,
                 i,
+                k,
+                frame,
                 (x0, x1),
                 is_target,
                 window_bound,
-                |next, j, cost| {
+                |next, j, l, cost| {
+                    debug_assert_eq!(l, frame.at(next));
                     if let Some(toll) = self.price_at(next, j) {
                         let nd = d + cost + toll;
-                        let k = frame.at(next);
-                        if nd < dist[k] {
-                            if dist[k] == u32::MAX {
-                                touched.push(k);
+                        if nd < dist[l] {
+                            if dist[l] == u32::MAX {
+                                touched.push(l);
                             }
-                            dist[k] = nd;
-                            parent[k] = i as u32;
+                            dist[l] = nd;
+                            parent[l] = i as u32;
                             queue.push(nd, j);
                         }
                     }
@@ -425,7 +448,7 @@ struct Scratch {
     queue: Buckets,
     /// The reachability flood's marks and stack.
     seen: Marks,
-    stack: Vec<(usize, Cell)>,
+    stack: Vec<(usize, usize, Cell)>,
 }
 
 /// No parent: a search's source. Raster indices fit in 32 bits.
