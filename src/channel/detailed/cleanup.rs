@@ -23,7 +23,21 @@ const SPLIT_FROM: usize = 4096;
 fn tidy_split(problem: &ChannelProblem, g: &mut Grid, split: bool) {
     reassign_stubs(g);
     // Clean-up claims no cell, so each net's cells now are all it will own.
-    let (start, cells) = g.cells_by_net();
+    // When split, the copy for the second thread is made meanwhile (both
+    // only read the grid).
+    let ((start, cells), copy) = if split {
+        let whole: &Grid = g;
+        std::thread::scope(|scope| {
+            let copy = scope.spawn(|| whole.copy_wiring());
+            let listed = whole.cells_by_net();
+            (
+                listed,
+                Some(copy.join().expect("copying a grid does not panic")),
+            )
+        })
+    } else {
+        (g.cells_by_net(), None)
+    };
     let cells_of = |net: u32| &cells[start[net as usize]..start[net as usize + 1]];
     // Each net's clean-up reads and writes its own cells only, so the order
     // of the nets changes nothing; left to right (by the left end of each
@@ -33,16 +47,15 @@ fn tidy_split(problem: &ChannelProblem, g: &mut Grid, split: bool) {
         .map(|id| (problem.net(id).span(problem.columns()).0, id.0))
         .collect();
     nets.sort_unstable();
-    if !split {
+    let Some(mut copy) = copy else {
         for &(_, net) in &nets {
             tidy_net(g, net, cells_of(net));
         }
         return;
-    }
-    // The right half of the nets on a copy, then their cells copied back
+    };
+    // The right half of the nets on the copy, then their cells copied back
     // (nothing else changes: an edge joins two cells of one net).
     let (left, right) = nets.split_at(nets.len() / 2);
-    let mut copy = g.copy_wiring();
     std::thread::scope(|scope| {
         scope.spawn(|| {
             for &(_, net) in right {
