@@ -657,3 +657,15 @@ fn routings_do_not_depend_on_spare_cores() {
         assert_eq!(free, alone, "{} in {}", p.name(), model.name());
     }
 }
+
+/// A riser's joints keep the order they were given in, past the two kept
+/// in place.
+#[test]
+fn joints_keep_their_order_past_the_two_kept_in_place() {
+    let mut joints = Joints::default();
+    for k in 0..5i64 {
+        joints.push((k, k as u32 + 1));
+        let want: Vec<(i64, u32)> = (0..=k).map(|j| (j, j as u32 + 1)).collect();
+        assert_eq!(joints.iter().copied().collect::<Vec<_>>(), want);
+    }
+}
