@@ -128,7 +128,13 @@ pub struct PieceConstraints {
 
 impl PieceConstraints {
     pub fn new(problem: &ChannelProblem, items: &[Item]) -> Self {
-        let depths = depths(&piece_graph(problem, items));
+        PieceConstraints::meeting_at(problem, items, &Columns::meeting(problem, items))
+    }
+
+    /// [`PieceConstraints::new`] with the pieces meeting each pin column
+    /// listed already ([`Columns::meeting`] of `items`).
+    pub(super) fn meeting_at(problem: &ChannelProblem, items: &[Item], at: &Columns) -> Self {
+        let depths = depths(&piece_graph_at(problem, items, at));
         let ending = Columns::ending(problem, items);
         let c = problem.columns() as i64;
         let mut start = Vec::with_capacity(items.len() + 1);
@@ -363,8 +369,12 @@ pub fn assign_with(
 /// one net and a bottom pin of another, every piece of the top net that
 /// meets the column must lie above every such piece of the bottom net.
 pub fn piece_graph(problem: &ChannelProblem, items: &[Item]) -> Digraph {
+    piece_graph_at(problem, items, &Columns::meeting(problem, items))
+}
+
+/// [`piece_graph`] with the pieces meeting each pin column listed already.
+fn piece_graph_at(problem: &ChannelProblem, items: &[Item], at: &Columns) -> Digraph {
     let c = problem.columns() as usize;
-    let at = Columns::meeting(problem, items);
     let mut g = Digraph::new(items.len());
     for x in 0..c {
         if let (Some(t), Some(b)) = (problem.top()[x], problem.bottom()[x]) {

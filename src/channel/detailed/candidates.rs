@@ -215,7 +215,11 @@ impl<'a> Assignments<'a> {
     /// with the given seed and stream or not ([`assign_with`]).
     fn make(&self, k: usize, rows: i64, jitter: Option<(u64, u64)>) -> Option<Vec<Slot>> {
         let items = &self.variants[k];
-        let cons = self.constraints[k].get_or_init(|| PieceConstraints::new(self.problem, items));
+        // The variant's set-up order lists the pieces meeting each pin
+        // column, which the constraints are made from too.
+        let cons = self.constraints[k].get_or_init(|| {
+            PieceConstraints::meeting_at(self.problem, items, self.order(k).meeting())
+        });
         let mut slots = assign_with(self.problem, items, cons, rows, &self.h, jitter)?;
         improve(self.problem, items, cons, &mut slots, rows, &self.h);
         Some(slots)

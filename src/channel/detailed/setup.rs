@@ -75,6 +75,11 @@ impl Order {
             meeting,
         }
     }
+
+    /// The pieces meeting each pin column of their net.
+    pub(super) fn meeting(&self) -> &Columns {
+        &self.meeting
+    }
 }
 
 impl<'a> Setup<'a> {
