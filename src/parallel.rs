@@ -54,6 +54,39 @@ impl Drop for Cores {
     }
 }
 
+/// `a()` and `b()`: `b` on a second thread when `apart` (its caller holds
+/// a spare core for it, [`Cores`]), else after `a` on this one. A panic in
+/// either goes on in the caller.
+pub fn join<A, B: Send>(
+    apart: bool,
+    a: impl FnOnce() -> A,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    if !apart {
+        let x = a();
+        return (x, b());
+    }
+    std::thread::scope(|scope| {
+        let other = scope.spawn(b);
+        let x = a();
+        let y = other
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (x, y)
+    })
+}
+
+/// [`join`] on a spare core when `wanted` and one is free (held while `b`
+/// runs).
+pub fn join_on_spare<A, B: Send>(
+    wanted: bool,
+    a: impl FnOnce() -> A,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    let cores = Cores::take(wanted as usize);
+    join(cores.count() == 1, a, b)
+}
+
 /// The result of the first `k` in `0..n` (in that order) for which `run(k,
 /// abandoned)` succeeds, exactly as `(0..n).find_map(..)`; with spare cores,
 /// later candidates are tried at the same time as earlier ones. Each
@@ -291,6 +324,30 @@ mod tests {
         // Helpers did start candidates past the answer at times (the
         // speculation happened), and start orders were shuffled.
         assert!(overlapped > 0 && shuffled > 100, "{overlapped} {shuffled}");
+    }
+
+    /// Both jobs run once and give their results, on one thread or two; a
+    /// panic in the second thread's job reaches the caller.
+    #[test]
+    fn join_runs_both_and_passes_a_panic_on() {
+        for apart in [false, true] {
+            let ran = AtomicU64::new(0);
+            let (a, b) = join(
+                apart,
+                || {
+                    ran.fetch_add(1, Ordering::Relaxed);
+                    std::thread::current().id()
+                },
+                || {
+                    ran.fetch_add(10, Ordering::Relaxed);
+                    std::thread::current().id()
+                },
+            );
+            assert_eq!(ran.load(Ordering::Relaxed), 11);
+            assert_eq!(a != b, apart, "apart {apart}");
+        }
+        let caught = std::panic::catch_unwind(|| join(true, || 1, || -> u8 { panic!("in b") }));
+        assert!(caught.is_err());
     }
 
     /// A candidate takes what an earlier one handed on, whatever the

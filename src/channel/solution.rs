@@ -142,25 +142,19 @@ impl ChannelSolution {
     /// Sort wires and vias so that output is canonical (on a large
     /// routing and a spare core, the vias on a second thread).
     pub fn canonicalize(&mut self) {
-        let wires = |w: &mut Vec<Wire>| {
-            sort_by_net(w, |w| w.net);
-            w.dedup();
-        };
-        let vias = |v: &mut Vec<Via>| {
-            sort_by_net(v, |v| v.net);
-            v.dedup();
-        };
         let large = self.wires.len() + self.vias.len() >= SPLIT_SORT;
-        let cores = crate::parallel::Cores::take(large as usize);
-        if cores.count() == 0 {
-            wires(&mut self.wires);
-            vias(&mut self.vias);
-            return;
-        }
-        std::thread::scope(|scope| {
-            scope.spawn(|| vias(&mut self.vias));
-            wires(&mut self.wires);
-        });
+        let (wires, vias) = (&mut self.wires, &mut self.vias);
+        crate::parallel::join_on_spare(
+            large,
+            || {
+                sort_by_net(wires, |w| w.net);
+                wires.dedup();
+            },
+            || {
+                sort_by_net(vias, |v| v.net);
+                vias.dedup();
+            },
+        );
     }
 }
 

@@ -25,19 +25,12 @@ fn tidy_split(problem: &ChannelProblem, g: &mut Grid, split: bool) {
     // Clean-up claims no cell, so each net's cells now are all it will own.
     // When split, the copy for the second thread is made meanwhile (both
     // only read the grid).
-    let ((start, cells), copy) = if split {
-        let whole: &Grid = g;
-        std::thread::scope(|scope| {
-            let copy = scope.spawn(|| whole.copy_wiring());
-            let listed = whole.cells_by_net();
-            (
-                listed,
-                Some(copy.join().expect("copying a grid does not panic")),
-            )
-        })
-    } else {
-        (g.cells_by_net(), None)
-    };
+    let whole: &Grid = g;
+    let ((start, cells), copy) = crate::parallel::join(
+        split,
+        || whole.cells_by_net(),
+        || split.then(|| whole.copy_wiring()),
+    );
     let cells_of = |net: u32| &cells[start[net as usize]..start[net as usize + 1]];
     // Each net's clean-up reads and writes its own cells only, so the order
     // of the nets changes nothing; left to right (by the left end of each
@@ -56,16 +49,19 @@ fn tidy_split(problem: &ChannelProblem, g: &mut Grid, split: bool) {
     // The right half of the nets on the copy, then their cells copied back
     // (nothing else changes: an edge joins two cells of one net).
     let (left, right) = nets.split_at(nets.len() / 2);
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
+    crate::parallel::join(
+        true,
+        || {
+            for &(_, net) in left {
+                tidy_net(g, net, cells_of(net));
+            }
+        },
+        || {
             for &(_, net) in right {
                 tidy_net(&mut copy, net, cells_of(net));
             }
-        });
-        for &(_, net) in left {
-            tidy_net(g, net, cells_of(net));
-        }
-    });
+        },
+    );
     for &(_, net) in right {
         g.take_cells(&copy, cells_of(net));
     }

@@ -12,23 +12,15 @@ impl Grid {
         // The runs of each layer and the vias up from it are found apart
         // from the other layers': on a large grid (and a spare core), the
         // first layer on one thread and the rest on another.
-        let layers = self.layers;
-        let cores =
-            crate::parallel::Cores::take((layers > 1 && self.owner.len() >= SPLIT_CELLS) as usize);
-        if cores.count() == 0 {
-            return self.geometry_of(1..=layers, &label);
-        }
-        let (mut first, rest) = std::thread::scope(|scope| {
-            let rest = scope.spawn(|| self.geometry_of(2..=layers, &label));
-            let first = self.geometry_of(1..=1, &label);
-            (
-                first,
-                rest.join().expect("the geometry of a layer does not panic"),
-            )
-        });
-        first.0.extend(rest.0);
-        first.1.extend(rest.1);
-        first
+        let large = self.layers > 1 && self.owner.len() >= SPLIT_CELLS;
+        let ((mut wires, mut vias), rest) = crate::parallel::join_on_spare(
+            large,
+            || self.geometry_of(1..=1, &label),
+            || self.geometry_of(2..=self.layers, &label),
+        );
+        wires.extend(rest.0);
+        vias.extend(rest.1);
+        (wires, vias)
     }
 
     /// [`Grid::geometry`] of some layers: their runs and the vias up from
