@@ -507,3 +507,43 @@ fn the_effort_reaches_the_groups_router() {
     // The levels must route some channel differently for this to tell.
     assert!(differ > 0, "no channel where the effort mattered");
 }
+
+/// Channels with side terminals whose B group's plane routing at the
+/// stacked width first came back narrower (cutting the side extension back
+/// deleted rows): the borrowing group routed around that geometry while a
+/// different lift of it was stacked, and four layers shorted.
+#[test]
+fn side_terminal_channels_route_legally_in_every_layer_count() {
+    let channels: [(&[u32], &[u32], &[u32], &[u32]); 3] = [
+        (&[1, 4, 3, 2, 5], &[6, 5, 2, 3, 4], &[6, 8, 7], &[7, 8, 1]),
+        (
+            &[
+                0, 0, 77, 122, 104, 197, 194, 105, 138, 131, 185, 197, 110, 77, 0, 105, 0, 145, 90,
+            ],
+            &[
+                204, 185, 0, 0, 91, 194, 197, 194, 0, 110, 0, 131, 0, 122, 104, 0, 138, 90, 145,
+            ],
+            &[31, 204],
+            &[31, 91],
+        ),
+        (
+            &[
+                0, 0, 0, 155, 67, 152, 42, 0, 107, 32, 0, 32, 15, 155, 0, 0, 123, 0,
+            ],
+            &[
+                0, 0, 78, 0, 0, 15, 42, 61, 152, 78, 32, 107, 67, 0, 0, 0, 61, 157,
+            ],
+            &[31, 53, 157, 146, 85],
+            &[123, 31, 53, 146, 85],
+        ),
+    ];
+    for (k, (top, bottom, left, right)) in channels.into_iter().enumerate() {
+        let p = ChannelProblem::from_rows(&format!("sides{k}"), top, bottom, left, right).unwrap();
+        assert!(!crossing_pairs(&p).is_empty());
+        for layers in 2..=8 {
+            let res = route_mulch(&p, layers, SelectOptions::default(), &mut |_| {})
+                .unwrap_or_else(|e| panic!("sides{k} L={layers}: {e}"));
+            check_result(&p, layers, &res);
+        }
+    }
+}

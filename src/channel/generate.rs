@@ -179,3 +179,59 @@ mod tests {
         }
     }
 }
+
+/// A random valid channel that exercises side terminals: nets with one to
+/// five pins anywhere in the channel (cyclic vertical constraints allowed),
+/// side terminals on any net whatever its span, and feed-throughs (nets
+/// with side terminals and no pin). The side lists come in random order.
+pub fn random_side_channel<R: Rng>(rng: &mut R, columns: u32) -> ChannelProblem {
+    let c = columns.max(1) as usize;
+    let mut top = vec![0u32; c];
+    let mut bottom = vec![0u32; c];
+    let mut slots: Vec<(usize, bool)> = (0..c).flat_map(|x| [(x, true), (x, false)]).collect();
+    slots.shuffle(rng);
+    slots.retain(|_| rng.gen_bool(0.85));
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    let mut label = 0u32;
+    let mut next = slots.into_iter().peekable();
+    while next.peek().is_some() {
+        label += 1;
+        let pins = rng.gen_range(1..=5usize);
+        for (x, is_top) in next.by_ref().take(pins) {
+            if is_top {
+                top[x] = label;
+            } else {
+                bottom[x] = label;
+            }
+        }
+        let count = top.iter().chain(&bottom).filter(|&&l| l == label).count();
+        let (mut l, mut r) = (rng.gen_bool(0.2), rng.gen_bool(0.2));
+        if count < 2 && !l && !r {
+            if rng.gen_bool(0.5) {
+                l = true;
+            } else {
+                r = true;
+            }
+        }
+        if l {
+            left.push(label);
+        }
+        if r {
+            right.push(label);
+        }
+    }
+    // Feed-throughs: side terminals only, on both sides.
+    for _ in 0..rng.gen_range(0..=2) {
+        label += 1;
+        left.push(label);
+        right.push(label);
+    }
+    if label == 0 {
+        top[0] = 1;
+        left.push(1);
+    }
+    left.shuffle(rng);
+    right.shuffle(rng);
+    ChannelProblem::from_rows("random-sides", &top, &bottom, &left, &right)
+        .expect("every generated net has at least two terminals")
+}

@@ -195,7 +195,11 @@ pub fn route_plane_at(
         let ext = super::switchbox::extend_floating_sides(problem)
             .map_err(|e| RouteError::Unroutable(e.message))?;
         let routed = route_plane_at(&ext.problem, at_least)?;
-        return Ok(ext.truncate(&routed));
+        // Cutting back deletes rows that only verticals pass through; the
+        // caller asked for at least `at_least` rows, so they go back in.
+        let cut = ext.truncate(&routed);
+        let rows = cut.width.max(at_least);
+        return Ok(cut.widened(rows));
     }
     route_pins_only(problem, at_least as i64)
 }

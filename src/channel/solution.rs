@@ -70,6 +70,72 @@ pub struct ChannelSolution {
 }
 
 impl ChannelSolution {
+    /// This routing in a channel `width` rows wide (at least its own): the
+    /// `width - W` extra rows go in at the row boundary that the fewest
+    /// vertical wires cross (the top one on ties, just under the top pin
+    /// row); everything from there up moves up and the crossing wires
+    /// stretch. Legal routings stay legal: no point changes owner, and the
+    /// inserted rows hold only stretched verticals.
+    ///
+    /// # Panics
+    /// If `width` is less than the routing's own width.
+    pub fn widened(&self, width: u32) -> ChannelSolution {
+        assert!(
+            width >= self.width,
+            "widening a routing of width {} to {width}",
+            self.width
+        );
+        let lift = (width - self.width) as i64;
+        if lift == 0 {
+            return self.clone();
+        }
+        let rows = self.width as i64;
+        let verticals: Vec<(i64, i64)> = self
+            .wires
+            .iter()
+            .filter(|w| w.from.x == w.to.x && w.from.y != w.to.y)
+            .map(|w| (w.from.y.min(w.to.y), w.from.y.max(w.to.y)))
+            .collect();
+        // Rows from `at` up move; a wire with lo < at <= hi stretches.
+        let at = (1..=rows + 1)
+            .rev()
+            .min_by_key(|&p| {
+                verticals
+                    .iter()
+                    .filter(|&&(lo, hi)| lo < p && p <= hi)
+                    .count()
+            })
+            .expect("at least one boundary");
+        let map = |p: Point| -> Point {
+            if p.y >= at {
+                Point::new(p.x, p.y + lift)
+            } else {
+                p
+            }
+        };
+        ChannelSolution {
+            width,
+            wires: self
+                .wires
+                .iter()
+                .map(|w| Wire {
+                    from: map(w.from),
+                    to: map(w.to),
+                    ..*w
+                })
+                .collect(),
+            vias: self
+                .vias
+                .iter()
+                .map(|v| Via {
+                    at: map(v.at),
+                    ..*v
+                })
+                .collect(),
+            ..self.clone()
+        }
+    }
+
     /// Total wire length: per net, layer and grid line the union of the wire
     /// intervals, so overlapping wires count once.
     pub fn net_length(&self) -> u64 {

@@ -270,59 +270,6 @@ pub fn route_mulch(
     Ok(result)
 }
 
-/// A group's routing in a channel `width` rows wide: the `width - W_g`
-/// extra rows go in at the row boundary that the fewest vertical wires cross
-/// (the top one on ties, just under the top pin row); everything from there
-/// up moves up and the crossing wires stretch.
-fn lifted(s: &ChannelSolution, width: u32) -> ChannelSolution {
-    let lift = (width - s.width) as i64;
-    let rows = s.width as i64;
-    let verticals: Vec<(i64, i64)> = s
-        .wires
-        .iter()
-        .filter(|w| w.from.x == w.to.x && w.from.y != w.to.y)
-        .map(|w| (w.from.y.min(w.to.y), w.from.y.max(w.to.y)))
-        .collect();
-    // Rows from `at` up move; a wire with lo < at <= hi stretches.
-    let at = (1..=rows + 1)
-        .rev()
-        .min_by_key(|&p| {
-            verticals
-                .iter()
-                .filter(|&&(lo, hi)| lo < p && p <= hi)
-                .count()
-        })
-        .expect("at least one boundary");
-    let map = |p: Point| -> Point {
-        if p.y >= at {
-            Point::new(p.x, p.y + lift)
-        } else {
-            p
-        }
-    };
-    ChannelSolution {
-        width,
-        wires: s
-            .wires
-            .iter()
-            .map(|w| Wire {
-                from: map(w.from),
-                to: map(w.to),
-                ..*w
-            })
-            .collect(),
-        vias: s
-            .vias
-            .iter()
-            .map(|v| Via {
-                at: map(v.at),
-                ..*v
-            })
-            .collect(),
-        ..s.clone()
-    }
-}
-
 /// A B group's routing in a channel `width` rows wide: the plane router
 /// run again at that width (spec §4.4) when that saves wire over the
 /// narrower routing lifted, else the lifted one.
@@ -339,12 +286,16 @@ fn b_at(
         .restricted(nets)
         .expect("a subset of a valid channel's nets is valid");
     let wide = route_plane_at(&sub, width)?;
-    let low = lifted(own, width);
-    Ok(if wide.net_length() < low.net_length() {
+    let low = own.widened(width);
+    let out = if wide.net_length() < low.net_length() {
         wide
     } else {
         low
-    })
+    };
+    // The borrower routes around exactly this geometry, so it must be the
+    // one stacked: no later lift may move it.
+    debug_assert_eq!(out.width, width, "a B routing of the asked width");
+    Ok(out)
 }
 
 /// The grid points a single-layer routing uses.
@@ -474,7 +425,7 @@ pub fn route_partition(
             vias: Vec::new(),
         };
         if let Some(s) = s {
-            let s = lifted(s, width);
+            let s = s.widened(width);
             piece.wires = s
                 .wires
                 .iter()
