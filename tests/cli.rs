@@ -912,6 +912,8 @@ fn folded_3d_and_pyramid_layouts_round_trip_through_verify_layout() {
         ("fat-pyramid", vec!["--size", "1024"]),
         ("fat-tree-3d", vec!["--size", "512"]),
         ("fat-pyramid", vec!["--size", "256", "--mesh-capacity", "6"]),
+        // One butterfly level: no mesh, whatever the mesh capacity.
+        ("fat-pyramid", vec!["--size", "4", "--mesh-capacity", "6"]),
         (
             "fat-tree-3d",
             vec!["--size", "64", "--capacity", "two-thirds", "--omega", "2"],

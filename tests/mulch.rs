@@ -514,7 +514,9 @@ fn the_effort_reaches_the_groups_router() {
 /// different lift of it was stacked, and four layers shorted.
 #[test]
 fn side_terminal_channels_route_legally_in_every_layer_count() {
-    let channels: [(&[u32], &[u32], &[u32], &[u32]); 3] = [
+    // Top and bottom pins, left and right side terminals.
+    type Sides<'a> = (&'a [u32], &'a [u32], &'a [u32], &'a [u32]);
+    let channels: [Sides; 3] = [
         (&[1, 4, 3, 2, 5], &[6, 5, 2, 3, 4], &[6, 8, 7], &[7, 8, 1]),
         (
             &[

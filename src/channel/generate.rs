@@ -150,36 +150,6 @@ pub fn random_planar_terminals(rng: &mut impl Rng, columns: usize) -> Terminals 
     Terminals { x, top, bottom }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::channel::analysis::vertical_constraint_graph;
-    use rand::SeedableRng;
-
-    #[test]
-    fn same_seed_same_channel() {
-        let shape = ChannelShape::new(40);
-        let a = random_channel(&mut rand_chacha::ChaCha8Rng::seed_from_u64(3), &shape);
-        let b = random_channel(&mut rand_chacha::ChaCha8Rng::seed_from_u64(3), &shape);
-        assert_eq!(a, b);
-    }
-
-    #[test]
-    fn acyclic_shape_gives_acyclic_vcg() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-        for columns in [2, 5, 30, 200] {
-            let shape = ChannelShape {
-                acyclic: true,
-                side_probability: 0.3,
-                ..ChannelShape::new(columns)
-            };
-            let p = random_channel(&mut rng, &shape);
-            assert!(vertical_constraint_graph(&p).topological_order().is_some());
-            assert_eq!(p.columns(), columns);
-        }
-    }
-}
-
 /// A random valid channel that exercises side terminals: nets with one to
 /// five pins anywhere in the channel (cyclic vertical constraints allowed),
 /// side terminals on any net whatever its span, and feed-throughs (nets
@@ -234,4 +204,34 @@ pub fn random_side_channel<R: Rng>(rng: &mut R, columns: u32) -> ChannelProblem 
     right.shuffle(rng);
     ChannelProblem::from_rows("random-sides", &top, &bottom, &left, &right)
         .expect("every generated net has at least two terminals")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::channel::analysis::vertical_constraint_graph;
+    use rand::SeedableRng;
+
+    #[test]
+    fn same_seed_same_channel() {
+        let shape = ChannelShape::new(40);
+        let a = random_channel(&mut rand_chacha::ChaCha8Rng::seed_from_u64(3), &shape);
+        let b = random_channel(&mut rand_chacha::ChaCha8Rng::seed_from_u64(3), &shape);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn acyclic_shape_gives_acyclic_vcg() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for columns in [2, 5, 30, 200] {
+            let shape = ChannelShape {
+                acyclic: true,
+                side_probability: 0.3,
+                ..ChannelShape::new(columns)
+            };
+            let p = random_channel(&mut rng, &shape);
+            assert!(vertical_constraint_graph(&p).topological_order().is_some());
+            assert_eq!(p.columns(), columns);
+        }
+    }
 }

@@ -6,15 +6,30 @@
 use super::build::{build_layout, capacity_name, fattree_capacity};
 use super::*;
 
-/// `fabric verify-layout`.
-pub(super) fn run_verify_layout(args: VerifyLayoutArgs) -> Result<i32> {
+/// What `fabric verify-layout` finds in a layout file.
+#[derive(Clone, Debug)]
+pub struct LayoutVerdict {
+    /// One line per problem: empty when the layout is legal, the figures it
+    /// claims are the ones measured, and it realises the network its
+    /// parameters describe.
+    pub problems: Vec<String>,
+    /// The intended network it realises, for the networks
+    /// [`crate::network::Network::intended`] knows.
+    pub realises: Option<String>,
+    /// The line printed for a legal layout.
+    pub summary: String,
+}
+
+/// Check a layout file's text as `fabric verify-layout` does (`path` names
+/// the file in messages). Errors: the text is not a layout file, or its
+/// bounding box is more than the checker rasterises.
+pub fn verify_layout_text(text: &str, path: &str) -> Result<LayoutVerdict> {
     use crate::layout::{check, metrics};
-    let text = read_text(&args.file)?;
-    let file = crate::io::parse_layout(&text, &args.file.display().to_string())?;
+    let file = crate::io::parse_layout(text, path)?;
     let verdict = check::check(&file.embedding);
     if let Some(v) = verdict.too_large() {
         return Err(Error::File {
-            path: args.file.display().to_string(),
+            path: path.to_string(),
             message: format!("cannot be checked: {v}"),
         });
     }
@@ -46,57 +61,56 @@ pub(super) fn run_verify_layout(args: VerifyLayoutArgs) -> Result<i32> {
             }
         }
     }
-    // The network the layout realises against the one its
-    // parameters describe, when the network is known.
-    let realises = match crate::network::Network::intended(&file.embedding) {
-        None => None,
-        Some(Err(e)) => {
-            problems.push(format!("parameters: {e}"));
-            None
-        }
-        Some(Ok(want)) => {
-            match crate::network::Network::from_embedding(&file.embedding)
-                .and_then(|got| got.compare(&want))
-            {
-                Ok(()) => Some(want.name.clone()),
-                Err(e) => {
-                    problems.push(format!("network: {e}"));
-                    None
-                }
-            }
-        }
-    };
-    if problems.is_empty() {
-        if let Some(name) = &realises {
+    // The network the layout realises against the one its parameters
+    // describe, when the network is known.
+    let realises = crate::network::Network::realised_by(&file.embedding).unwrap_or_else(|e| {
+        problems.push(e);
+        None
+    });
+    let e = &file.embedding;
+    let summary = format!(
+        "legal: {} with {} nodes and {} edges, {}, wire length {} ({} at most), {} crossings",
+        e.network,
+        e.nodes.len(),
+        e.edges.len(),
+        if e.dimensions == 3 {
+            format!(
+                "{} x {} x {}, volume {}",
+                m.width, m.height, m.depth, m.area
+            )
+        } else {
+            format!("{} x {}, area {}", m.width, m.height, m.area)
+        },
+        m.total_wire_length,
+        m.max_wire_length,
+        verdict.crossings
+    );
+    Ok(LayoutVerdict {
+        problems,
+        realises,
+        summary,
+    })
+}
+
+/// `fabric verify-layout`.
+pub(super) fn run_verify_layout(args: VerifyLayoutArgs) -> Result<i32> {
+    let text = read_text(&args.file)?;
+    let verdict = verify_layout_text(&text, &args.file.display().to_string())?;
+    if verdict.problems.is_empty() {
+        if let Some(name) = &verdict.realises {
             println!(
                 "realises the intended {name}: the same nodes, roles, levels and links as built from its parameters"
             );
         }
-        println!(
-            "legal: {} with {} nodes and {} edges, {}, wire length {} ({} at most), {} crossings",
-            file.embedding.network,
-            file.embedding.nodes.len(),
-            file.embedding.edges.len(),
-            if file.embedding.dimensions == 3 {
-                format!(
-                    "{} x {} x {}, volume {}",
-                    m.width, m.height, m.depth, m.area
-                )
-            } else {
-                format!("{} x {}, area {}", m.width, m.height, m.area)
-            },
-            m.total_wire_length,
-            m.max_wire_length,
-            verdict.crossings
-        );
+        println!("{}", verdict.summary);
         Ok(0)
     } else {
         println!(
             "illegal: {} problem(s) in {}",
-            problems.len(),
+            verdict.problems.len(),
             args.file.display()
         );
-        for p in problems {
+        for p in verdict.problems {
             println!("  {p}");
         }
         Ok(1)
@@ -120,9 +134,8 @@ fn largest_size(kind: &str) -> u64 {
     }
 }
 
-pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
-    use crate::layout::{metrics, sweep};
-    check_output_paths(&[], &outputs_of(&args.output, &args.svg))?;
+/// Options that apply to other kinds only are refused.
+fn check_options(args: &LayoutArgs) -> Result<()> {
     if args.levels.is_some() && !args.kind.contains("tree-of-meshes") {
         return Err(Error::Usage("--levels applies to trees of meshes".into()));
     }
@@ -131,6 +144,42 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
             "--mesh-capacity applies to the fat-pyramid".into(),
         ));
     }
+    Ok(())
+}
+
+/// The one layout of `--size`, refused past the largest size of its kind.
+fn build_size(args: &LayoutArgs) -> Result<super::build::Built> {
+    let size = args.size.expect("clap requires --size without --sweep");
+    let most = largest_size(&args.kind);
+    if size > most {
+        return Err(Error::Usage(format!(
+            "{} --size {size}: at most {most} (larger layouts need more than the 24 GB it was measured on; \
+             the checker rasterises at most {} grid points)",
+            args.kind,
+            crate::layout::check::MAX_POINTS
+        )));
+    }
+    build_layout(args, size)
+}
+
+/// The layout YAML of one built layout, with its recurrence.
+fn layout_text(b: &super::build::Built) -> String {
+    report::yaml::layout_yaml(&b.embedding, &b.metrics, Some((b.side, b.closed)))
+}
+
+/// What `fabric layout KIND --size N ... --output FILE` writes to FILE: the
+/// layout built, checked (legal, its figures those of its recurrence or
+/// bounds, realising its network) and measured as the command does, with
+/// the same refusals. `args.size` must be set.
+pub fn layout_file_text(args: &LayoutArgs) -> Result<String> {
+    check_options(args)?;
+    Ok(layout_text(&build_size(args)?))
+}
+
+pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
+    use crate::layout::{metrics, sweep};
+    check_output_paths(&[], &outputs_of(&args.output, &args.svg))?;
+    check_options(args)?;
     let delay = metrics::Delay::parse(&args.delay).map_err(Error::Usage)?;
     if args.sweep {
         let sizes: Vec<u64> = if args.kind == "fat-tree-3d" {
@@ -236,23 +285,11 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
         return Ok(0);
     }
     let size = args.size.expect("clap requires --size without --sweep");
-    let most = largest_size(&args.kind);
-    if size > most {
-        return Err(Error::Usage(format!(
-            "{} --size {size}: at most {most} (larger layouts need more than the 24 GB it was measured on; \
-             the checker rasterises at most {} grid points)",
-            args.kind,
-            crate::layout::check::MAX_POINTS
-        )));
-    }
-    let b = build_layout(args, size)?;
+    let b = build_size(args)?;
     let (embedding, m) = (&b.embedding, &b.metrics);
     let mut outputs = Vec::new();
     if let Some(path) = &args.output {
-        outputs.push((
-            path.clone(),
-            report::yaml::layout_yaml(embedding, m, Some((b.side, b.closed))),
-        ));
+        outputs.push((path.clone(), layout_text(&b)));
     }
     if let Some(path) = &args.svg {
         let svg = if embedding.dimensions == 3 {

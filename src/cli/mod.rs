@@ -27,6 +27,7 @@ use crate::error::{Error, Result};
 use crate::report;
 
 pub use files::{check_output_paths, read_text, write_all_or_nothing};
+pub use layout::{layout_file_text, verify_layout_text, LayoutVerdict};
 
 /// CAD for VLSI interconnect: channel routing, network layouts, fabric validation.
 #[derive(Debug, Parser)]

@@ -21,11 +21,13 @@
 //! ones), columns `x0 + 2i + [h > 1]`: at most one switch per tile, and a
 //! level's switches spread evenly.
 //!
-//! A switch is a `1 x 10` box at the core's right edge; each of its links
-//! leaves on its own row. A block's root leaves upwards through the
-//! H-tree's free centre column, above the switch box, then right. Every
-//! link runs: its stub right into its tile column's vertical band, up or
-//! down a vertical track to the horizontal band of the target's tile row,
+//! A switch is a `1 x sigma` box at the core's right edge, `sigma` the most
+//! links any switch has: `6 + 4 kappa` from `K = 3` (a level-1 node with
+//! four mesh neighbours), `6 + 2 kappa` at `K = 2` and 4 at `K = 1` (the top
+//! switch's children only). Each of its links leaves on its own row. A
+//! block's root leaves upwards through the H-tree's free centre column,
+//! above the switch box, then right. Every link runs: its stub right into
+//! its tile column's vertical band, up or down a vertical track to the horizontal band of the target's tile row,
 //! along a horizontal track to the target's tile column, down or up a
 //! vertical track to the target's stub row, and left into the target. Tracks
 //! are assigned per band by interval colouring (closed intervals, so no two
@@ -37,10 +39,21 @@ use std::collections::BTreeMap;
 use super::fattree::{heap_id, htree};
 use super::{Edge, Embedding, Node, P3};
 
-/// Terminal rows of a switch box: 4 children, 2 parents, and `kappa` links
-/// to each of its 4 mesh neighbours.
-fn sigma(spec: &PyramidSpec) -> i64 {
-    6 + 4 * spec.mesh_capacity as i64
+/// Terminal rows of a switch box: one for each link of the switch with the
+/// most links. A switch below the top level has 4 children, 2 parents and
+/// `kappa` links to each of its (up to 4) mesh neighbours, so at most
+/// `6 + 4 kappa`; a top-level switch has its 4 children only, so a pyramid
+/// with one butterfly level (`K = 1`: no parents, no mesh) has boxes of 4.
+fn terminal_rows(links: &[(u32, u32, u32, bool, u64)], is_root: impl Fn(u32) -> bool) -> i64 {
+    let mut count: BTreeMap<u32, i64> = BTreeMap::new();
+    for &(a, c, _, _, _) in links {
+        for id in [a, c] {
+            if !is_root(id) {
+                *count.entry(id).or_insert(0) += 1;
+            }
+        }
+    }
+    count.into_values().max().unwrap_or(1)
 }
 
 /// Parameters of a fat-pyramid.
@@ -283,13 +296,14 @@ pub fn fat_pyramid(spec: &PyramidSpec) -> Result<Pyramid, String> {
     };
     let centre = (s_b - 1) / 2;
     let core_w = s_b + 2; // block, a free column, the switch column
-    let sigma = sigma(spec);
-    let core_h = s_b.max(sigma) + 1; // the root's escape row on top
-    let escape_row = s_b.max(sigma);
-    let switch_col = s_b + 1;
 
     // Every upper link with its two terminals: (tile, core row) each.
     let links = upper_links(spec);
+    let is_root = |id: u32| (id as u64) < spec.processors + spec.blocks() * (b - 1);
+    let sigma = terminal_rows(&links, is_root);
+    let core_h = s_b.max(sigma) + 1; // the root's escape row on top
+    let escape_row = s_b.max(sigma);
+    let switch_col = s_b + 1;
     let mut terminal_count: BTreeMap<u32, i64> = BTreeMap::new();
     let mut ends: Vec<[((u64, u64), i64); 2]> = Vec::with_capacity(links.len());
     let tile_of = |id: u32| -> (u64, u64) {
@@ -313,7 +327,6 @@ pub fn fat_pyramid(spec: &PyramidSpec) -> Result<Pyramid, String> {
             switch_tile(h, rest)
         }
     };
-    let is_root = |id: u32| (id as u64) < spec.processors + spec.blocks() * (b - 1);
     for &(a, c, _, _, _) in &links {
         let mut pair = [((0, 0), 0i64); 2];
         for (slot, id) in [a, c].into_iter().enumerate() {
@@ -322,9 +335,6 @@ pub fn fat_pyramid(spec: &PyramidSpec) -> Result<Pyramid, String> {
             } else {
                 let t = terminal_count.entry(id).or_insert(0);
                 *t += 1;
-                if *t > sigma {
-                    return Err(format!("switch {id} has more than {sigma} links"));
-                }
                 *t - 1
             };
             pair[slot] = (tile_of(id), row);
@@ -969,9 +979,48 @@ mod tests {
         }
     }
 
+    /// With one butterfly level (`K = 1`) the only switch is the root: 4
+    /// children, no parents, no mesh. Its box has 4 rows and the layout is
+    /// the same for every mesh capacity, and the parameters describe the
+    /// network it realises.
+    #[test]
+    fn one_level_pyramids_have_no_mesh_whatever_the_mesh_capacity() {
+        for n in [4u64, 16, 64, 256] {
+            let one = PyramidSpec::new(n).unwrap();
+            assert_eq!(one.k(), 1, "n {n}");
+            let base = fat_pyramid(&one).unwrap();
+            for mesh_capacity in [2, 6] {
+                let spec = PyramidSpec {
+                    mesh_capacity,
+                    ..one
+                };
+                let p = fat_pyramid(&spec).unwrap();
+                assert_eq!(p.embedding.nodes, base.embedding.nodes, "n {n}");
+                assert_eq!(p.embedding.edges, base.embedding.edges, "n {n}");
+                assert_eq!(
+                    crate::network::Network::realised_by(&p.embedding),
+                    Ok(Some("fat-pyramid".to_string())),
+                    "n {n} kappa {mesh_capacity}"
+                );
+            }
+            let root = base.embedding.nodes.last().unwrap();
+            assert_eq!(root.max.y - root.min.y + 1, 4, "n {n}");
+        }
+        // Four processors in tiles of 4-row boxes: a wire crosses at most
+        // two tiles each way.
+        let p = fat_pyramid(&PyramidSpec {
+            mesh_capacity: 6,
+            ..PyramidSpec::new(4).unwrap()
+        })
+        .unwrap();
+        let longest = p.embedding.edges.iter().map(Edge::length).max().unwrap();
+        assert!(longest as i64 <= 2 * (p.pitch.0 + p.pitch.1), "{longest}");
+        assert_eq!(p.pitch, (7, 6));
+    }
+
     #[test]
     fn small_pyramids_are_legal() {
-        for n in [16u64, 64, 256, 1024, 4096] {
+        for n in [4u64, 16, 64, 256, 1024, 4096] {
             let spec = PyramidSpec::new(n).unwrap();
             let p = fat_pyramid(&spec).unwrap();
             let c = check(&p.embedding);

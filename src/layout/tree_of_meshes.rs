@@ -49,6 +49,26 @@ pub fn extent(m: u64, r: u32) -> (u64, u64) {
     }
 }
 
+/// The longest wire of the layout of a root mesh of side `n` with `l`
+/// levels: none (0) in the one node of `n = 1`; for odd `l`, the widest
+/// quadrant band's, `n (l - 1) / 8 + 1` (a mesh edge, 1, when `l = 1`);
+/// for even `l >= 4`, `S(n/4, l-4) + 1`; otherwise a mesh edge, 1.
+pub fn longest_wire(n: u64, l: u32) -> u64 {
+    if n < 2 {
+        0
+    } else if l % 2 == 1 {
+        if l == 1 {
+            1
+        } else {
+            n * (l as u64 - 1) / 8 + 1
+        }
+    } else if l >= 4 {
+        side(n / 4, l - 4) + 1
+    } else {
+        1
+    }
+}
+
 /// Column where the root mesh of a `(m, r)` layout starts, and its row.
 fn root_offset(m: u64, r: u32) -> (i64, i64) {
     match r {

@@ -327,6 +327,28 @@ impl Network {
         net
     }
 
+    /// How many links [`Network::fat_pyramid`] makes for `spec` (`None` past
+    /// `u64`): `2 (b - 1)` in each of the `B` H-tree blocks, one from each
+    /// block root to level 1, two up from each butterfly switch below the
+    /// top level `K`, and at each level `1 <= h < K`, `kappa` for each of
+    /// the `2^(h-1)` switches of each of the `2 s (s - 1)` neighbouring node
+    /// pairs of its `s x s` grid (`s = 2^(K-h)`). With `K = 1` there is no
+    /// mesh at all: the one level-1 node is the root.
+    fn fat_pyramid_links(spec: &crate::layout::pyramid::PyramidSpec) -> Option<u64> {
+        let (b, blocks, k) = (spec.block(), spec.blocks(), spec.k());
+        let mut total = blocks.checked_mul(2 * (b - 1))?.checked_add(blocks)?;
+        for h in 1..k {
+            total = total.checked_add(2 * (blocks >> (h + 1)))?;
+            let side = 1u64 << (k - h);
+            let pairs = 2 * side * (side - 1);
+            let mesh = pairs
+                .checked_mul(1 << (h - 1))?
+                .checked_mul(u64::from(spec.mesh_capacity))?;
+            total = total.checked_add(mesh)?;
+        }
+        Some(total)
+    }
+
     /// The tree of meshes `T(3, n)` truncated to `l` levels, by the folded
     /// definition of [`crate::layout::folded`]: node `(i, X, Y, Z)` is
     /// `i n^3 + Z n^2 + Y n + X`, at level `l - i`; the level-`l` nodes are
@@ -601,13 +623,13 @@ impl Network {
                 if beta >= n.trailing_zeros() / 2 || mesh_capacity == 0 {
                     return Err("bad fat-pyramid parameters".to_string());
                 }
-                // Each mesh link is `mesh_capacity` parallel links.
-                fits("links", Some(mesh_capacity as u64), links)?;
-                Ok(Network::fat_pyramid(&crate::layout::pyramid::PyramidSpec {
+                let spec = crate::layout::pyramid::PyramidSpec {
                     beta,
                     mesh_capacity,
                     ..spec
-                }))
+                };
+                fits("links", Network::fat_pyramid_links(&spec), links)?;
+                Ok(Network::fat_pyramid(&spec))
             })()),
             "tree-of-meshes-3d" => Some((|| {
                 let n = num("root_side")?;
@@ -620,6 +642,23 @@ impl Network {
                 Ok(Network::tree_of_meshes_3d(n, l))
             })()),
             _ => None,
+        }
+    }
+
+    /// Whether a layout realises the network its `network` and `parameters`
+    /// describe, the check `fabric layout` makes before it writes a layout
+    /// and `fabric verify-layout` makes on a file: `Ok(Some(name))` when it
+    /// does, `Ok(None)` for a network [`Network::intended`] does not know,
+    /// and the problem otherwise (`parameters: ...` when they describe no
+    /// network this layout can be, `network: ...` for the first difference).
+    pub fn realised_by(e: &Embedding) -> Result<Option<String>, String> {
+        match Network::intended(e) {
+            None => Ok(None),
+            Some(Err(err)) => Err(format!("parameters: {err}")),
+            Some(Ok(want)) => Network::from_embedding(e)
+                .and_then(|got| got.compare(&want))
+                .map(|()| Some(want.name))
+                .map_err(|err| format!("network: {err}")),
         }
     }
 
@@ -707,6 +746,35 @@ mod tests {
             Network::binary_fat_tree_links(1 << 40, &[u64::MAX; 41]),
             None
         );
+    }
+
+    /// The link count [`Network::intended`] checks before building a
+    /// fat-pyramid against the links the construction makes, down to one
+    /// butterfly level (no mesh, whatever the mesh capacity).
+    #[test]
+    fn fat_pyramid_links_are_the_links_built() {
+        use crate::layout::pyramid::PyramidSpec;
+        let mut meshes = 0;
+        for n in [4u64, 16, 64, 256, 1024, 4096, 16384] {
+            let default = PyramidSpec::new(n).unwrap();
+            for beta in 0..n.trailing_zeros() / 2 {
+                for mesh_capacity in [1, 2, 6] {
+                    let spec = PyramidSpec {
+                        beta,
+                        mesh_capacity,
+                        ..default
+                    };
+                    let built = Network::fat_pyramid(&spec).link_count() as u64;
+                    assert_eq!(
+                        Network::fat_pyramid_links(&spec),
+                        Some(built),
+                        "n {n} beta {beta} kappa {mesh_capacity}"
+                    );
+                    meshes += usize::from(spec.k() >= 2);
+                }
+            }
+        }
+        assert!(meshes >= 20, "{meshes} pyramids with meshes");
     }
 
     #[test]
