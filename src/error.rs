@@ -57,13 +57,16 @@ pub enum Error {
     /// A bad combination of options.
     #[error("{0}")]
     Usage(String),
+    /// A job over one of the limits of [`crate::limits`].
+    #[error("{0}")]
+    Limit(#[from] crate::limits::LimitError),
 }
 
 impl Error {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Parse(_) | Error::File { .. } | Error::Usage(_) => 2,
+            Error::Parse(_) | Error::File { .. } | Error::Usage(_) | Error::Limit(_) => 2,
             Error::Route(RouteError::Layers { .. }) => 2,
             Error::Route(_) | Error::Failed(_) => 1,
         }

@@ -32,6 +32,7 @@ pub mod geom;
 pub mod graph;
 pub mod io;
 pub mod layout;
+pub mod limits;
 pub mod network;
 pub mod parallel;
 pub mod report;

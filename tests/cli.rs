@@ -1059,7 +1059,11 @@ fn what_cannot_be_checked_is_an_error_and_nothing_huge_is_built() {
     ] {
         let o = run(fabric().arg("layout").args(args).arg("-o").arg(&none));
         assert_eq!(o.status.code(), Some(2), "{args:?}");
-        assert!(text(&o.stderr).contains("at most"), "{}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains("more than the budget"),
+            "{}",
+            text(&o.stderr)
+        );
         assert!(!none.exists());
     }
 
@@ -1100,4 +1104,164 @@ fn what_cannot_be_checked_is_an_error_and_nothing_huge_is_built() {
             text(&o.stdout)
         );
     }
+}
+
+/// A round-robin channel: net `x % nets + 1` on top of column x, the net
+/// half way round on the bottom (density `nets`, every pair of nets
+/// crossing many times).
+fn round_robin(path: &Path, columns: usize, nets: usize) {
+    let row = |shift: usize| -> String {
+        (0..columns)
+            .map(|x| ((x + shift) % nets + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    std::fs::write(
+        path,
+        format!("top: {}\nbottom: {}\n", row(0), row(nets / 2)),
+    )
+    .unwrap();
+}
+
+/// Oversized jobs are refused before anything is built: exit 2, a message
+/// naming the limit, no output file.
+#[test]
+fn oversized_jobs_are_refused_naming_the_limit() {
+    let dir = scratch("limits");
+    let sb = dir.join("tall.txt");
+    std::fs::write(&sb, "height: 4000000000\ntop: 1 2\nbottom: 1 2\n").unwrap();
+    let rr = dir.join("rr.txt");
+    round_robin(&rr, 100_000, 1_000);
+    let wide = dir.join("wide.txt");
+    round_robin(&wide, 200_000, 100);
+    let out = dir.join("out.yaml");
+    let cases: Vec<(Vec<&std::ffi::OsStr>, &str)> = vec![
+        (
+            vec![
+                "switchbox".as_ref(),
+                sb.as_os_str(),
+                "-o".as_ref(),
+                out.as_os_str(),
+            ],
+            "limit of 16777216 for a switchbox side",
+        ),
+        (
+            [
+                "simulate",
+                "fat-tree",
+                "--size",
+                "16",
+                "--rate",
+                "1000000000",
+                "--trials",
+                "1",
+                "-o",
+            ]
+            .iter()
+            .map(|s| s.as_ref())
+            .chain([out.as_os_str()])
+            .collect(),
+            "budget of 16.00 GiB",
+        ),
+        (
+            ["layout", "fat-tree", "--size", "16777216", "-o"]
+                .iter()
+                .map(|s| s.as_ref())
+                .chain([out.as_os_str()])
+                .collect(),
+            "budget of 16.00 GiB",
+        ),
+        (
+            [
+                "layout", "fat-tree", "--size", "4194304", "--memory", "1", "-o",
+            ]
+            .iter()
+            .map(|s| s.as_ref())
+            .chain([out.as_os_str()])
+            .collect(),
+            "budget of 1.00 GiB",
+        ),
+        (
+            vec![
+                "analyze".as_ref(),
+                rr.as_os_str(),
+                "-o".as_ref(),
+                out.as_os_str(),
+            ],
+            "limit of 134217728 events",
+        ),
+        (
+            vec![
+                "route".as_ref(),
+                rr.as_os_str(),
+                "-o".as_ref(),
+                out.as_os_str(),
+            ],
+            "limit of 134217728 events",
+        ),
+        (
+            vec![
+                "route".as_ref(),
+                wide.as_os_str(),
+                "--layers".as_ref(),
+                "8".as_ref(),
+                "-o".as_ref(),
+                out.as_os_str(),
+            ],
+            "limit of 134217728 grid points",
+        ),
+    ];
+    for (args, want) in cases {
+        let start = std::time::Instant::now();
+        let o = run(fabric().args(&args));
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(err.contains("docs/limits.md"), "{args:?}: {err}");
+        assert!(!out.exists(), "{args:?} wrote output");
+        assert!(
+            start.elapsed().as_secs() < 5,
+            "{args:?} took {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+/// YAML tags are refused with their position; a layout's meaning errors
+/// name their line.
+#[test]
+fn yaml_tags_and_layout_meaning_errors_name_the_line() {
+    let dir = scratch("yaml-tags");
+    let ch = dir.join("tagged.yaml");
+    std::fs::write(
+        &ch,
+        "top: [1, 2]\nbottom: !!python/object:os.system [2, 1]\n",
+    )
+    .unwrap();
+    let o = run(fabric().arg("analyze").arg(&ch));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("tagged.yaml:2:9: YAML tag `!!python/object:os.system`"),
+        "{}",
+        text(&o.stderr)
+    );
+    let lay = dir.join("h.yaml");
+    let o = run(fabric()
+        .args(["layout", "htree", "--size", "4", "-o"])
+        .arg(&lay));
+    assert!(o.status.success());
+    let t = std::fs::read_to_string(&lay).unwrap();
+    let line = t
+        .lines()
+        .position(|l| l.starts_with("dimensions:"))
+        .unwrap()
+        + 1;
+    std::fs::write(&lay, t.replace("dimensions: 2", "dimensions: 4")).unwrap();
+    let o = run(fabric().arg("verify-layout").arg(&lay));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains(&format!("h.yaml:{line}: dimensions must be 2 or 3")),
+        "{}",
+        text(&o.stderr)
+    );
 }

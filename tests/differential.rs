@@ -144,3 +144,50 @@ fn the_plane_router_keeps_the_width_it_is_asked_for() {
         "only {checked} planar channels with side terminals"
     );
 }
+
+/// A channel as proptest draws it, shrinkable: pin rows of small labels and
+/// side lists; `None` when the rows do not make a valid channel.
+fn drawn(top: &[u32], bottom: &[u32], left: &[u32], right: &[u32]) -> Option<ChannelProblem> {
+    let dedup = |v: &[u32]| -> Vec<u32> {
+        let mut seen = std::collections::BTreeSet::new();
+        v.iter()
+            .copied()
+            .filter(|&l| l != 0 && seen.insert(l))
+            .collect()
+    };
+    let n = top.len().min(bottom.len());
+    ChannelProblem::from_rows(
+        "drawn",
+        &top[..n],
+        &bottom[..n],
+        &dedup(left),
+        &dedup(right),
+    )
+    .ok()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+    /// The channel model under shrinking: every router's routing of a drawn
+    /// channel is strictly legal, and MulCh routes it in 2 to 5 layers. A
+    /// failure shrinks to a small channel.
+    #[test]
+    fn drawn_channels_route_legally(
+        top in proptest::collection::vec(0u32..9, 1..14),
+        bottom in proptest::collection::vec(0u32..9, 1..14),
+        left in proptest::collection::vec(0u32..9, 0..4),
+        right in proptest::collection::vec(0u32..9, 0..4),
+        layers in 2u32..=5,
+    ) {
+        if let Some(p) = drawn(&top, &bottom, &left, &right) {
+            routed(&p, "mulch", &RouteOptions::layers(layers), "drawn")
+                .unwrap_or_else(|e| panic!("mulch L={layers}: {e}"));
+            for (l, model) in [(2, "HV"), (3, "VHV")] {
+                let options = RouteOptions { model: Some(model.to_string()), ..RouteOptions::layers(l) };
+                routed(&p, "yacr", &options, "drawn").unwrap_or_else(|e| panic!("yacr {model}: {e}"));
+                let _ = routed(&p, "greedy", &options, "drawn");
+            }
+        }
+    }
+}

@@ -152,6 +152,7 @@ fn layout_args(words: &[String]) -> LayoutArgs {
     match Cli::try_parse_from(line) {
         Ok(Cli {
             command: Command::Layout(args),
+            ..
         }) => args,
         Ok(other) => panic!("{words:?} parsed as {other:?}"),
         Err(e) => panic!("{words:?}: {e}"),

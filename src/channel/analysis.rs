@@ -147,18 +147,16 @@ pub fn crossing_pairs(p: &ChannelProblem) -> Vec<(NetId, NetId)> {
 }
 
 /// Crossing pairs of any cyclic sequence of net ids below `nets`.
+///
+/// Each crossing event (a net's occurrence closing over a net opened after
+/// its previous one) is one pair, found again as often as the two nets'
+/// terminals alternate; pairs are kept once as they are found, so memory is
+/// linear in the distinct pairs, and time in the events
+/// ([`crossing_events_of_sequence`] counts them first, cheaply).
 pub fn crossing_pairs_of_sequence(seq: &[NetId], nets: usize) -> Vec<(NetId, NetId)> {
-    let mut first = vec![usize::MAX; nets];
-    let mut last = vec![0usize; nets];
-    for (i, n) in seq.iter().enumerate() {
-        let k = n.index();
-        if first[k] == usize::MAX {
-            first[k] = i;
-        }
-        last[k] = i;
-    }
+    let (first, last) = ends(seq, nets);
     let mut stack: Vec<NetId> = Vec::new();
-    let mut pairs = Vec::new();
+    let mut seen = PairSet::new(nets);
     for (i, &n) in seq.iter().enumerate() {
         if i != first[n.index()] {
             // Everything above n's previous occurrence was opened after it and
@@ -170,7 +168,7 @@ pub fn crossing_pairs_of_sequence(seq: &[NetId], nets: usize) -> Vec<(NetId, Net
                 if m == n {
                     break;
                 }
-                pairs.push(if m < n { (m, n) } else { (n, m) });
+                seen.insert(if m < n { (m, n) } else { (n, m) });
             }
             stack.remove(k);
         }
@@ -178,9 +176,124 @@ pub fn crossing_pairs_of_sequence(seq: &[NetId], nets: usize) -> Vec<(NetId, Net
             stack.push(n);
         }
     }
-    pairs.sort_unstable();
-    pairs.dedup();
-    pairs
+    seen.into_sorted()
+}
+
+/// Distinct pairs of nets: a bit matrix while it takes at most 64 MiB
+/// (up to about 23,000 nets), else a hash set.
+enum PairSet {
+    Bits { nets: usize, bits: Vec<u64> },
+    Hashed(std::collections::HashSet<(NetId, NetId)>),
+}
+
+impl PairSet {
+    fn new(nets: usize) -> PairSet {
+        let cells = (nets as u64).saturating_mul(nets as u64);
+        if cells <= 1 << 29 {
+            PairSet::Bits {
+                nets,
+                bits: vec![0; (cells as usize).div_ceil(64)],
+            }
+        } else {
+            PairSet::Hashed(Default::default())
+        }
+    }
+
+    /// Add `(a, b)` with `a < b`.
+    fn insert(&mut self, pair: (NetId, NetId)) {
+        match self {
+            PairSet::Bits { nets, bits } => {
+                let k = pair.0.index() * *nets + pair.1.index();
+                bits[k / 64] |= 1 << (k % 64);
+            }
+            PairSet::Hashed(set) => {
+                set.insert(pair);
+            }
+        }
+    }
+
+    fn into_sorted(self) -> Vec<(NetId, NetId)> {
+        match self {
+            PairSet::Bits { nets, bits } => {
+                let mut out = Vec::new();
+                for (w, &word) in bits.iter().enumerate() {
+                    let mut word = word;
+                    while word != 0 {
+                        let k = w * 64 + word.trailing_zeros() as usize;
+                        out.push((NetId((k / nets) as u32), NetId((k % nets) as u32)));
+                        word &= word - 1;
+                    }
+                }
+                out
+            }
+            PairSet::Hashed(set) => {
+                let mut out: Vec<(NetId, NetId)> = set.into_iter().collect();
+                out.sort_unstable();
+                out
+            }
+        }
+    }
+}
+
+/// Each net's first and last position in `seq`.
+fn ends(seq: &[NetId], nets: usize) -> (Vec<usize>, Vec<usize>) {
+    let mut first = vec![usize::MAX; nets];
+    let mut last = vec![0usize; nets];
+    for (i, n) in seq.iter().enumerate() {
+        let k = n.index();
+        if first[k] == usize::MAX {
+            first[k] = i;
+        }
+        last[k] = i;
+    }
+    (first, last)
+}
+
+/// The crossing events [`crossing_pairs`] would walk for this channel.
+pub fn crossing_events(p: &ChannelProblem) -> u64 {
+    crossing_events_of_sequence(&marching_order(p), p.nets().len())
+}
+
+/// The crossing events of [`crossing_pairs_of_sequence`], counted without
+/// walking them: the open entries pushed after a net's own are counted in a
+/// Fenwick tree over push positions. O(T log T) for T terminals.
+pub fn crossing_events_of_sequence(seq: &[NetId], nets: usize) -> u64 {
+    let (first, last) = ends(seq, nets);
+    let t = seq.len();
+    let mut tree = vec![0i64; t + 1];
+    let add = |tree: &mut Vec<i64>, at: usize, v: i64| {
+        let mut i = at + 1;
+        while i <= t {
+            tree[i] += v;
+            i += i & i.wrapping_neg();
+        }
+    };
+    let upto = |tree: &Vec<i64>, at: usize| -> i64 {
+        let mut i = at + 1;
+        let mut sum = 0;
+        while i > 0 {
+            sum += tree[i];
+            i -= i & i.wrapping_neg();
+        }
+        sum
+    };
+    let mut pushed_at = vec![usize::MAX; nets];
+    let (mut open, mut events) = (0i64, 0u64);
+    for (i, &n) in seq.iter().enumerate() {
+        let k = n.index();
+        if i != first[k] {
+            let at = pushed_at[k];
+            events += (open - upto(&tree, at)) as u64;
+            add(&mut tree, at, -1);
+            open -= 1;
+        }
+        if i != last[k] {
+            pushed_at[k] = i;
+            add(&mut tree, i, 1);
+            open += 1;
+        }
+    }
+    events
 }
 
 /// Width lower bounds for one layer count, per candidate configuration.
@@ -304,6 +417,93 @@ pub fn analyze(p: &ChannelProblem, max_layers: u32) -> ChannelAnalysis {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Crossing pairs by definition: two nets cross when some four of
+    /// their terminals alternate a, b, a, b around the cycle.
+    fn pairs_by_definition(seq: &[NetId], nets: usize) -> Vec<(NetId, NetId)> {
+        let mut out = Vec::new();
+        for a in 0..nets as u32 {
+            for b in a + 1..nets as u32 {
+                let only: Vec<u32> = seq
+                    .iter()
+                    .map(|n| n.0)
+                    .filter(|&n| n == a || n == b)
+                    .collect();
+                let changes = (0..only.len())
+                    .filter(|&i| only[i] != only[(i + 1) % only.len()])
+                    .count();
+                if changes >= 4 {
+                    out.push((NetId(a), NetId(b)));
+                }
+            }
+        }
+        out
+    }
+
+    /// The events the stack walk visits, counted by walking it.
+    fn events_by_walking(seq: &[NetId], nets: usize) -> u64 {
+        let (first, last) = ends(seq, nets);
+        let (mut stack, mut events) = (Vec::new(), 0u64);
+        for (i, &n) in seq.iter().enumerate() {
+            if i != first[n.index()] {
+                let k = stack.iter().rposition(|&m| m == n).unwrap();
+                events += (stack.len() - 1 - k) as u64;
+                stack.remove(k);
+            }
+            if i != last[n.index()] {
+                stack.push(n);
+            }
+        }
+        events
+    }
+
+    #[test]
+    fn both_pair_sets_list_the_same_pairs() {
+        let pairs = [(0u32, 5u32), (2, 3), (0, 5), (4, 6), (1, 2), (2, 3)];
+        let mut bits = PairSet::new(7);
+        let mut hashed = PairSet::Hashed(Default::default());
+        assert!(matches!(bits, PairSet::Bits { .. }));
+        assert!(matches!(PairSet::new(30_000), PairSet::Hashed(_)));
+        for (a, b) in pairs {
+            bits.insert((NetId(a), NetId(b)));
+            hashed.insert((NetId(a), NetId(b)));
+        }
+        let want: Vec<(NetId, NetId)> = [(0, 5), (1, 2), (2, 3), (4, 6)]
+            .iter()
+            .map(|&(a, b)| (NetId(a), NetId(b)))
+            .collect();
+        assert_eq!(bits.into_sorted(), want);
+        assert_eq!(hashed.into_sorted(), want);
+    }
+
+    #[test]
+    fn crossing_pairs_and_events_agree_with_the_definition() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..2000 {
+            let nets = rng.gen_range(1..8usize);
+            let len = rng.gen_range(2 * nets..4 * nets + 3);
+            let mut seq: Vec<NetId> = (0..nets as u32)
+                .flat_map(|n| [NetId(n), NetId(n)])
+                .collect();
+            while seq.len() < len {
+                seq.push(NetId(rng.gen_range(0..nets as u32)));
+            }
+            for i in (1..seq.len()).rev() {
+                seq.swap(i, rng.gen_range(0..=i));
+            }
+            assert_eq!(
+                crossing_pairs_of_sequence(&seq, nets),
+                pairs_by_definition(&seq, nets),
+                "{seq:?}"
+            );
+            assert_eq!(
+                crossing_events_of_sequence(&seq, nets),
+                events_by_walking(&seq, nets),
+                "{seq:?}"
+            );
+        }
+    }
 
     fn problem(top: &[u32], bottom: &[u32]) -> ChannelProblem {
         ChannelProblem::from_rows("t", top, bottom, &[], &[]).unwrap()

@@ -22,7 +22,7 @@ use super::solution::{ChannelSolution, Metrics};
 use crate::geom::Point;
 
 /// Largest raster the verifier will allocate (points, about 10 bytes each).
-const MAX_POINTS: u64 = 1 << 27;
+pub const MAX_POINTS: u64 = 1 << 27;
 /// Violations kept in a report (all are counted).
 const MAX_KEPT: usize = 200;
 

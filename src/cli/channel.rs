@@ -8,6 +8,7 @@ use super::*;
 pub(super) fn run_analyze(args: AnalyzeArgs) -> Result<i32> {
     check_output_paths(&[&args.file], &outputs_of(&args.output, &args.svg))?;
     let problem = read_problem(&args.file)?;
+    crate::limits::check_channel(&problem, None)?;
     let analysis = analyze(&problem, args.max_layers);
     let mut outputs = Vec::new();
     if let Some(path) = &args.output {
@@ -43,6 +44,7 @@ pub(super) fn run_route(args: RouteArgs) -> Result<i32> {
     }
     let router =
         router_by_name(&name).ok_or_else(|| Error::Usage(format!("unknown router {name}")))?;
+    crate::limits::check_channel(&problem, Some(args.layers))?;
     let effort = Effort {
         level: EffortLevel::parse(&args.effort).expect("clap checked the level"),
         starts: args.starts,
@@ -115,6 +117,30 @@ pub(super) fn run_route(args: RouteArgs) -> Result<i32> {
     let d = density(&problem);
     let metrics = solution.metrics(d);
     let check = verify(&problem, &solution, Some(&metrics));
+    if check
+        .violations
+        .iter()
+        .any(|v| matches!(v, crate::channel::verify::Violation::TooLarge { .. }))
+    {
+        // The routing is wider than the density the limits were checked
+        // at: a limit of the checker, not a fault of the router.
+        let (c, w, l) = (
+            problem.columns() as u64,
+            metrics.width as u64,
+            solution.layers as u64,
+        );
+        return Err(Error::Limit(crate::limits::LimitError::Count {
+            what: format!(
+                "{}: the {} router's routing ({c} columns, width {w}, {l} layers), grid points",
+                problem.name(),
+                router.name()
+            ),
+            count: (c + 2).saturating_mul(w + 2).saturating_mul(l),
+            limit: crate::channel::verify::MAX_POINTS,
+            unit: "grid points",
+            why: "the verifier checks every routing point by point, so nothing was written",
+        }));
+    }
     if !check.is_legal_strict() {
         return Err(Error::Failed(format!(
             "the {} router produced an illegal routing of {} ({} violations); nothing was written:\n{}",

@@ -117,20 +117,20 @@ pub(super) fn run_verify_layout(args: VerifyLayoutArgs) -> Result<i32> {
     }
 }
 
-/// The largest `--size` of each kind that `fabric layout` builds. Measured
-/// on the project's 24 GB machine (build, check and measure, peak memory):
-/// htree and fat-tree 4^12 processors 13.7 GB in 41-55 s; butterfly and
-/// scalable fat-trees 4^12 8 and 6 GB, refused by the checker's cap after
-/// building; tree-of-meshes side 512 2.8 GB; tree-of-meshes-3d side 32
-/// 3.2 GB; fat-tree-3d 8^7 1.7 GB. One step more needs about four times the
-/// memory (eight in 3-D), and an allocation that fails aborts the process,
-/// so larger sizes are refused before anything is built.
-fn largest_size(kind: &str) -> u64 {
+/// Peak memory of building, checking and measuring one layout, per unit
+/// of size (a processor; the root mesh's side squared for trees of meshes,
+/// cubed in 3-D), measured on the project's 24 GB machine and doubled for
+/// headroom: htree and fat-tree 4^12 processors 13.7 GB (4^9 219 MB);
+/// fat-pyramid 4^9 227 MB; butterfly and scalable fat-trees 4^12 8 and 6
+/// GB; tree-of-meshes side 512 2.8 GB; tree-of-meshes-3d side 32 3.2 GB;
+/// fat-tree-3d 8^7 1.7 GB.
+fn bytes_per_unit(kind: &str) -> (u64, u32) {
     match kind {
-        "fat-tree-3d" => 1 << 21,
-        "tree-of-meshes-3d" => 32,
-        "tree-of-meshes" | "folded-tree-of-meshes" => 512,
-        _ => 1 << 24,
+        "butterfly-fat-tree" => (1_000, 1),
+        "scalable-fat-tree" => (750, 1),
+        "tree-of-meshes" | "folded-tree-of-meshes" => (22_000, 2),
+        "tree-of-meshes-3d" => (200_000, 3),
+        _ => (1_800, 1),
     }
 }
 
@@ -150,15 +150,11 @@ fn check_options(args: &LayoutArgs) -> Result<()> {
 /// The one layout of `--size`, refused past the largest size of its kind.
 fn build_size(args: &LayoutArgs) -> Result<super::build::Built> {
     let size = args.size.expect("clap requires --size without --sweep");
-    let most = largest_size(&args.kind);
-    if size > most {
-        return Err(Error::Usage(format!(
-            "{} --size {size}: at most {most} (larger layouts need more than the 24 GB it was measured on; \
-             the checker rasterises at most {} grid points)",
-            args.kind,
-            crate::layout::check::MAX_POINTS
-        )));
-    }
+    let (bytes, power) = bytes_per_unit(&args.kind);
+    crate::limits::check(
+        || format!("fabric layout {} --size {size}", args.kind),
+        size.saturating_pow(power).saturating_mul(bytes),
+    )?;
     build_layout(args, size)
 }
 

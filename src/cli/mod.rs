@@ -35,6 +35,24 @@ pub use layout::{layout_file_text, verify_layout_text, LayoutVerdict};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Memory budget in GiB: jobs whose estimate is over it are refused
+    /// before they start (exit 2; docs/limits.md)
+    #[arg(long, global = true, value_name = "GIB", default_value_t = 16.0, value_parser = parse_gib)]
+    pub memory: f64,
+}
+
+/// A positive number of GiB, at most 2^20.
+fn parse_gib(s: &str) -> std::result::Result<f64, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of GiB"))?;
+    if v.is_finite() && v > 0.0 && v <= (1u64 << 20) as f64 {
+        Ok(v)
+    } else {
+        Err(format!(
+            "`{s}`: give a positive number of GiB, at most 1048576"
+        ))
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -290,6 +308,7 @@ fn outputs_of<'a>(
 
 /// Run a parsed command line; returns the exit code on success.
 pub fn run(cli: Cli) -> Result<i32> {
+    crate::limits::set_budget((cli.memory * (1u64 << 30) as f64) as u64);
     match cli.command {
         Command::Analyze(args) => channel::run_analyze(args),
         Command::Route(args) => channel::run_route(args),

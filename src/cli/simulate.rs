@@ -390,6 +390,24 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
             );
         }
     };
+    // Every rate's message sets against the memory budget, before any runs.
+    let processors = match &net {
+        Net::Fat(t) => t.processors(),
+        Net::Wires(t) => t.processors(),
+    } as u64;
+    let concurrent = args.trials.min(rayon::current_num_threads() as u64);
+    for &rate in &args.rate {
+        let messages = processors.saturating_mul(rate as u64);
+        crate::limits::check(
+            || {
+                format!(
+                    "simulating {processors} processors at rate {rate} ({messages} messages a trial, \
+                     {concurrent} trials at a time)"
+                )
+            },
+            crate::limits::simulate_bytes(messages, concurrent),
+        )?;
+    }
     let mut runs = Vec::new();
     let sim_start = Instant::now();
     for (j, &rate) in args.rate.iter().enumerate() {

@@ -314,6 +314,7 @@ fn parse_yacr(text: &str, file: &str) -> Result<RawChannel, ParseError> {
 
 fn parse_yaml(text: &str, file: &str) -> Result<RawChannel, ParseError> {
     let form = ChannelForm::Yaml;
+    super::refuse_tags(text, file, Some(form.describe()))?;
     let value: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
         let loc = e
             .location()

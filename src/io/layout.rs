@@ -76,6 +76,7 @@ fn error(file: &str, line: usize, column: usize, message: String) -> ParseError 
 /// Parse a layout file; points must have `dimensions` coordinates.
 pub fn parse_layout(text: &str, file: &str) -> Result<LayoutFile, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    super::refuse_tags(text, file, None)?;
     let doc: LayoutDoc = serde_yaml::from_str(text).map_err(|e| {
         let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
         error(file, line, column, e.to_string())
@@ -83,17 +84,17 @@ pub fn parse_layout(text: &str, file: &str) -> Result<LayoutFile, ParseError> {
     if !(2..=3).contains(&doc.dimensions) {
         return Err(error(
             file,
-            0,
+            super::key_line(text, "dimensions"),
             0,
             format!("dimensions must be 2 or 3, not {}", doc.dimensions),
         ));
     }
     let d = doc.dimensions as usize;
-    let point = |v: &[i64], what: &str| -> Result<P3, ParseError> {
+    let point = |v: &[i64], what: &str, line: usize| -> Result<P3, ParseError> {
         if v.len() != d {
             return Err(error(
                 file,
-                0,
+                line,
                 0,
                 format!(
                     "{what} has {} coordinates; a {d}-D layout needs {d}",
@@ -109,8 +110,16 @@ pub fn parse_layout(text: &str, file: &str) -> Result<LayoutFile, ParseError> {
             id: n.id,
             kind: n.kind.clone(),
             level: n.level,
-            min: point(&n.min, &format!("node {} min", n.id))?,
-            max: point(&n.max, &format!("node {} max", n.id))?,
+            min: point(
+                &n.min,
+                &format!("node {} min", n.id),
+                super::item_line(text, "nodes", n.id as u64),
+            )?,
+            max: point(
+                &n.max,
+                &format!("node {} max", n.id),
+                super::item_line(text, "nodes", n.id as u64),
+            )?,
         });
     }
     let mut edges = Vec::with_capacity(doc.edges.len());
@@ -118,7 +127,13 @@ pub fn parse_layout(text: &str, file: &str) -> Result<LayoutFile, ParseError> {
         let path = x
             .path
             .iter()
-            .map(|p| point(p, &format!("a point of edge {}", x.id)))
+            .map(|p| {
+                point(
+                    p,
+                    &format!("a point of edge {}", x.id),
+                    super::item_line(text, "edges", x.id as u64),
+                )
+            })
             .collect::<Result<Vec<P3>, ParseError>>()?;
         edges.push(Edge {
             id: x.id,

@@ -10,3 +10,111 @@ pub use channel::{parse_channel, ChannelForm};
 pub use layout::{parse_layout, LayoutFile};
 pub use solution::{parse_solution, SolutionFile};
 pub use switchbox::parse_switchbox;
+
+/// Refuse YAML tags (`!foo`, `!!python/object:...`): fabric's YAML files
+/// hold plain numbers, strings, lists and maps, and a tag would make a
+/// reader give the text a meaning fabric never checks. Quoted strings and
+/// comments are skipped.
+pub(crate) fn refuse_tags(
+    text: &str,
+    file: &str,
+    form: Option<&'static str>,
+) -> Result<(), crate::ParseError> {
+    for (k, line) in text.lines().enumerate() {
+        let mut quote: Option<char> = None;
+        let mut before = ' ';
+        for (col, c) in line.chars().enumerate() {
+            match quote {
+                Some(q) if c == q => quote = None,
+                Some(_) => {}
+                None if c == '"' || c == '\'' => quote = Some(c),
+                None if c == '#' && before.is_whitespace() => break,
+                None if c == '!' && (before.is_whitespace() || "[{,:-".contains(before)) => {
+                    let tag: String = line[line.char_indices().nth(col).map_or(0, |(i, _)| i)..]
+                        .split(|c: char| c.is_whitespace() || c == ',')
+                        .next()
+                        .unwrap_or("!")
+                        .to_string();
+                    return Err(crate::ParseError {
+                        file: file.to_string(),
+                        line: k + 1,
+                        column: col + 1,
+                        form,
+                        message: format!(
+                            "YAML tag `{tag}`: fabric's files take plain values, no tags"
+                        ),
+                    });
+                }
+                None => {}
+            }
+            before = c;
+        }
+    }
+    Ok(())
+}
+
+/// The 1-based line of a top-level `key:` in a YAML text; 0 when absent.
+pub(crate) fn key_line(text: &str, key: &str) -> usize {
+    text.lines()
+        .position(|l| {
+            l.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        })
+        .map_or(0, |k| k + 1)
+}
+
+/// The 1-based line of the item `id: N` under the top-level `section:` of
+/// a YAML text (block or flow style); 0 when not found.
+pub(crate) fn item_line(text: &str, section: &str, id: u64) -> usize {
+    let start = key_line(text, section);
+    if start == 0 {
+        return 0;
+    }
+    let want = format!("id: {id}");
+    text.lines()
+        .enumerate()
+        .skip(start)
+        .take_while(|(_, l)| l.is_empty() || l.starts_with([' ', '-', '#']))
+        .find(|(_, l)| {
+            l.match_indices(&want).any(|(i, _)| {
+                !l[i + want.len()..].starts_with(|c: char| c.is_ascii_digit())
+                    && !l[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+            })
+        })
+        .map_or(0, |(k, _)| k + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_are_refused_where_they_stand() {
+        let e = refuse_tags(
+            "top: [1, 2]\nbottom: !!python/object:os.system [2, 1]\n",
+            "f",
+            None,
+        )
+        .unwrap_err();
+        assert_eq!((e.line, e.column), (2, 9));
+        assert!(
+            e.message.contains("`!!python/object:os.system`"),
+            "{}",
+            e.message
+        );
+        assert!(refuse_tags("x: [1, !foo 2]\n", "f", None).is_err());
+        // Not tags: inside quotes, in comments, inside a word.
+        assert!(refuse_tags("name: \"a !b\"\ny: 'c !d' # !e\nz: a!b\n", "f", None).is_ok());
+    }
+
+    #[test]
+    fn keys_and_items_are_found_by_line() {
+        let t = "network: x\ndimensions: 4\nnodes:\n  - id: 1\n    min: [0]\n  - {id: 12, min: [0]}\nedges:\n  - id: 12\n";
+        assert_eq!(key_line(t, "dimensions"), 2);
+        assert_eq!(key_line(t, "depth"), 0);
+        assert_eq!(item_line(t, "nodes", 1), 4);
+        assert_eq!(item_line(t, "nodes", 12), 6);
+        assert_eq!(item_line(t, "edges", 12), 8);
+        assert_eq!(item_line(t, "edges", 1), 0);
+    }
+}

@@ -74,6 +74,7 @@ fn without_position(message: &str) -> String {
 /// Parse a routed channel; `file` names it in errors.
 pub fn parse_solution(text: &str, file: &str) -> Result<SolutionFile, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    super::refuse_tags(text, file, Some("a routed-channel YAML file"))?;
     let doc: SolutionDoc = serde_yaml::from_str(text).map_err(|e| {
         let (line, column) = e
             .location()

@@ -89,6 +89,19 @@ pub fn parse_switchbox(text: &str, file: &str) -> Result<Switchbox, ParseError> 
             "`height:` takes one positive integer".into(),
         ));
     }
+    let most = crate::limits::MAX_SWITCHBOX_SIDE;
+    if height[0] as u64 > most {
+        return Err(error(
+            file,
+            hl,
+            hc,
+            format!(
+                "height {} is over fabric's limit of {most} for a switchbox side \
+                 (side terminals are stored one entry per boundary point; see docs/limits.md)",
+                height[0]
+            ),
+        ));
+    }
     let height = height[0] as i64;
     let (top, tl, tc) = take(0)?;
     let (bottom, bl, bc) = take(1)?;
