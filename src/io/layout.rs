@@ -90,11 +90,12 @@ pub fn parse_layout(text: &str, file: &str) -> Result<LayoutFile, ParseError> {
         ));
     }
     let d = doc.dimensions as usize;
-    let point = |v: &[i64], what: &str, line: usize| -> Result<P3, ParseError> {
+    // The line is looked up only for an error: the search is linear.
+    let point = |v: &[i64], what: &str, line: &dyn Fn() -> usize| -> Result<P3, ParseError> {
         if v.len() != d {
             return Err(error(
                 file,
-                line,
+                line(),
                 0,
                 format!(
                     "{what} has {} coordinates; a {d}-D layout needs {d}",
@@ -110,16 +111,12 @@ pub fn parse_layout(text: &str, file: &str) -> Result<LayoutFile, ParseError> {
             id: n.id,
             kind: n.kind.clone(),
             level: n.level,
-            min: point(
-                &n.min,
-                &format!("node {} min", n.id),
-                super::item_line(text, "nodes", n.id as u64),
-            )?,
-            max: point(
-                &n.max,
-                &format!("node {} max", n.id),
-                super::item_line(text, "nodes", n.id as u64),
-            )?,
+            min: point(&n.min, &format!("node {} min", n.id), &|| {
+                super::item_line(text, "nodes", n.id as u64)
+            })?,
+            max: point(&n.max, &format!("node {} max", n.id), &|| {
+                super::item_line(text, "nodes", n.id as u64)
+            })?,
         });
     }
     let mut edges = Vec::with_capacity(doc.edges.len());
@@ -128,11 +125,9 @@ pub fn parse_layout(text: &str, file: &str) -> Result<LayoutFile, ParseError> {
             .path
             .iter()
             .map(|p| {
-                point(
-                    p,
-                    &format!("a point of edge {}", x.id),
-                    super::item_line(text, "edges", x.id as u64),
-                )
+                point(p, &format!("a point of edge {}", x.id), &|| {
+                    super::item_line(text, "edges", x.id as u64)
+                })
             })
             .collect::<Result<Vec<P3>, ParseError>>()?;
         edges.push(Edge {
