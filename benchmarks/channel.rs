@@ -50,7 +50,7 @@ fn random(columns: u32, seed: u64, acyclic: bool) -> ChannelProblem {
 fn options(layers: u32, model: &str) -> RouteOptions {
     RouteOptions {
         layers,
-        model: Some(model.to_string()),
+        model: Some(model.parse().expect("a layer model")),
         ..RouteOptions::default()
     }
 }

@@ -26,7 +26,7 @@ fn route_with(
     let router = router_by_name("yacr").unwrap();
     let options = RouteOptions {
         layers,
-        model: model.map(str::to_string),
+        model: model.map(|m| m.parse().expect("a layer model")),
         effort,
     };
     let s = router

@@ -85,7 +85,7 @@ fn check(seed: u64) -> usize {
     assert_eq!(r.is_ok(), planar, "{what}: plane: {r:?}");
     for (layers, model) in [(2, "HV"), (2, "VH"), (3, "HVH"), (3, "VHV")] {
         let options = RouteOptions {
-            model: Some(model.to_string()),
+            model: Some(model.parse().expect("a layer model")),
             ..RouteOptions::layers(layers)
         };
         routed(&p, "yacr", &options, &what).unwrap_or_else(|e| panic!("{what}: yacr {model}: {e}"));
@@ -184,7 +184,7 @@ proptest::proptest! {
             routed(&p, "mulch", &RouteOptions::layers(layers), "drawn")
                 .unwrap_or_else(|e| panic!("mulch L={layers}: {e}"));
             for (l, model) in [(2, "HV"), (3, "VHV")] {
-                let options = RouteOptions { model: Some(model.to_string()), ..RouteOptions::layers(l) };
+                let options = RouteOptions { model: Some(model.parse().expect("a layer model")), ..RouteOptions::layers(l) };
                 routed(&p, "yacr", &options, "drawn").unwrap_or_else(|e| panic!("yacr {model}: {e}"));
                 let _ = routed(&p, "greedy", &options, "drawn");
             }

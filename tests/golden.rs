@@ -8,6 +8,7 @@
 
 use clap::Parser;
 use fabric::channel::analysis::density;
+use fabric::channel::detailed::LayerModel;
 use fabric::channel::mulch::{route_mulch, SelectOptions};
 use fabric::channel::router::{router_by_name, Effort, EffortLevel, RouteOptions};
 use fabric::channel::verify::verify;
@@ -70,7 +71,7 @@ fn routings(name: &str) -> Vec<String> {
         for level in levels {
             let options = RouteOptions {
                 layers,
-                model: Some(model.into()),
+                model: Some(model.parse().expect("a layer model")),
                 effort: Effort {
                     level,
                     ..Effort::default()
@@ -88,7 +89,7 @@ fn routings(name: &str) -> Vec<String> {
         (
             "greedy",
             RouteOptions {
-                model: Some("HV".into()),
+                model: Some(LayerModel::Hv),
                 ..RouteOptions::layers(2)
             },
         ),

@@ -30,7 +30,7 @@ fn legal(p: &ChannelProblem, s: &ChannelSolution, what: &str) {
 fn options(layers: u32, model: &str) -> RouteOptions {
     RouteOptions {
         layers,
-        model: Some(model.to_string()),
+        model: Some(model.parse().expect("a layer model")),
         ..RouteOptions::default()
     }
 }
@@ -106,7 +106,7 @@ fn track_insertion_from_a_start_width_of_one() {
     for name in ["dde", "ptrdist_input1", "ptrdist_input2", "nycu_lab4_case2"] {
         let p = bundled(name);
         for (_, model, h) in MODELS {
-            let m = LayerModel::parse(model).unwrap();
+            let m = model.parse::<LayerModel>().unwrap();
             let params = Params {
                 initial_width: 1,
                 min_jog: 1,

@@ -3,7 +3,7 @@
 use fabric::channel::analysis::{density, vertical_constraint_graph};
 use fabric::channel::generate::{random_channel, ChannelShape};
 use fabric::channel::problem::ChannelProblem;
-use fabric::channel::router::{router_by_name, RouteError, RouteOptions, ROUTER_NAMES};
+use fabric::channel::router::{RouteError, RouteOptions, RouterKind};
 use fabric::channel::solution::ChannelSolution;
 use fabric::channel::verify::verify;
 use rand::{Rng, SeedableRng};
@@ -46,8 +46,8 @@ fn assert_real_cycle(p: &ChannelProblem, cycle: &[u32]) {
 
 #[test]
 fn every_router_on_every_bundled_benchmark_is_legal_or_names_a_cycle() {
-    for &name in ROUTER_NAMES {
-        let router = router_by_name(name).unwrap();
+    for kind in RouterKind::ALL {
+        let router = kind.router();
         for bench in BUNDLED {
             let p = bundled(bench);
             let acyclic = vertical_constraint_graph(&p).topological_order().is_some();
@@ -60,12 +60,12 @@ fn every_router_on_every_bundled_benchmark_is_legal_or_names_a_cycle() {
                 // A router for another number of layers (the plane router).
                 Err(RouteError::Layers { .. }) => break,
                 // The plane router refuses channels whose nets cross.
-                Err(RouteError::Unroutable(m)) if name == "plane" => {
+                Err(RouteError::Unroutable(m)) if kind == RouterKind::Plane => {
                     assert!(m.contains("cross"), "{m}")
                 }
                 // The greedy sweep has no columns past the right end; on
                 // the bundled set only cyclic channels leave it split there.
-                Err(RouteError::Unroutable(m)) if name == "greedy" => {
+                Err(RouteError::Unroutable(m)) if kind == RouterKind::Greedy => {
                     assert!(m.contains("split at the right end"), "{m}");
                     assert!(!acyclic, "{bench}: greedy failed on an acyclic channel");
                 }
@@ -77,7 +77,7 @@ fn every_router_on_every_bundled_benchmark_is_legal_or_names_a_cycle() {
 
 #[test]
 fn left_edge_routes_the_acyclic_benchmarks_near_density() {
-    let router = router_by_name("left-edge").unwrap();
+    let router = RouterKind::LeftEdge.router();
     for (bench, d) in [("dde", 19), ("dde_zhou", 19), ("yk_textbook12", 5)] {
         let p = bundled(bench);
         assert_eq!(density(&p), d);
@@ -94,7 +94,7 @@ fn left_edge_refuses_an_unbreakable_cycle_and_other_layer_counts() {
     // Two nets that swap sides in two columns with no other pins: a cycle
     // that doglegs at pin columns cannot break.
     let p = ChannelProblem::from_rows("swap", &[1, 2], &[2, 1], &[], &[]).unwrap();
-    let router = router_by_name("left-edge").unwrap();
+    let router = RouterKind::LeftEdge.router();
     match router.route(&p, &RouteOptions::default()) {
         Err(RouteError::Cyclic { cycle, .. }) => {
             assert_real_cycle(&p, &cycle);
@@ -114,7 +114,7 @@ fn left_edge_refuses_an_unbreakable_cycle_and_other_layer_counts() {
 
 #[test]
 fn left_edge_routes_random_acyclic_channels_legally() {
-    let router = router_by_name("left-edge").unwrap();
+    let router = RouterKind::LeftEdge.router();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2024);
     let mut excess = 0u64;
     let runs = 400;
@@ -143,7 +143,7 @@ fn left_edge_routes_random_acyclic_channels_legally() {
 
 #[test]
 fn left_edge_on_random_cyclic_channels_routes_or_names_a_real_cycle() {
-    let router = router_by_name("left-edge").unwrap();
+    let router = RouterKind::LeftEdge.router();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(99);
     let (mut routed, mut refused) = (0, 0);
     for _ in 0..300 {
@@ -175,7 +175,7 @@ fn left_edge_on_random_cyclic_channels_routes_or_names_a_real_cycle() {
 
 #[test]
 fn routing_is_deterministic() {
-    let router = router_by_name("left-edge").unwrap();
+    let router = RouterKind::LeftEdge.router();
     let p = bundled("dde");
     let a = router.route(&p, &RouteOptions::default()).unwrap();
     let b = router.route(&p, &RouteOptions::default()).unwrap();
@@ -186,7 +186,7 @@ fn routing_is_deterministic() {
 fn interval_metrics_equal_raster_metrics_on_random_routes() {
     // Two independent computations of net length: interval merging in the
     // solution and the verifier's raster of unit edges.
-    let router = router_by_name("left-edge").unwrap();
+    let router = RouterKind::LeftEdge.router();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
     for _ in 0..100 {
         let shape = ChannelShape {

@@ -3,6 +3,7 @@
 //! routing a router returns is strictly legal.
 #![no_main]
 
+use fabric::channel::detailed::LayerModel;
 use fabric::channel::router::{router_by_name, Effort, EffortLevel, RouteOptions};
 use fabric::channel::verify::verify;
 use libfuzzer_sys::fuzz_target;
@@ -31,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
             "yacr",
             RouteOptions {
                 layers: 2,
-                model: Some("HV".into()),
+                model: Some(LayerModel::Hv),
                 effort: fast,
             },
         ),

@@ -11,9 +11,9 @@ use super::solution::ChannelSolution;
 pub struct RouteOptions {
     /// Number of layers `L` of the channel.
     pub layers: u32,
-    /// Layer model by name (`HV`, `VH`, `HVH`, `VHV`), for routers that
-    /// offer more than one per layer count; `None` for the router's default.
-    pub model: Option<String>,
+    /// Layer model, for routers that offer more than one per layer count;
+    /// `None` for the router's default.
+    pub model: Option<super::detailed::LayerModel>,
     /// How hard the router searches at a width before it widens the
     /// channel.
     pub effort: Effort,
@@ -50,7 +50,7 @@ pub struct Effort {
 }
 
 /// The work budgets of [`Effort`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum EffortLevel {
     /// A conflict-free assignment at the lower bound or one above first (in
     /// models with one trunk layer), then no jittered starts.
@@ -62,17 +62,6 @@ pub enum EffortLevel {
     /// within it both piece variants routed at the final width, the one
     /// with fewer vias kept.
     Thorough,
-}
-
-impl EffortLevel {
-    pub fn parse(s: &str) -> Option<EffortLevel> {
-        match s {
-            "fast" => Some(EffortLevel::Fast),
-            "normal" => Some(EffortLevel::Normal),
-            "thorough" => Some(EffortLevel::Thorough),
-            _ => None,
-        }
-    }
 }
 
 /// Why a router gave no solution.
@@ -160,17 +149,52 @@ pub enum RouteEvent {
     Trying { width: u32, method: &'static str },
 }
 
-/// Names accepted by [`router_by_name`].
-pub const ROUTER_NAMES: &[&str] = &["mulch", "yacr", "greedy", "left-edge", "plane"];
+/// The channel routers, by their command-line names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum RouterKind {
+    /// MulCh: any number of layers, HV, HVH and single-layer B groups.
+    Mulch,
+    /// The reserved-layer router in one layer model (2 or 3 layers).
+    Yacr,
+    /// The greedy (Rivest–Fiduccia) sweep alone.
+    Greedy,
+    /// The baseline left-edge router (2 layers, acyclic constraints).
+    LeftEdge,
+    /// The single-layer router for planar channels.
+    Plane,
+}
+
+impl RouterKind {
+    /// Every router.
+    pub const ALL: [RouterKind; 5] = [
+        RouterKind::Mulch,
+        RouterKind::Yacr,
+        RouterKind::Greedy,
+        RouterKind::LeftEdge,
+        RouterKind::Plane,
+    ];
+
+    /// The router itself.
+    pub fn router(self) -> Box<dyn ChannelRouter> {
+        match self {
+            RouterKind::Mulch => Box::new(super::mulch::MulchRouter::default()),
+            RouterKind::LeftEdge => Box::new(LeftEdgeRouter),
+            RouterKind::Yacr => Box::new(super::detailed::DetailedRouter),
+            RouterKind::Greedy => Box::new(super::detailed::GreedyRouter),
+            RouterKind::Plane => Box::new(super::plane::PlaneRouter),
+        }
+    }
+
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        self.router().name()
+    }
+}
 
 /// The router with a given command-line name.
 pub fn router_by_name(name: &str) -> Option<Box<dyn ChannelRouter>> {
-    match name {
-        "mulch" => Some(Box::new(super::mulch::MulchRouter::default())),
-        "left-edge" => Some(Box::new(LeftEdgeRouter)),
-        "yacr" => Some(Box::new(super::detailed::DetailedRouter)),
-        "greedy" => Some(Box::new(super::detailed::GreedyRouter)),
-        "plane" => Some(Box::new(super::plane::PlaneRouter)),
-        _ => None,
-    }
+    RouterKind::ALL
+        .into_iter()
+        .find(|k| k.name() == name)
+        .map(RouterKind::router)
 }

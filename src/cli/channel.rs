@@ -29,30 +29,26 @@ pub(super) fn run_analyze(args: AnalyzeArgs) -> Result<i32> {
 pub(super) fn run_route(args: RouteArgs) -> Result<i32> {
     check_output_paths(&[&args.file], &outputs_of(&args.output, &args.svg))?;
     let problem = read_problem(&args.file)?;
-    let name = args.router.clone().unwrap_or_else(|| {
-        if args.model.is_some() {
-            "yacr"
-        } else {
-            "mulch"
-        }
-        .to_string()
+    let kind = args.router.unwrap_or(if args.model.is_some() {
+        RouterKind::Yacr
+    } else {
+        RouterKind::Mulch
     });
-    if name == "mulch" && args.model.is_some() {
+    if kind == RouterKind::Mulch && args.model.is_some() {
         return Err(Error::Usage(
             "--model applies to the yacr router; mulch chooses its own groups".into(),
         ));
     }
-    let router =
-        router_by_name(&name).ok_or_else(|| Error::Usage(format!("unknown router {name}")))?;
+    let router = kind.router();
     crate::limits::check_channel(&problem, Some(args.layers))?;
     let effort = Effort {
-        level: EffortLevel::parse(&args.effort).expect("clap checked the level"),
+        level: args.effort,
         starts: args.starts,
         seed: args.seed,
     };
     let options = RouteOptions {
         layers: args.layers,
-        model: args.model.clone(),
+        model: args.model,
         effort,
     };
     let start = Instant::now();
@@ -69,19 +65,11 @@ pub(super) fn run_route(args: RouteArgs) -> Result<i32> {
         }
     };
     let mut mulch = None;
-    let routed = if name == "mulch" && args.model.is_none() {
+    let routed = if kind == RouterKind::Mulch {
         let select = SelectOptions {
             assign: AssignOptions {
-                cost: if args.cost == "variant" {
-                    CostFunction::Variant
-                } else {
-                    CostFunction::Basic
-                },
-                excess: if args.excess == "all" {
-                    Excess::All
-                } else {
-                    Excess::Unassigned
-                },
+                cost: args.cost,
+                excess: args.excess,
             },
             no_b_layers: args.no_b_layers,
             extra: args.extra_b_layers,

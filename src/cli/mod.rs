@@ -17,11 +17,10 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use crate::channel::analysis::{analyze, density, layer_bounds};
+use crate::channel::detailed::LayerModel;
 use crate::channel::mulch::{route_mulch, AssignOptions, CostFunction, Excess, SelectOptions};
 use crate::channel::problem::ChannelProblem;
-use crate::channel::router::{
-    router_by_name, Effort, EffortLevel, RouteEvent, RouteOptions, ROUTER_NAMES,
-};
+use crate::channel::router::{Effort, EffortLevel, RouteEvent, RouteOptions, RouterKind};
 use crate::channel::verify::{verify, VerifyReport};
 use crate::error::{Error, Result};
 use crate::report;
@@ -124,12 +123,12 @@ pub struct RouteArgs {
     pub layers: u32,
     /// Layer model for routers that offer several per layer count: HV or VH
     /// (2 layers), HVH or VHV (3 layers). Default: HV for 2, HVH for 3.
-    #[arg(long, value_parser = ["HV", "VH", "HVH", "VHV"])]
-    pub model: Option<String>,
+    #[arg(long, value_enum)]
+    pub model: Option<LayerModel>,
     /// Router to use. Default: `mulch` (any number of layers), or `yacr`
     /// when a --model is given.
-    #[arg(long, short, value_parser = clap::builder::PossibleValuesParser::new(ROUTER_NAMES))]
-    pub router: Option<String>,
+    #[arg(long, short, value_enum)]
+    pub router: Option<RouterKind>,
     /// mulch: no single-layer B groups (Chameleon's partition only).
     #[arg(long)]
     pub no_b_layers: bool,
@@ -139,12 +138,12 @@ pub struct RouteArgs {
     pub extra_b_layers: u32,
     /// mulch: the group cost function (thesis 6.3.2): `basic`, or the
     /// thesis's `variant` with a penalty on density above the lower bound.
-    #[arg(long, default_value = "basic", value_parser = ["basic", "variant"])]
-    pub cost: String,
+    #[arg(long, value_enum, default_value_t = CostFunction::Basic)]
+    pub cost: CostFunction,
     /// mulch: the B-group crossing penalty counts the `unassigned` nets
     /// crossing the net, or `all` of them.
-    #[arg(long, default_value = "unassigned", value_parser = ["unassigned", "all"])]
-    pub excess: String,
+    #[arg(long, value_enum, default_value_t = Excess::Unassigned)]
+    pub excess: Excess,
     /// mulch: also solve the partition exactly (integer program, every
     /// configuration), report the smallest width any partition allows next
     /// to the heuristic's, and route the solver's best partition.
@@ -161,8 +160,8 @@ pub struct RouteArgs {
     /// grid cells allows, at most 32; `thorough`: four times that budget, at
     /// most 128, and both piece variants routed at the final width, the one
     /// with fewer vias kept.
-    #[arg(long, default_value = "normal", value_parser = ["fast", "normal", "thorough"])]
-    pub effort: String,
+    #[arg(long, value_enum, default_value_t = EffortLevel::Normal)]
+    pub effort: EffortLevel,
     /// yacr (and mulch's HV and HVH groups): jittered track assignments
     /// tried at a width once the standard ones fail there (overrides the
     /// --effort level's count).

@@ -48,12 +48,29 @@ use grid::{Cell, Grid, Mark, SparePool};
 use maze::{commit, Costs, Preferred, Search};
 
 /// The layer models of reserved-layer routing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum LayerModel {
+    /// Two layers: horizontal wires on layer 1, vertical on layer 2.
+    #[value(name = "HV")]
     Hv,
+    /// Two layers: vertical wires on layer 1, horizontal on layer 2.
+    #[value(name = "VH")]
     Vh,
+    /// Three layers: horizontal on layers 1 and 3, vertical on layer 2.
+    #[value(name = "HVH")]
     Hvh,
+    /// Three layers: vertical on layers 1 and 3, horizontal on layer 2.
+    #[value(name = "VHV")]
     Vhv,
+}
+
+impl std::str::FromStr for LayerModel {
+    type Err = String;
+
+    /// A model by its name, in any case (`HV`, `vhv`, ...).
+    fn from_str(s: &str) -> Result<LayerModel, String> {
+        <LayerModel as clap::ValueEnum>::from_str(s, true)
+    }
 }
 
 impl LayerModel {
@@ -63,16 +80,6 @@ impl LayerModel {
             LayerModel::Vh => "VH",
             LayerModel::Hvh => "HVH",
             LayerModel::Vhv => "VHV",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<LayerModel> {
-        match s.to_ascii_uppercase().as_str() {
-            "HV" => Some(LayerModel::Hv),
-            "VH" => Some(LayerModel::Vh),
-            "HVH" => Some(LayerModel::Hvh),
-            "VHV" => Some(LayerModel::Vhv),
-            _ => None,
         }
     }
 
@@ -156,12 +163,8 @@ impl ChannelRouter for DetailedRouter {
 
 /// The layer model a caller asks for, checked against the layer count.
 fn model_for(router: &'static str, options: &RouteOptions) -> Result<LayerModel, RouteError> {
-    let model = match options.model.as_deref() {
-        Some(m) => LayerModel::parse(m).ok_or(RouteError::Layers {
-            router,
-            layers: options.layers,
-            supported: "2 (HV, VH) or 3 (HVH, VHV)",
-        })?,
+    let model = match options.model {
+        Some(m) => m,
         None => LayerModel::default_for(options.layers).ok_or(RouteError::Layers {
             router,
             layers: options.layers,

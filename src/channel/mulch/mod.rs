@@ -368,7 +368,7 @@ pub fn route_partition(
                 };
                 let options = RouteOptions {
                     layers: model.layers(),
-                    model: Some(model.name().to_string()),
+                    model: Some(model),
                     effort,
                 };
                 DetailedRouter.route_borrowing(&sub, &options, &borrowed, observer)?

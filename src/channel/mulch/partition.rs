@@ -65,7 +65,7 @@ pub fn group_kinds(c: &Configuration) -> Vec<GroupKind> {
 }
 
 /// Which cost function compares the groups (thesis l.1182 and l.1184).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum CostFunction {
     /// HV/HVH: `max(ceil(d_g / H_g), LP_g)`; B: `d_g + X(n)`.
     #[default]
@@ -78,7 +78,7 @@ pub enum CostFunction {
 
 /// What "the excess number of nets crossed" counts (the thesis text is lost
 /// at a page break; spec note 003 part 2, ambiguity 7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Excess {
     /// Nets crossing `n` that are not assigned yet.
     #[default]
