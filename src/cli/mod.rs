@@ -87,7 +87,7 @@ pub enum Command {
         fabric simulate fat-tree --algorithm random --traffic permutation --size 256 --rate 1,4,16 --plot cycles.svg\n  \
         fabric simulate fat-tree --algorithm greedy --traffic greedy-adversary --size 1024 --rate 12,24\n  \
         fabric simulate fat-tree --algorithm butterfly-fat-tree --size 256 --delay linear -o bft.yaml")]
-    Simulate(simulate::SimulateArgs),
+    Simulate(Box<simulate::SimulateArgs>),
     /// Check a layout file: the legality rules of FORMATS.md section 4 and its metrics.
     #[command(after_help = "Example:\n  \
         fabric layout htree --size 16 -o h.yaml && fabric verify-layout h.yaml")]
