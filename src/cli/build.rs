@@ -3,6 +3,7 @@
 //! and held against its recurrence and closed forms.
 
 use super::*;
+use crate::layout::LayoutKind;
 
 /// A fat-pyramid's spec, tile pitch and tracks per band.
 type PyramidFigures = (crate::layout::pyramid::PyramidSpec, (i64, i64), (i64, i64));
@@ -29,7 +30,7 @@ pub(super) struct Built {
 pub(super) fn capacity_name(args: &LayoutArgs) -> &str {
     args.capacity
         .as_deref()
-        .unwrap_or(if args.kind == "fat-tree-3d" {
+        .unwrap_or(if args.kind == LayoutKind::FatTree3d {
             "two-thirds-over-lg"
         } else {
             "sqrt-over-lg"
@@ -53,8 +54,8 @@ pub(super) fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
     let mut pyramid_info = None;
     // H-trees of 2·4^k leaves (and sizes that are not powers of 2, which
     // `htree` refuses with the right message).
-    let odd_htree =
-        args.kind == "htree" && !(size.is_power_of_two() && size.trailing_zeros() % 2 == 0);
+    let odd_htree = args.kind == LayoutKind::Htree
+        && !(size.is_power_of_two() && size.trailing_zeros() % 2 == 0);
     let (embedding, side, closed, formula_max_wire) = if odd_htree {
         // Two H-trees of size / 2 leaves, turned towards a root between them.
         let e = fattree::htree(size).map_err(Error::Usage)?;
@@ -62,7 +63,7 @@ pub(super) fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         let s = (1u64 << (k + 1)) - 1;
         wide = Some(2 * s + 1);
         (e, s, (1u64 << (k + 1)) - 1, Some(1u64 << k))
-    } else if args.kind == "scalable-fat-tree" {
+    } else if args.kind == LayoutKind::ScalableFatTree {
         let capacity = fattree::Capacity::parse(capacity_name(args)).map_err(Error::Usage)?;
         let e =
             crate::layout::butterfly::scalable_fat_tree(size, &capacity).map_err(Error::Usage)?;
@@ -78,14 +79,14 @@ pub(super) fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
             closed += (1u64 << (k - j)) * (4 * c[j - 1] + 1);
         }
         (e, s, closed, None)
-    } else if args.kind == "butterfly-fat-tree" {
+    } else if args.kind == LayoutKind::ButterflyFatTree {
         let e = crate::layout::butterfly::butterfly_fat_tree(size).map_err(Error::Usage)?;
         let k = size.trailing_zeros() / 2;
         let s = *crate::layout::butterfly::sides(k)
             .last()
             .expect("k + 1 sides");
         (e, s, crate::layout::butterfly::closed_form_side(k), None)
-    } else if args.kind == "folded-tree-of-meshes" {
+    } else if args.kind == LayoutKind::FoldedTreeOfMeshes {
         let full = 2 * size.trailing_zeros();
         let e = crate::layout::folded::fold_and_squash_2d(size, args.levels.unwrap_or(full))
             .map_err(Error::Usage)?;
@@ -95,7 +96,7 @@ pub(super) fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
             wide = Some(w);
         }
         (e, h, h, Some(crate::layout::folded::max_wire_2d(l)))
-    } else if args.kind == "fat-pyramid" {
+    } else if args.kind == LayoutKind::FatPyramid {
         let spec = crate::layout::pyramid::PyramidSpec {
             mesh_capacity: args.mesh_capacity,
             ..crate::layout::pyramid::PyramidSpec::new(size).map_err(Error::Usage)?
@@ -107,7 +108,7 @@ pub(super) fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         pyramid_info = Some((spec, p.pitch, p.tracks));
         wide = Some(w);
         (p.embedding, h, h, None)
-    } else if args.kind == "fat-tree-3d" {
+    } else if args.kind == LayoutKind::FatTree3d {
         if args.alpha != 1 {
             return Err(Error::Usage(
                 "--alpha applies to 2-D fat-trees; fat-tree-3d has unit processors".into(),
@@ -130,7 +131,7 @@ pub(super) fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
             closed,
             Some(crate::layout::fattree3d::longest_wire(&plan)),
         )
-    } else if args.kind == "tree-of-meshes-3d" {
+    } else if args.kind == LayoutKind::TreeOfMeshes3d {
         let full = 3 * size.trailing_zeros();
         let l = args.levels.unwrap_or(full);
         let e = crate::layout::folded::fold_and_squash_3d(size, l).map_err(Error::Usage)?;
@@ -138,7 +139,7 @@ pub(super) fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         // Bounds, not exact: the extreme auxiliary planes may go unused.
         three_d = Some((4 * size * q, 8 * q - 4));
         (e, 4 * size * q, 4 * size * q, None)
-    } else if args.kind == "tree-of-meshes" {
+    } else if args.kind == LayoutKind::TreeOfMeshes {
         let e = tree_of_meshes::tree_of_meshes(size, args.levels).map_err(Error::Usage)?;
         let l: u32 = e.parameters["levels"]
             .parse()
@@ -155,7 +156,7 @@ pub(super) fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         }
         (e, h, closed, Some(longest))
     } else {
-        let capacity = if args.kind == "htree" {
+        let capacity = if args.kind == LayoutKind::Htree {
             if !matches!(
                 args.capacity.as_deref(),
                 None | Some("sqrt-over-lg") | Some("one")

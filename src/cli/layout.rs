@@ -5,6 +5,7 @@
 
 use super::build::{build_layout, capacity_name, fattree_capacity};
 use super::*;
+use crate::layout::LayoutKind;
 
 /// What `fabric verify-layout` finds in a layout file.
 #[derive(Clone, Debug)]
@@ -124,22 +125,22 @@ pub(super) fn run_verify_layout(args: VerifyLayoutArgs) -> Result<i32> {
 /// fat-pyramid 4^9 227 MB; butterfly and scalable fat-trees 4^12 8 and 6
 /// GB; tree-of-meshes side 512 2.8 GB; tree-of-meshes-3d side 32 3.2 GB;
 /// fat-tree-3d 8^7 1.7 GB.
-fn bytes_per_unit(kind: &str) -> (u64, u32) {
+fn bytes_per_unit(kind: LayoutKind) -> (u64, u32) {
     match kind {
-        "butterfly-fat-tree" => (1_000, 1),
-        "scalable-fat-tree" => (750, 1),
-        "tree-of-meshes" | "folded-tree-of-meshes" => (22_000, 2),
-        "tree-of-meshes-3d" => (200_000, 3),
+        LayoutKind::ButterflyFatTree => (1_000, 1),
+        LayoutKind::ScalableFatTree => (750, 1),
+        LayoutKind::TreeOfMeshes | LayoutKind::FoldedTreeOfMeshes => (22_000, 2),
+        LayoutKind::TreeOfMeshes3d => (200_000, 3),
         _ => (1_800, 1),
     }
 }
 
 /// Options that apply to other kinds only are refused.
 fn check_options(args: &LayoutArgs) -> Result<()> {
-    if args.levels.is_some() && !args.kind.contains("tree-of-meshes") {
+    if args.levels.is_some() && !args.kind.is_tree_of_meshes() {
         return Err(Error::Usage("--levels applies to trees of meshes".into()));
     }
-    if args.mesh_capacity != 1 && args.kind != "fat-pyramid" {
+    if args.mesh_capacity != 1 && args.kind != LayoutKind::FatPyramid {
         return Err(Error::Usage(
             "--mesh-capacity applies to the fat-pyramid".into(),
         ));
@@ -150,7 +151,7 @@ fn check_options(args: &LayoutArgs) -> Result<()> {
 /// The one layout of `--size`, refused past the largest size of its kind.
 fn build_size(args: &LayoutArgs) -> Result<super::build::Built> {
     let size = args.size.expect("clap requires --size without --sweep");
-    let (bytes, power) = bytes_per_unit(&args.kind);
+    let (bytes, power) = bytes_per_unit(args.kind);
     crate::limits::check(
         || format!("fabric layout {} --size {size}", args.kind),
         size.saturating_pow(power).saturating_mul(bytes),
@@ -178,15 +179,15 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
     check_options(args)?;
     let delay = metrics::Delay::parse(&args.delay).map_err(Error::Usage)?;
     if args.sweep {
-        let sizes: Vec<u64> = if args.kind == "fat-tree-3d" {
+        let sizes: Vec<u64> = if args.kind == LayoutKind::FatTree3d {
             (1..=6).map(|k| 8u64.pow(k)).collect()
-        } else if args.kind == "fat-pyramid" {
+        } else if args.kind == LayoutKind::FatPyramid {
             (2..=9).map(|k| 4u64.pow(k)).collect()
-        } else if args.kind == "tree-of-meshes-3d" {
+        } else if args.kind == LayoutKind::TreeOfMeshes3d {
             // The checker's raster needs about 25 bytes per point: n = 16
             // (256^3 points) is the largest that fits well within 2 GB.
             (1..=4).map(|k| 1u64 << k).collect()
-        } else if args.kind.contains("tree-of-meshes") {
+        } else if args.kind.is_tree_of_meshes() {
             (1..=6).map(|k| 1u64 << k).collect()
         } else {
             (1..=8).map(|k| 4u64.pow(k)).collect()
@@ -205,7 +206,7 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
                 total_wire_length: b.metrics.total_wire_length,
                 max_wire_length: b.metrics.max_wire_length,
                 recurrence_side: b.side,
-                formula_area: if args.kind.ends_with("-3d") {
+                formula_area: if args.kind.is_3d() {
                     b.side.pow(3)
                 } else {
                     b.side * b.width
@@ -220,7 +221,7 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
         if tty {
             eprint!("\r\x1b[K");
         }
-        let x_name = if args.kind.contains("tree-of-meshes") {
+        let x_name = if args.kind.is_tree_of_meshes() {
             "n (root mesh side)"
         } else {
             "n (processors)"
@@ -238,7 +239,7 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
         let title = format!(
             "{} ({}): area and longest wire against n",
             args.kind,
-            if args.kind.starts_with("fat-tree") {
+            if args.kind.is_fat_tree() {
                 format!("capacity {}, omega {}", capacity_name(args), args.omega)
             } else {
                 "full".to_string()
@@ -248,7 +249,7 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
         if let Some(path) = &args.output {
             outputs.push((
                 path.clone(),
-                report::yaml::sweep_yaml(&args.kind, &rows, area_exp, wire_exp),
+                report::yaml::sweep_yaml(args.kind.name(), &rows, area_exp, wire_exp),
             ));
         }
         if let Some(path) = &args.svg {
@@ -333,7 +334,7 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
             m.area
         );
     }
-    if args.kind == "fat-pyramid" {
+    if args.kind == LayoutKind::FatPyramid {
         use crate::layout::pyramid;
         let (spec, pitch, tracks) = b.pyramid.expect("set for fat-pyramid");
         let lg_a = (size as f64).log2();
@@ -397,7 +398,7 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
                 w.from.0, w.from.1, w.to.0, w.to.1, w.d, w.worst, w.level
             );
         }
-    } else if args.kind == "fat-tree-3d" {
+    } else if args.kind == LayoutKind::FatTree3d {
         let spec = crate::layout::fattree3d::FatTree3dSpec {
             processors: size,
             capacity: fattree_capacity(args)?,
@@ -423,7 +424,7 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
             m.area as f64 / thm26,
             m.max_wire_length as f64 / n.cbrt()
         );
-    } else if args.kind == "tree-of-meshes-3d" {
+    } else if args.kind == LayoutKind::TreeOfMeshes3d {
         let l: u32 = embedding.parameters["levels"].parse().expect("written");
         let q = crate::layout::folded::cubie(l).0;
         let n = size as f64;
@@ -440,13 +441,13 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
             8 * q - 4
         );
     } else {
-        let recurrence = if args.kind == "tree-of-meshes" {
+        let recurrence = if args.kind == LayoutKind::TreeOfMeshes {
             "S(m, r) = 2 S(m/2, r-2) + m (height); closed form n (l/2 + 1), n (l+1)/2 for odd l"
-        } else if args.kind == "folded-tree-of-meshes" {
+        } else if args.kind == LayoutKind::FoldedTreeOfMeshes {
             "2 n (l + 1) (height; odd l: (2nm + 1) x (2nm - 1)); closed form"
-        } else if args.kind == "butterfly-fat-tree" {
+        } else if args.kind == LayoutKind::ButterflyFatTree {
             "S_j = 2 S_(j-1) + 2^(j+1) + 1; closed form 2^(k+1) (k+1) - 1 ="
-        } else if args.kind == "scalable-fat-tree" {
+        } else if args.kind == LayoutKind::ScalableFatTree {
             "S_j = 2 S_(j-1) + 4 c(4^(j-1)) + 1; closed form"
         } else {
             "S(n) = 2 S(n/4) + t(n); closed form"
@@ -458,7 +459,7 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
             b.crossings,
             b.seconds * 1e3
         );
-        if args.kind == "folded-tree-of-meshes" {
+        if args.kind == LayoutKind::FoldedTreeOfMeshes {
             let l: u32 = embedding.parameters["levels"].parse().expect("written");
             let n = size as f64;
             println!(

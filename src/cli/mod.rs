@@ -196,8 +196,8 @@ pub struct LayoutArgs {
     /// `fat-pyramid` (butterfly fat-tree over H-tree blocks with a mesh at
     /// every level, laid out regularly) or `fat-tree-3d` (a fat-tree in a
     /// cube with thin gap slabs, a power of 8 processors).
-    #[arg(value_parser = ["htree", "fat-tree", "butterfly-fat-tree", "scalable-fat-tree", "tree-of-meshes", "folded-tree-of-meshes", "tree-of-meshes-3d", "fat-pyramid", "fat-tree-3d"])]
-    pub kind: String,
+    #[arg(value_enum)]
+    pub kind: crate::layout::LayoutKind,
     /// Number of processors (leaves), a power of 4 (a power of 8 for
     /// `fat-tree-3d`); for trees of meshes the side n of the root mesh, a
     /// power of 2.

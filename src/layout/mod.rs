@@ -13,10 +13,13 @@ pub mod check;
 pub mod fattree;
 pub mod fattree3d;
 pub mod folded;
+pub mod kind;
 pub mod metrics;
 pub mod pyramid;
 pub mod sweep;
 pub mod tree_of_meshes;
+
+pub use kind::LayoutKind;
 
 use std::collections::BTreeMap;
 
