@@ -11,31 +11,39 @@ use crate::layout::metrics::Delay;
 use crate::layout::Embedding;
 use crate::network::Network;
 use crate::report;
-use crate::sim::algorithms::{route, Algorithm, RandomConstants, ALGORITHM_NAMES};
+use crate::sim::algorithms::{route, Algorithm, AlgorithmKind, RandomConstants};
 use crate::sim::bft::LinkTree;
 use crate::sim::fattree::FatTree;
-use crate::sim::traffic::{generate, theorem8_capacities, Traffic, TRAFFIC_NAMES};
-use crate::sim::{run_trials, Fabric, Message, Policy, SimReport, SimRun, TimeModel, POLICY_NAMES};
+use crate::sim::traffic::{generate, theorem8_capacities, Traffic, TrafficKind};
+use crate::sim::{run_trials, Fabric, Message, Policy, SimReport, SimRun, TimeModel};
 
 use super::{check_output_paths, outputs_of, read_text, write_all_or_nothing};
+
+/// The networks `fabric simulate` routes over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SimNetwork {
+    /// Fat-trees (thesis chapter 3), and the butterfly fat-tree for the
+    /// `butterfly-fat-tree` algorithm.
+    FatTree,
+}
 
 #[derive(Debug, clap::Args)]
 pub struct SimulateArgs {
     /// The network family: `fat-tree` (thesis chapter 3; the
     /// `butterfly-fat-tree` algorithm runs on the butterfly fat-tree).
-    #[arg(value_parser = ["fat-tree"])]
-    pub network: String,
+    #[arg(value_enum)]
+    pub network: SimNetwork,
     /// Routing algorithm: `random` (RANDOM with TRY-GUESS), `random-prime`
     /// (RANDOM', for capacities Omega(lg n)), `greedy`, or
     /// `butterfly-fat-tree` (section 3.5, wire by wire).
-    #[arg(long, short, default_value = "random", value_parser = ALGORITHM_NAMES)]
-    pub algorithm: String,
+    #[arg(long, short, value_enum, default_value_t = AlgorithmKind::Random)]
+    pub algorithm: AlgorithmKind,
     /// Message set: `permutation`, `random` destinations, `local` (inside
     /// subtrees of --subtree processors), `many-to-one`, `mesh` (a mesh of
     /// the same area mapped geometrically, Lemma 10), `greedy-adversary`
     /// (Theorem 8's M_n, all messages leaving through the root).
-    #[arg(long, short, default_value = "permutation", value_parser = TRAFFIC_NAMES)]
-    pub traffic: String,
+    #[arg(long, short, value_enum, default_value_t = TrafficKind::Permutation)]
+    pub traffic: TrafficKind,
     /// Number of processors, a power of 4 (taken from the file with --layout).
     #[arg(long, short = 'n', required_unless_present = "layout")]
     pub size: Option<u64>,
@@ -54,8 +62,8 @@ pub struct SimulateArgs {
     /// What a congested switch keeps: `ideal-random`, `priority`,
     /// `rotating`, `drop-all`. Default: priority for greedy, else
     /// ideal-random.
-    #[arg(long, value_parser = POLICY_NAMES)]
-    pub policy: Option<String>,
+    #[arg(long, value_enum)]
+    pub policy: Option<Policy>,
     /// random: constant k1 of TRY-GUESS.
     #[arg(long, default_value_t = 1.0)]
     pub k1: f64,
@@ -165,25 +173,21 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
         &args.layout.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
         &outputs_of(&args.output, &args.plot),
     )?;
-    let algorithm_name = args.algorithm.as_str();
-    let traffic = Traffic::parse(&args.traffic, args.subtree).expect("clap checks the name");
-    let policy = Policy::parse(
-        args.policy
-            .as_deref()
-            .unwrap_or(if algorithm_name == "greedy" {
-                "priority"
-            } else {
-                "ideal-random"
-            }),
-    )
-    .expect("clap checks the name");
+    let kind = args.algorithm;
+    let algorithm_name = kind.name();
+    let traffic = Traffic::of(args.traffic, args.subtree);
+    let policy = args.policy.unwrap_or(if kind == AlgorithmKind::Greedy {
+        Policy::Priority
+    } else {
+        Policy::IdealRandom
+    });
     let delay = Delay::parse(&args.delay).map_err(usage)?;
-    if algorithm_name == "greedy" && policy == Policy::DropAll {
+    if kind == AlgorithmKind::Greedy && policy == Policy::DropAll {
         return Err(usage(
             "greedy with drop-all switches never finishes once a channel is over capacity (drop-all is not an admissible switch); choose another --policy".into(),
         ));
     }
-    let wires = algorithm_name == "butterfly-fat-tree";
+    let wires = kind == AlgorithmKind::ButterflyFatTree;
     if args.rate.is_empty() || args.rate.contains(&0) {
         return Err(usage("--rate needs positive numbers".into()));
     }
@@ -208,7 +212,7 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
         || args.r != "1"
         || args.constants.is_some()
         || args.interleave;
-    if explicit_random && algorithm_name != "random" {
+    if explicit_random && kind != AlgorithmKind::Random {
         return Err(usage(
             "--k1, --k2, --r, --constants and --interleave belong to the random algorithm".into(),
         ));
@@ -324,8 +328,8 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
         Net::Fat(t) => Some(t.congestion_parameter()),
         Net::Wires(_) => None,
     };
-    let algorithm = match algorithm_name {
-        "random" => {
+    let algorithm = match kind {
+        AlgorithmKind::Random => {
             let r = if args.constants.is_some() || args.r == "auto" {
                 r_auto.expect("random runs on the fat-tree")
             } else {
@@ -354,9 +358,9 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
                 }
             })
         }
-        "random-prime" => Algorithm::RandomPrime,
-        "greedy" => Algorithm::Greedy,
-        _ => Algorithm::ButterflyFatTree,
+        AlgorithmKind::RandomPrime => Algorithm::RandomPrime,
+        AlgorithmKind::Greedy => Algorithm::Greedy,
+        AlgorithmKind::ButterflyFatTree => Algorithm::ButterflyFatTree,
     };
     let time = TimeModel {
         switch_delay: args.switch_delay.unwrap_or(match &net {

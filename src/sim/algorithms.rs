@@ -51,8 +51,31 @@ pub enum Algorithm {
     ButterflyFatTree,
 }
 
-/// Algorithm names as the command line spells them.
-pub const ALGORITHM_NAMES: [&str; 4] = ["random", "random-prime", "greedy", "butterfly-fat-tree"];
+/// The routing algorithms by name, as the command line gives them (the
+/// constants of RANDOM apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AlgorithmKind {
+    /// RANDOM with TRY-GUESS.
+    Random,
+    /// RANDOM', for capacities Omega(lg n).
+    RandomPrime,
+    /// GREEDY.
+    Greedy,
+    /// The butterfly fat-tree algorithm of section 3.5, wire by wire.
+    ButterflyFatTree,
+}
+
+impl AlgorithmKind {
+    /// The command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            AlgorithmKind::Random => "random",
+            AlgorithmKind::RandomPrime => "random-prime",
+            AlgorithmKind::Greedy => "greedy",
+            AlgorithmKind::ButterflyFatTree => "butterfly-fat-tree",
+        }
+    }
+}
 
 impl Algorithm {
     pub fn name(&self) -> &'static str {

@@ -43,7 +43,7 @@ pub struct Message {
 /// What a switch does with more arrivals than a channel has wires (spec
 /// note §3.1). With no more arrivals than wires, every policy passes all
 /// of them (ideal concentrators).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Policy {
     /// Keep `cap` of the arrivals, chosen uniformly at random.
     IdealRandom,
@@ -58,19 +58,14 @@ pub enum Policy {
     DropAll,
 }
 
-/// Policy names as the command line spells them.
-pub const POLICY_NAMES: [&str; 4] = ["ideal-random", "priority", "rotating", "drop-all"];
-
 impl Policy {
-    pub fn parse(s: &str) -> Option<Policy> {
-        Some(match s {
-            "ideal-random" => Policy::IdealRandom,
-            "priority" => Policy::Priority,
-            "rotating" => Policy::Rotating,
-            "drop-all" => Policy::DropAll,
-            _ => return None,
-        })
-    }
+    /// Every policy.
+    pub const ALL: [Policy; 4] = [
+        Policy::IdealRandom,
+        Policy::Priority,
+        Policy::Rotating,
+        Policy::DropAll,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -448,7 +443,7 @@ mod tests {
     #[test]
     fn concentrators_are_ideal_and_respect_capacity() {
         let mut rng = trial_rng(7, 0);
-        for policy in POLICY_NAMES.iter().map(|p| Policy::parse(p).unwrap()) {
+        for policy in Policy::ALL {
             for len in 0..9usize {
                 for cap in 1..6usize {
                     for split in 0..=len {

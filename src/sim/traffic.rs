@@ -34,26 +34,35 @@ pub enum Traffic {
 }
 
 /// Traffic names as the command line spells them.
-pub const TRAFFIC_NAMES: [&str; 6] = [
-    "permutation",
-    "random",
-    "local",
-    "many-to-one",
-    "mesh",
-    "greedy-adversary",
-];
+/// The message sets by name, as the command line gives them (`local`
+/// takes its block size apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TrafficKind {
+    /// Permutations.
+    Permutation,
+    /// Random destinations.
+    Random,
+    /// Destinations inside subtrees of a given number of processors.
+    Local,
+    /// Every message to one processor.
+    ManyToOne,
+    /// A mesh of the same area mapped geometrically (Lemma 10).
+    Mesh,
+    /// Theorem 8's M_n, all messages leaving through the root.
+    GreedyAdversary,
+}
 
 impl Traffic {
-    pub fn parse(s: &str, subtree: u32) -> Option<Traffic> {
-        Some(match s {
-            "permutation" => Traffic::Permutation,
-            "random" => Traffic::Random,
-            "local" => Traffic::Local { subtree },
-            "many-to-one" => Traffic::ManyToOne,
-            "mesh" => Traffic::Mesh,
-            "greedy-adversary" => Traffic::GreedyAdversary,
-            _ => return None,
-        })
+    /// The message set of a kind; `subtree` is the block size of `local`.
+    pub fn of(kind: TrafficKind, subtree: u32) -> Traffic {
+        match kind {
+            TrafficKind::Permutation => Traffic::Permutation,
+            TrafficKind::Random => Traffic::Random,
+            TrafficKind::Local => Traffic::Local { subtree },
+            TrafficKind::ManyToOne => Traffic::ManyToOne,
+            TrafficKind::Mesh => Traffic::Mesh,
+            TrafficKind::GreedyAdversary => Traffic::GreedyAdversary,
+        }
     }
 
     pub fn name(self) -> &'static str {
