@@ -11,7 +11,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use fabric::channel::analysis::{analyze, density};
 use fabric::channel::generate::{random_channel, ChannelShape};
 use fabric::channel::problem::ChannelProblem;
-use fabric::channel::router::{router_by_name, RouteOptions};
+use fabric::channel::registry::router_by_name;
+use fabric::channel::router::RouteOptions;
 use fabric::channel::verify::verify;
 use rand::SeedableRng;
 

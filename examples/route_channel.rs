@@ -3,7 +3,8 @@
 //! `cargo run --example route_channel`
 
 use fabric::channel::analysis::analyze;
-use fabric::channel::router::{router_by_name, RouteOptions};
+use fabric::channel::registry::router_by_name;
+use fabric::channel::router::RouteOptions;
 use fabric::channel::verify::verify;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -4,7 +4,8 @@
 use fabric::channel::analysis::density;
 use fabric::channel::generate::{random_channel, ChannelShape};
 use fabric::channel::problem::ChannelProblem;
-use fabric::channel::router::{router_by_name, Effort, RouteOptions};
+use fabric::channel::registry::router_by_name;
+use fabric::channel::router::{Effort, RouteOptions};
 use fabric::channel::solution::ChannelSolution;
 use fabric::channel::verify::verify;
 use rand::{Rng, SeedableRng};

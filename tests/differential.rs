@@ -11,7 +11,8 @@
 use fabric::channel::analysis::{analyze, crossing_pairs};
 use fabric::channel::generate::random_side_channel;
 use fabric::channel::problem::ChannelProblem;
-use fabric::channel::router::{router_by_name, RouteError, RouteOptions};
+use fabric::channel::registry::router_by_name;
+use fabric::channel::router::{RouteError, RouteOptions};
 use fabric::channel::verify::verify;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;

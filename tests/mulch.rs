@@ -465,7 +465,8 @@ fn narrow_b_groups_use_the_channel_width_to_save_wire() {
 /// routes as the yacr router does with the same effort, level by level.
 #[test]
 fn the_effort_reaches_the_groups_router() {
-    use fabric::channel::router::{router_by_name, Effort, EffortLevel, RouteOptions};
+    use fabric::channel::registry::router_by_name;
+    use fabric::channel::router::{Effort, EffortLevel, RouteOptions};
     let yacr = router_by_name("yacr").unwrap();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(83);
     let mut differ = 0;

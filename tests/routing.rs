@@ -3,7 +3,8 @@
 use fabric::channel::analysis::{density, vertical_constraint_graph};
 use fabric::channel::generate::{random_channel, ChannelShape};
 use fabric::channel::problem::ChannelProblem;
-use fabric::channel::router::{RouteError, RouteOptions, RouterKind};
+use fabric::channel::registry::RouterKind;
+use fabric::channel::router::{RouteError, RouteOptions};
 use fabric::channel::solution::ChannelSolution;
 use fabric::channel::verify::verify;
 use rand::{Rng, SeedableRng};

@@ -4,7 +4,8 @@
 use fabric::channel::analysis;
 use fabric::channel::generate::random_planar_terminals as planar;
 use fabric::channel::problem::ChannelProblem;
-use fabric::channel::router::{router_by_name, RouteOptions};
+use fabric::channel::registry::router_by_name;
+use fabric::channel::router::RouteOptions;
 use fabric::channel::separation::Terminals;
 use fabric::channel::separation::{
     flow, separation, separation_brute_force, separation_critical_cuts, separation_with_cut,
@@ -132,7 +133,7 @@ fn with_sides(t: &Terminals, rng: &mut impl Rng) -> Option<ChannelProblem> {
 
 #[test]
 fn plane_router_takes_floating_side_terminals() {
-    use fabric::channel::switchbox::extend_floating_sides;
+    use fabric::channel::side_extension::extend_floating_sides;
     let router = router_by_name("plane").unwrap();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(64);
     let (mut routed, mut with_sides_count, mut feed_through) = (0, 0, 0);
@@ -170,7 +171,7 @@ fn plane_router_takes_floating_side_terminals() {
         // A wider gap between the moved side terminals and the channel
         // changes nothing: the reduction does not constrain the routing.
         let wide =
-            fabric::channel::switchbox::extend_floating_sides_with_gap(&p, Some(12)).unwrap();
+            fabric::channel::side_extension::extend_floating_sides_with_gap(&p, Some(12)).unwrap();
         assert_eq!(
             fabric::channel::separation::single_layer_width(&wide.problem).unwrap(),
             w,
@@ -229,4 +230,16 @@ fn critical_cuts_equal_brute_force_on_crossing_channels_too() {
         }
     }
     assert!(crossing > 1_000, "{crossing}");
+}
+
+/// The plane router routes a channel with a feed-through and floating
+/// side terminals on both sides through the side extension.
+#[test]
+fn plane_routes_floating_side_terminals_through_the_extension() {
+    let p =
+        fabric::channel::ChannelProblem::from_rows("s", &[4, 0, 4], &[1, 0, 2], &[1, 3], &[2, 3])
+            .unwrap();
+    let routed = fabric::channel::plane::route_plane(&p).unwrap();
+    let r = fabric::channel::verify::verify(&p, &routed, None);
+    assert!(r.is_legal_strict(), "{:?}", r.violations);
 }

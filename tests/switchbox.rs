@@ -5,7 +5,8 @@
 
 use fabric::channel::generate::random_planar_terminals as planar;
 use fabric::channel::problem::ChannelProblem;
-use fabric::channel::router::{router_by_name, RouteOptions};
+use fabric::channel::registry::router_by_name;
+use fabric::channel::router::RouteOptions;
 use fabric::channel::separation::{separation, Terminals};
 use fabric::channel::switchbox::{routable, routable_brute_force, Switchbox, Unroutable};
 use fabric::channel::verify::verify;

@@ -6,6 +6,75 @@
 //! subset of the nets in both directions). With `b` B layers the other
 //! `m = L - b` layers are packed into as many HVH groups as possible and at
 //! most two HV groups (Chameleon's packing); `m = 1` cannot be packed.
+//!
+//! [`LayerModel`] names the layer models of one group of reserved-layer
+//! routing (HV, VH, HVH, VHV).
+
+/// The layer models of reserved-layer routing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LayerModel {
+    /// Two layers: horizontal wires on layer 1, vertical on layer 2.
+    #[value(name = "HV")]
+    Hv,
+    /// Two layers: vertical wires on layer 1, horizontal on layer 2.
+    #[value(name = "VH")]
+    Vh,
+    /// Three layers: horizontal on layers 1 and 3, vertical on layer 2.
+    #[value(name = "HVH")]
+    Hvh,
+    /// Three layers: vertical on layers 1 and 3, horizontal on layer 2.
+    #[value(name = "VHV")]
+    Vhv,
+}
+
+impl std::str::FromStr for LayerModel {
+    type Err = String;
+
+    /// A model by its name, in any case (`HV`, `vhv`, ...).
+    fn from_str(s: &str) -> Result<LayerModel, String> {
+        <LayerModel as clap::ValueEnum>::from_str(s, true)
+    }
+}
+
+impl LayerModel {
+    /// The model's name, one letter a layer from layer 1 up.
+    pub fn name(self) -> &'static str {
+        match self {
+            LayerModel::Hv => "HV",
+            LayerModel::Vh => "VH",
+            LayerModel::Hvh => "HVH",
+            LayerModel::Vhv => "VHV",
+        }
+    }
+
+    /// The model used for a layer count when none is asked for.
+    pub fn default_for(layers: u32) -> Option<LayerModel> {
+        match layers {
+            2 => Some(LayerModel::Hv),
+            3 => Some(LayerModel::Hvh),
+            _ => None,
+        }
+    }
+
+    /// The number of layers.
+    pub fn layers(self) -> u32 {
+        self.name().len() as u32
+    }
+
+    /// The layers that carry horizontal wires (1-based).
+    pub fn h_layers(self) -> Vec<u32> {
+        (1..=self.layers())
+            .filter(|&l| self.name().as_bytes()[(l - 1) as usize] == b'H')
+            .collect()
+    }
+
+    /// The layers that carry vertical wires (1-based).
+    pub fn v_layers(self) -> Vec<u32> {
+        (1..=self.layers())
+            .filter(|&l| self.name().as_bytes()[(l - 1) as usize] == b'V')
+            .collect()
+    }
+}
 
 /// The groups of one configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,12 +14,15 @@ pub mod left_edge;
 pub mod mulch;
 pub mod plane;
 pub mod problem;
+pub mod registry;
 pub mod router;
 pub mod separation;
+pub mod side_extension;
 pub mod solution;
 pub mod switchbox;
 pub mod verify;
 
 pub use problem::{ChannelProblem, NetId, RawChannel};
-pub use router::{router_by_name, ChannelRouter, RouteError, RouteEvent, RouteOptions};
+pub use registry::{router_by_name, RouterKind};
+pub use router::{ChannelRouter, RouteError, RouteEvent, RouteOptions};
 pub use solution::{ChannelSolution, Metrics};

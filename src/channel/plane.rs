@@ -192,7 +192,7 @@ pub fn route_plane_at(
         )));
     }
     if !problem.left().is_empty() || !problem.right().is_empty() {
-        let ext = super::switchbox::extend_floating_sides(problem)
+        let ext = super::side_extension::extend_floating_sides(problem)
             .map_err(|e| RouteError::Unroutable(e.message))?;
         let routed = route_plane_at(&ext.problem, at_least)?;
         // Cutting back deletes rows that only verticals pass through; the

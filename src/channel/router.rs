@@ -2,7 +2,6 @@
 
 use thiserror::Error;
 
-use super::left_edge::LeftEdgeRouter;
 use super::problem::ChannelProblem;
 use super::solution::ChannelSolution;
 
@@ -13,7 +12,7 @@ pub struct RouteOptions {
     pub layers: u32,
     /// Layer model, for routers that offer more than one per layer count;
     /// `None` for the router's default.
-    pub model: Option<super::detailed::LayerModel>,
+    pub model: Option<super::layer_model::LayerModel>,
     /// How hard the router searches at a width before it widens the
     /// channel.
     pub effort: Effort,
@@ -147,54 +146,4 @@ pub struct Borrowed<'a> {
 pub enum RouteEvent {
     /// Trying to route in this many tracks with the named method.
     Trying { width: u32, method: &'static str },
-}
-
-/// The channel routers, by their command-line names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum RouterKind {
-    /// MulCh: any number of layers, HV, HVH and single-layer B groups.
-    Mulch,
-    /// The reserved-layer router in one layer model (2 or 3 layers).
-    Yacr,
-    /// The greedy (Rivest–Fiduccia) sweep alone.
-    Greedy,
-    /// The baseline left-edge router (2 layers, acyclic constraints).
-    LeftEdge,
-    /// The single-layer router for planar channels.
-    Plane,
-}
-
-impl RouterKind {
-    /// Every router.
-    pub const ALL: [RouterKind; 5] = [
-        RouterKind::Mulch,
-        RouterKind::Yacr,
-        RouterKind::Greedy,
-        RouterKind::LeftEdge,
-        RouterKind::Plane,
-    ];
-
-    /// The router itself.
-    pub fn router(self) -> Box<dyn ChannelRouter> {
-        match self {
-            RouterKind::Mulch => Box::new(super::mulch::MulchRouter::default()),
-            RouterKind::LeftEdge => Box::new(LeftEdgeRouter),
-            RouterKind::Yacr => Box::new(super::detailed::DetailedRouter),
-            RouterKind::Greedy => Box::new(super::detailed::GreedyRouter),
-            RouterKind::Plane => Box::new(super::plane::PlaneRouter),
-        }
-    }
-
-    /// The command-line name.
-    pub fn name(self) -> &'static str {
-        self.router().name()
-    }
-}
-
-/// The router with a given command-line name.
-pub fn router_by_name(name: &str) -> Option<Box<dyn ChannelRouter>> {
-    RouterKind::ALL
-        .into_iter()
-        .find(|k| k.name() == name)
-        .map(RouterKind::router)
 }

@@ -302,10 +302,10 @@ fn separation_core(t: &Terminals) -> Option<(i64, usize)> {
 /// when every net lies in a single column.
 ///
 /// Floating side terminals are taken through the switchbox reduction
-/// ([`super::switchbox::extend_floating_sides`]).
+/// ([`super::side_extension::extend_floating_sides`]).
 pub fn single_layer_width(p: &ChannelProblem) -> Option<u32> {
     if !p.left().is_empty() || !p.right().is_empty() {
-        let ext = super::switchbox::extend_floating_sides(p).ok()?;
+        let ext = super::side_extension::extend_floating_sides(p).ok()?;
         return single_layer_width(&ext.problem);
     }
     let single_columns = p

@@ -201,7 +201,7 @@ pub(super) fn run_separation(args: SeparationArgs) -> Result<i32> {
     }
     // Floating side terminals: the switchbox reduction to a channel
     // (columns of the cut below are then the extended channel's).
-    let ext = crate::channel::switchbox::extend_floating_sides(&problem)
+    let ext = crate::channel::side_extension::extend_floating_sides(&problem)
         .map_err(|e| Error::Failed(format!("{}: {}", problem.name(), e.message)))?;
     let sides = ext.shift != 0 || ext.problem.columns() != problem.columns();
     let t = crate::channel::separation::Terminals::of_problem(&ext.problem);

@@ -266,7 +266,7 @@ impl<'a> Candidate<'a> {
             borrowed,
             ..
         } = *self;
-        let mut preferred = model.preferred();
+        let mut preferred = super::preferred(model);
         if borrowed.is_some() {
             preferred.push(Preferred::Any);
         }

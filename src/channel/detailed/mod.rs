@@ -47,79 +47,21 @@ use conflict_free::ConflictFree;
 use grid::{Cell, Grid, Mark, SparePool};
 use maze::{commit, Costs, Preferred, Search};
 
-/// The layer models of reserved-layer routing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum LayerModel {
-    /// Two layers: horizontal wires on layer 1, vertical on layer 2.
-    #[value(name = "HV")]
-    Hv,
-    /// Two layers: vertical wires on layer 1, horizontal on layer 2.
-    #[value(name = "VH")]
-    Vh,
-    /// Three layers: horizontal on layers 1 and 3, vertical on layer 2.
-    #[value(name = "HVH")]
-    Hvh,
-    /// Three layers: vertical on layers 1 and 3, horizontal on layer 2.
-    #[value(name = "VHV")]
-    Vhv,
-}
+pub use super::layer_model::LayerModel;
 
-impl std::str::FromStr for LayerModel {
-    type Err = String;
-
-    /// A model by its name, in any case (`HV`, `vhv`, ...).
-    fn from_str(s: &str) -> Result<LayerModel, String> {
-        <LayerModel as clap::ValueEnum>::from_str(s, true)
-    }
-}
-
-impl LayerModel {
-    pub fn name(self) -> &'static str {
-        match self {
-            LayerModel::Hv => "HV",
-            LayerModel::Vh => "VH",
-            LayerModel::Hvh => "HVH",
-            LayerModel::Vhv => "VHV",
-        }
-    }
-
-    /// The model used for a layer count when none is asked for.
-    pub fn default_for(layers: u32) -> Option<LayerModel> {
-        match layers {
-            2 => Some(LayerModel::Hv),
-            3 => Some(LayerModel::Hvh),
-            _ => None,
-        }
-    }
-
-    pub fn layers(self) -> u32 {
-        self.name().len() as u32
-    }
-
-    fn preferred(self) -> Vec<Preferred> {
-        self.name()
-            .chars()
-            .map(|c| {
-                if c == 'H' {
-                    Preferred::Horizontal
-                } else {
-                    Preferred::Vertical
-                }
-            })
-            .collect()
-    }
-
-    fn h_layers(self) -> Vec<u32> {
-        (1..=self.layers())
-            .filter(|&l| self.name().as_bytes()[(l - 1) as usize] == b'H')
-            .collect()
-    }
-
-    fn v_layers(self) -> Vec<u32> {
-        (1..=self.layers())
-            .filter(|&l| self.name().as_bytes()[(l - 1) as usize] == b'V')
-            .collect()
-    }
+/// The maze search's preferred direction on each of a model's layers.
+fn preferred(model: LayerModel) -> Vec<Preferred> {
+    model
+        .name()
+        .chars()
+        .map(|c| {
+            if c == 'H' {
+                Preferred::Horizontal
+            } else {
+                Preferred::Vertical
+            }
+        })
+        .collect()
 }
 
 /// The YACR2-style reserved-layer router.
@@ -310,7 +252,7 @@ pub fn route_borrowing(
     let start = (d + h.len() as i64 - 1) / h.len() as i64;
     let limit = start.max(1) + problem.nets().len() as i64 + 2;
     let made = Assignments::new(problem, model, effort);
-    let preferred = model.preferred();
+    let preferred = preferred(model);
     // The reserved-layer router from the lower bound up, and from a few rows
     // above it, row by row, the negotiated-congestion fallback too; the
     // greedy sweep bounds the search: at its width the routing with fewer

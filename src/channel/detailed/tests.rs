@@ -311,7 +311,7 @@ fn a_repair_leaves_pieces_out_of_reach_to_their_own() {
     assert!(g.run(Cell::new(10, 0, 2), Cell::new(10, 2, 2), net));
     g.via(10, 2, 1, 2, net);
     assert_eq!(g.count_components(net), 3);
-    let preferred = model.preferred();
+    let preferred = super::preferred(model);
     assert!(connect_within(&p, &mut g, &preferred, 2, net, 12, 0));
     // The near pin joined the trunk; the far one is still apart.
     let comps = g.label_components(net);
