@@ -1,8 +1,9 @@
 //! MulCh benchmarks: the incremental density tree, the partitioner, and
 //! whole MulCh routings, with a quality table printed first.
 //!
-//! Run with `cargo bench --bench mulch`. Before timing, the table of
-//! benchmarks/README.md ("MulCh") is printed on stderr as Markdown: for every
+//! Run with `cargo bench --bench mulch`. Before timing, a quality table
+//! (summed up in benchmarks/README.md, "MulCh") is printed on stderr as
+//! Markdown: for every
 //! bundled instance and L = 2..8 the width, lower bound, vias and net length
 //! with B layers and without (`--no-b-layers`), every routing verified, and
 //! the geometric-mean change that B layers bring at each L.
