@@ -4,8 +4,8 @@
 #![no_main]
 
 use fabric::channel::detailed::LayerModel;
-use fabric::channel::router::{Effort, EffortLevel, RouteOptions};
 use fabric::channel::registry::router_by_name;
+use fabric::channel::router::{Effort, EffortLevel, RouteOptions};
 use fabric::channel::verify::verify;
 use libfuzzer_sys::fuzz_target;
 
