@@ -168,13 +168,54 @@ fn param(e: &Embedding, key: &str) -> Result<String> {
         .ok_or_else(|| usage(format!("the layout has no `{key}` parameter")))
 }
 
+/// What `fabric simulate` decided from its flags before building anything.
+struct Flags {
+    kind: AlgorithmKind,
+    traffic: Traffic,
+    policy: Policy,
+    delay: Delay,
+    /// The butterfly fat-tree, routed wire by wire.
+    wires: bool,
+    /// Theorem 8's adversarial message set.
+    adversary: bool,
+}
+
 pub fn run(args: &SimulateArgs) -> Result<i32> {
     check_output_paths(
         &args.layout.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
         &outputs_of(&args.output, &args.plot),
     )?;
+    let flags = checked(args)?;
+    let layout = args.layout.as_deref().map(read_layout).transpose()?;
+    let start = Instant::now();
+    let (net, capacity_text) = build_net(args, &flags, layout)?;
+    let build_seconds = start.elapsed().as_secs_f64();
+    let r_auto = match &net {
+        Net::Fat(t) => Some(t.congestion_parameter()),
+        Net::Wires(_) => None,
+    };
+    let algorithm = algorithm_of(args, r_auto)?;
+    let time = time_model(args, &net, flags.adversary);
+    let sim_start = Instant::now();
+    let runs = run_rates(args, &flags, &net, &algorithm, &time, start)?;
+    let seconds = sim_start.elapsed().as_secs_f64();
+    let rep = report_of(
+        args,
+        &flags,
+        &net,
+        capacity_text,
+        r_auto,
+        algorithm,
+        time,
+        runs,
+    );
+    finish(args, &rep, build_seconds, seconds)
+}
+
+/// Every check of the flags alone, before any file is read or anything
+/// built.
+fn checked(args: &SimulateArgs) -> Result<Flags> {
     let kind = args.algorithm;
-    let algorithm_name = kind.name();
     let traffic = Traffic::of(args.traffic, args.subtree);
     let policy = args.policy.unwrap_or(if kind == AlgorithmKind::Greedy {
         Policy::Priority
@@ -220,10 +261,40 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
     if args.subtree != 16 && !matches!(traffic, Traffic::Local { .. }) {
         return Err(usage("--subtree applies to local traffic".into()));
     }
-    let layout = args.layout.as_deref().map(read_layout).transpose()?;
+    if !(args.k1 > 0.0 && args.k2 > 0.0 && args.k1.is_finite() && args.k2.is_finite()) {
+        return Err(usage("--k1 and --k2 must be positive".into()));
+    }
+    if args
+        .switch_delay
+        .is_some_and(|d| !(d >= 0.0 && d.is_finite()))
+    {
+        return Err(usage("--switch-delay must be a number >= 0".into()));
+    }
+    Ok(Flags {
+        kind,
+        traffic,
+        policy,
+        delay,
+        wires,
+        adversary,
+    })
+}
 
-    // The network and its wire lengths.
-    let start = Instant::now();
+/// The network and its wire lengths: the butterfly fat-tree or a fat-tree,
+/// from the layout file or built in memory; with the capacities' text.
+fn build_net(
+    args: &SimulateArgs,
+    flags: &Flags,
+    layout: Option<Embedding>,
+) -> Result<(Net, String)> {
+    let Flags {
+        kind,
+        wires,
+        adversary,
+        ref delay,
+        ..
+    } = *flags;
+    let algorithm_name = kind.name();
     let capacity_text;
     let net = if wires {
         let e = match &layout {
@@ -242,7 +313,7 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
         let graph = Network::from_embedding(&e).map_err(Error::Failed)?;
         let lengths: Vec<u64> = e.edges.iter().map(|x| x.length()).collect();
         capacity_text = "2^l wires above 4^l leaves".into();
-        Net::Wires(LinkTree::new(&graph, Some(&lengths), &delay).map_err(Error::Failed)?)
+        Net::Wires(LinkTree::new(&graph, Some(&lengths), delay).map_err(Error::Failed)?)
     } else {
         let (n, capacity) = match &layout {
             Some(e) => {
@@ -320,15 +391,16 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
             None => crate::layout::fattree::fat_tree(&spec).map_err(usage)?.0,
         };
         let tree = FatTree::new(n as u32, caps).map_err(usage)?;
-        Net::Fat(tree.with_layout(&e, &delay).map_err(Error::Failed)?)
+        Net::Fat(tree.with_layout(&e, delay).map_err(Error::Failed)?)
     };
-    let build_seconds = start.elapsed().as_secs_f64();
+    Ok((net, capacity_text))
+}
 
-    let r_auto = match &net {
-        Net::Fat(t) => Some(t.congestion_parameter()),
-        Net::Wires(_) => None,
-    };
-    let algorithm = match kind {
+/// The algorithm with its constants (RANDOM's `r` from the flags or, with
+/// `auto` or `--constants`, from the fat-tree's congestion parameter).
+fn algorithm_of(args: &SimulateArgs, r_auto: Option<f64>) -> Result<Algorithm> {
+    let kind = args.algorithm;
+    Ok(match kind {
         AlgorithmKind::Random => {
             let r = if args.constants.is_some() || args.r == "auto" {
                 r_auto.expect("random runs on the fat-tree")
@@ -361,9 +433,14 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
         AlgorithmKind::RandomPrime => Algorithm::RandomPrime,
         AlgorithmKind::Greedy => Algorithm::Greedy,
         AlgorithmKind::ButterflyFatTree => Algorithm::ButterflyFatTree,
-    };
-    let time = TimeModel {
-        switch_delay: args.switch_delay.unwrap_or(match &net {
+    })
+}
+
+/// The bit-time model: the switch delay from the flag or from the largest
+/// capacity in use.
+fn time_model(args: &SimulateArgs, net: &Net, adversary: bool) -> TimeModel {
+    TimeModel {
+        switch_delay: args.switch_delay.unwrap_or(match net {
             // The root's external channel counts only for sink traffic.
             Net::Fat(t) => {
                 let used = if adversary {
@@ -377,11 +454,20 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
             Net::Wires(_) => 1.0,
         }),
         payload_bits: args.payload,
-    };
-    if !(time.switch_delay >= 0.0 && time.switch_delay.is_finite()) {
-        return Err(usage("--switch-delay must be a number >= 0".into()));
     }
+}
 
+/// Every rate's trials, in parallel within a rate, with progress on a
+/// terminal; the message sets are checked against the memory budget first.
+fn run_rates(
+    args: &SimulateArgs,
+    flags: &Flags,
+    net: &Net,
+    algorithm: &Algorithm,
+    time: &TimeModel,
+    start: Instant,
+) -> Result<Vec<SimRun>> {
+    let (traffic, policy) = (flags.traffic, flags.policy);
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let total = args.trials * args.rate.len() as u64;
     let finished = AtomicU64::new(0);
@@ -413,7 +499,6 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
         )?;
     }
     let mut runs = Vec::new();
-    let sim_start = Instant::now();
     for (j, &rate) in args.rate.iter().enumerate() {
         // Each rate has its own streams: seed + rate index.
         let seed = args.seed.wrapping_add((j as u64) << 32);
@@ -434,13 +519,13 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
             generate(traffic, n, rate, policy, rng).expect("checked above")
         };
         let trials = match &net {
-            Net::Fat(t) => run_trials(t, args.trials, seed, &time, make, |m, rng| {
-                let out = route(t, m, &algorithm, policy, args.max_cycles, rng);
+            Net::Fat(t) => run_trials(t, args.trials, seed, time, make, |m, rng| {
+                let out = route(t, m, algorithm, policy, args.max_cycles, rng);
                 progress();
                 (t.load_factor(m), out)
             }),
-            Net::Wires(t) => run_trials(t, args.trials, seed, &time, make, |m, rng| {
-                let out = route(t, m, &algorithm, policy, args.max_cycles, rng);
+            Net::Wires(t) => run_trials(t, args.trials, seed, time, make, |m, rng| {
+                let out = route(t, m, algorithm, policy, args.max_cycles, rng);
                 progress();
                 (t.load_factor(m), out)
             }),
@@ -459,20 +544,34 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
             levels,
         });
     }
-    let seconds = sim_start.elapsed().as_secs_f64();
     if tty {
         eprint!("\r\x1b[K");
     }
-    let worst = match &net {
+    Ok(runs)
+}
+
+/// The report of the runs.
+#[allow(clippy::too_many_arguments)]
+fn report_of(
+    args: &SimulateArgs,
+    flags: &Flags,
+    net: &Net,
+    capacity_text: String,
+    r_auto: Option<f64>,
+    algorithm: Algorithm,
+    time: TimeModel,
+    runs: Vec<SimRun>,
+) -> SimReport {
+    let worst = match net {
         Net::Fat(t) => t.worst_latency(&time),
         Net::Wires(t) => t.worst_latency(&time),
     };
-    let address = match &net {
+    let address = match net {
         Net::Fat(t) => t.address_bits(),
         Net::Wires(t) => t.address_bits(),
     };
     let network_cycle_bit_time = 2.0 * worst + (address + time.payload_bits) as f64;
-    let (n, levels_cap, wire_length, wire_delay, r) = match &net {
+    let (n, levels_cap, wire_length, wire_delay, r) = match net {
         Net::Fat(t) => (
             t.processors(),
             t.cap.clone(),
@@ -488,8 +587,8 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
             None,
         ),
     };
-    let rep = SimReport {
-        network: if wires {
+    SimReport {
+        network: if flags.wires {
             "butterfly-fat-tree".into()
         } else {
             "fat-tree".into()
@@ -499,8 +598,8 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
         capacities: levels_cap,
         congestion_parameter: r,
         algorithm,
-        policy,
-        traffic,
+        policy: flags.policy,
+        traffic: flags.traffic,
         seed: args.seed,
         layout: args
             .layout
@@ -513,19 +612,25 @@ pub fn run(args: &SimulateArgs) -> Result<i32> {
         network_cycle_bit_time,
         max_cycles: args.max_cycles,
         runs,
-    };
+    }
+}
+
+/// Write the outputs, print the table and the timing; exit 1 when a trial
+/// did not deliver every message.
+fn finish(args: &SimulateArgs, rep: &SimReport, build_seconds: f64, seconds: f64) -> Result<i32> {
+    let total = args.trials * args.rate.len() as u64;
     let mut outputs = Vec::new();
     if let Some(path) = &args.output {
-        outputs.push((path.clone(), report::yaml::simulation_yaml(&rep)));
+        outputs.push((path.clone(), report::yaml::simulation_yaml(rep)));
     }
     if let Some(path) = &args.plot {
         outputs.push((
             path.clone(),
-            report::chart::cycles_chart(&rep).map_err(Error::Failed)?,
+            report::chart::cycles_chart(rep).map_err(Error::Failed)?,
         ));
     }
     write_all_or_nothing(&outputs)?;
-    print!("{}", report::table::simulation_table(&rep));
+    print!("{}", report::table::simulation_table(rep));
     let steps: u64 = rep
         .runs
         .iter()
