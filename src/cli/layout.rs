@@ -174,113 +174,124 @@ pub fn layout_file_text(args: &LayoutArgs) -> Result<String> {
 }
 
 pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
-    use crate::layout::{metrics, sweep};
     check_output_paths(&[], &outputs_of(&args.output, &args.svg))?;
     check_options(args)?;
-    let delay = metrics::Delay::parse(&args.delay).map_err(Error::Usage)?;
+    let delay = crate::layout::metrics::Delay::parse(&args.delay).map_err(Error::Usage)?;
     if args.sweep {
-        let sizes: Vec<u64> = if args.kind == LayoutKind::FatTree3d {
-            (1..=6).map(|k| 8u64.pow(k)).collect()
-        } else if args.kind == LayoutKind::FatPyramid {
-            (2..=9).map(|k| 4u64.pow(k)).collect()
-        } else if args.kind == LayoutKind::TreeOfMeshes3d {
-            // The checker's raster needs about 25 bytes per point: n = 16
-            // (256^3 points) is the largest that fits well within 2 GB.
-            (1..=4).map(|k| 1u64 << k).collect()
-        } else if args.kind.is_tree_of_meshes() {
-            (1..=6).map(|k| 1u64 << k).collect()
-        } else {
-            (1..=8).map(|k| 4u64.pow(k)).collect()
-        };
-        let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
-        let mut rows = Vec::new();
-        for &n in &sizes {
-            if tty {
-                eprint!("\r{} {n}   ", args.kind);
-            }
-            let b = build_layout(args, n)?;
-            rows.push(sweep::SweepRow {
-                n,
-                side: b.metrics.width,
-                area: b.metrics.area,
-                total_wire_length: b.metrics.total_wire_length,
-                max_wire_length: b.metrics.max_wire_length,
-                recurrence_side: b.side,
-                formula_area: if args.kind.is_3d() {
-                    b.side.pow(3)
-                } else {
-                    b.side * b.width
-                },
-                formula_max_wire: b.formula_max_wire,
-                nodes: b.embedding.nodes.len(),
-                edges: b.embedding.edges.len(),
-                crossings: b.crossings,
-                seconds: b.seconds,
-            });
-        }
-        if tty {
-            eprint!("\r\x1b[K");
-        }
-        let x_name = if args.kind.is_tree_of_meshes() {
-            "n (root mesh side)"
-        } else {
-            "n (processors)"
-        };
-        let exponent = |f: &dyn Fn(&sweep::SweepRow) -> u64| {
-            sweep::fitted_exponent(
-                &rows
-                    .iter()
-                    .map(|r| (r.n as f64, f(r) as f64))
-                    .collect::<Vec<_>>(),
-            )
-        };
-        let area_exp = exponent(&|r| r.area);
-        let wire_exp = exponent(&|r| r.max_wire_length);
-        let title = format!(
-            "{} ({}): area and longest wire against n",
-            args.kind,
-            if args.kind.is_fat_tree() {
-                format!("capacity {}, omega {}", capacity_name(args), args.omega)
-            } else {
-                "full".to_string()
-            }
-        );
-        let mut outputs = Vec::new();
-        if let Some(path) = &args.output {
-            outputs.push((
-                path.clone(),
-                report::yaml::sweep_yaml(args.kind.name(), &rows, area_exp, wire_exp),
-            ));
-        }
-        if let Some(path) = &args.svg {
-            let chart = report::chart::sweep_chart(&title, x_name, &rows).map_err(Error::Failed)?;
-            outputs.push((path.clone(), chart));
-        }
-        write_all_or_nothing(&outputs)?;
-        println!("{title}");
-        println!(
-            "  {:>8} {:>7} {:>12} {:>12} {:>9} {:>9}",
-            "n", "side", "area", "wire total", "wire max", "time"
-        );
-        for r in &rows {
-            println!(
-                "  {:>8} {:>7} {:>12} {:>12} {:>9} {:>7.1}ms",
-                r.n,
-                r.side,
-                r.area,
-                r.total_wire_length,
-                r.max_wire_length,
-                r.seconds * 1e3
-            );
-        }
-        let show = |e: Option<f64>| e.map_or("-".to_string(), |e| format!("{e:.3}"));
-        println!(
-            "  fitted exponents: area ~ n^{}, longest wire ~ n^{}; every size verified legal, side = recurrence (within the bounds for tree-of-meshes-3d and fat-pyramid)",
-            show(area_exp),
-            show(wire_exp)
-        );
-        return Ok(0);
+        return run_sweep(args);
     }
+    run_one(args, &delay)
+}
+
+/// `fabric layout KIND --sweep`: every size of the family's range, verified,
+/// with fitted exponents of area and longest wire.
+fn run_sweep(args: &LayoutArgs) -> Result<i32> {
+    use crate::layout::sweep;
+    let sizes: Vec<u64> = if args.kind == LayoutKind::FatTree3d {
+        (1..=6).map(|k| 8u64.pow(k)).collect()
+    } else if args.kind == LayoutKind::FatPyramid {
+        (2..=9).map(|k| 4u64.pow(k)).collect()
+    } else if args.kind == LayoutKind::TreeOfMeshes3d {
+        // The checker's raster needs about 25 bytes per point: n = 16
+        // (256^3 points) is the largest that fits well within 2 GB.
+        (1..=4).map(|k| 1u64 << k).collect()
+    } else if args.kind.is_tree_of_meshes() {
+        (1..=6).map(|k| 1u64 << k).collect()
+    } else {
+        (1..=8).map(|k| 4u64.pow(k)).collect()
+    };
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let mut rows = Vec::new();
+    for &n in &sizes {
+        if tty {
+            eprint!("\r{} {n}   ", args.kind);
+        }
+        let b = build_layout(args, n)?;
+        rows.push(sweep::SweepRow {
+            n,
+            side: b.metrics.width,
+            area: b.metrics.area,
+            total_wire_length: b.metrics.total_wire_length,
+            max_wire_length: b.metrics.max_wire_length,
+            recurrence_side: b.side,
+            formula_area: if args.kind.is_3d() {
+                b.side.pow(3)
+            } else {
+                b.side * b.width
+            },
+            formula_max_wire: b.formula_max_wire,
+            nodes: b.embedding.nodes.len(),
+            edges: b.embedding.edges.len(),
+            crossings: b.crossings,
+            seconds: b.seconds,
+        });
+    }
+    if tty {
+        eprint!("\r\x1b[K");
+    }
+    let x_name = if args.kind.is_tree_of_meshes() {
+        "n (root mesh side)"
+    } else {
+        "n (processors)"
+    };
+    let exponent = |f: &dyn Fn(&sweep::SweepRow) -> u64| {
+        sweep::fitted_exponent(
+            &rows
+                .iter()
+                .map(|r| (r.n as f64, f(r) as f64))
+                .collect::<Vec<_>>(),
+        )
+    };
+    let area_exp = exponent(&|r| r.area);
+    let wire_exp = exponent(&|r| r.max_wire_length);
+    let title = format!(
+        "{} ({}): area and longest wire against n",
+        args.kind,
+        if args.kind.is_fat_tree() {
+            format!("capacity {}, omega {}", capacity_name(args), args.omega)
+        } else {
+            "full".to_string()
+        }
+    );
+    let mut outputs = Vec::new();
+    if let Some(path) = &args.output {
+        outputs.push((
+            path.clone(),
+            report::yaml::sweep_yaml(args.kind.name(), &rows, area_exp, wire_exp),
+        ));
+    }
+    if let Some(path) = &args.svg {
+        let chart = report::chart::sweep_chart(&title, x_name, &rows).map_err(Error::Failed)?;
+        outputs.push((path.clone(), chart));
+    }
+    write_all_or_nothing(&outputs)?;
+    println!("{title}");
+    println!(
+        "  {:>8} {:>7} {:>12} {:>12} {:>9} {:>9}",
+        "n", "side", "area", "wire total", "wire max", "time"
+    );
+    for r in &rows {
+        println!(
+            "  {:>8} {:>7} {:>12} {:>12} {:>9} {:>7.1}ms",
+            r.n,
+            r.side,
+            r.area,
+            r.total_wire_length,
+            r.max_wire_length,
+            r.seconds * 1e3
+        );
+    }
+    let show = |e: Option<f64>| e.map_or("-".to_string(), |e| format!("{e:.3}"));
+    println!(
+        "  fitted exponents: area ~ n^{}, longest wire ~ n^{}; every size verified legal, side = recurrence (within the bounds for tree-of-meshes-3d and fat-pyramid)",
+        show(area_exp),
+        show(wire_exp)
+    );
+    Ok(0)
+}
+
+/// `fabric layout KIND --size N`: one layout, its outputs and its figures.
+fn run_one(args: &LayoutArgs, delay: &crate::layout::metrics::Delay) -> Result<i32> {
     let size = args.size.expect("clap requires --size without --sweep");
     let b = build_size(args)?;
     let (embedding, m) = (&b.embedding, &b.metrics);
@@ -334,11 +345,24 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
             m.area
         );
     }
-    if args.kind == LayoutKind::FatPyramid {
-        use crate::layout::pyramid;
-        let (spec, pitch, tracks) = b.pyramid.expect("set for fat-pyramid");
-        let lg_a = (size as f64).log2();
-        println!(
+    match args.kind {
+        LayoutKind::FatPyramid => pyramid_figures(args, &b, size),
+        LayoutKind::FatTree3d => fat_tree_3d_figures(args, &b, size)?,
+        LayoutKind::TreeOfMeshes3d => tree_of_meshes_3d_figures(&b, size),
+        _ => recurrence_figures(args, &b, size),
+    }
+    wire_and_delay_figures(args, &b, delay);
+    Ok(0)
+}
+
+/// The fat-pyramid's figures: blocks and tiles, area per processor, wires
+/// per level, Delta delta per delay function, Theorem 18's survey.
+fn pyramid_figures(args: &LayoutArgs, b: &super::build::Built, size: u64) {
+    let (embedding, m) = (&b.embedding, &b.metrics);
+    use crate::layout::pyramid;
+    let (spec, pitch, tracks) = b.pyramid.expect("set for fat-pyramid");
+    let lg_a = (size as f64).log2();
+    println!(
             "  {} blocks of {} processors (H-trees) under {} butterfly levels; tiles {} x {} ({} vertical and {} horizontal tracks per band); verified legal ({} crossings), realises its network; {:.3} ms",
             spec.blocks(),
             spec.block(),
@@ -350,66 +374,70 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
             b.crossings,
             b.seconds * 1e3
         );
+    println!(
+        "  area / A = {:.2} (A = n = {size}, unit processors)",
+        m.area as f64 / size as f64
+    );
+    for (h, tree, mesh) in pyramid::level_wires(embedding, spec) {
+        let unit = (1u64 << h) as f64 * lg_a;
         println!(
-            "  area / A = {:.2} (A = n = {size}, unit processors)",
-            m.area as f64 / size as f64
-        );
-        for (h, tree, mesh) in pyramid::level_wires(embedding, spec) {
-            let unit = (1u64 << h) as f64 * lg_a;
-            println!(
                 "  level {h}: longest tree wire {tree} ({:.2} 2^h lg A), mesh wire {mesh} ({:.2} 2^h lg A)",
                 tree as f64 / unit,
                 mesh as f64 / unit
             );
-        }
-        for (name, w) in [
-            ("unit", crate::layout::metrics::Delay::Unit),
-            ("log", crate::layout::metrics::Delay::Logarithmic),
-            ("sqrt", crate::layout::metrics::Delay::SquareRoot),
-            ("linear", crate::layout::metrics::Delay::Linear),
-        ]
-        .into_iter()
-        .chain(
-            (!matches!(
+    }
+    for (name, w) in [
+        ("unit", crate::layout::metrics::Delay::Unit),
+        ("log", crate::layout::metrics::Delay::Logarithmic),
+        ("sqrt", crate::layout::metrics::Delay::SquareRoot),
+        ("linear", crate::layout::metrics::Delay::Linear),
+    ]
+    .into_iter()
+    .chain(
+        (!matches!(
+            args.delay.as_str(),
+            "unit" | "log" | "logarithmic" | "sqrt" | "linear"
+        ))
+        .then(|| {
+            (
                 args.delay.as_str(),
-                "unit" | "log" | "logarithmic" | "sqrt" | "linear"
-            ))
-            .then(|| {
-                (
-                    args.delay.as_str(),
-                    crate::layout::metrics::Delay::parse(&args.delay).expect("checked"),
-                )
-            }),
-        ) {
-            let dd = pyramid::delta_delta(embedding, spec, &w);
-            println!(
+                crate::layout::metrics::Delay::parse(&args.delay).expect("checked"),
+            )
+        }),
+    ) {
+        let dd = pyramid::delta_delta(embedding, spec, &w);
+        println!(
                 "  wire delay w = {name}: delivery-cycle change / competitor's change (Delta delta) at most {:.2} (at d = {}); the thesis's w(d + lg A) lg d / (w(d) lg A) at most {:.2}",
                 dd.max, dd.at, dd.thesis_max
             );
-        }
-        let survey = pyramid::survey(embedding, spec, 0);
-        println!(
+    }
+    let survey = pyramid::survey(embedding, spec, 0);
+    println!(
             "  Theorem 18 over {} pairs of a competing mesh of area A: max path / (d + lg A) = {:.2} (best parents), {:.2} (worst parents)",
             survey.pairs, survey.max_best, survey.max_worst
         );
-        if let Some(w) = survey.worst {
-            println!(
-                "    worst pair ({}, {}) -> ({}, {}): d = {}, path {} (turns at level {})",
-                w.from.0, w.from.1, w.to.0, w.to.1, w.d, w.worst, w.level
-            );
-        }
-    } else if args.kind == LayoutKind::FatTree3d {
-        let spec = crate::layout::fattree3d::FatTree3dSpec {
-            processors: size,
-            capacity: fattree_capacity(args)?,
-            omega: args.omega,
-        };
-        let plan = spec.plan().map_err(Error::Usage)?;
-        let n = size as f64;
-        // Root capacity c(n), without omega's up/down doubling.
-        let w = (*plan.tracks.last().expect("tracks") / args.omega) as f64;
-        let thm26 = n.max((w * w.max(2.0).log2()).powf(1.5));
+    if let Some(w) = survey.worst {
         println!(
+            "    worst pair ({}, {}) -> ({}, {}): d = {}, path {} (turns at level {})",
+            w.from.0, w.from.1, w.to.0, w.to.1, w.d, w.worst, w.level
+        );
+    }
+}
+
+/// The 3-D fat-tree's figures against its recurrence and Theorem 26.
+fn fat_tree_3d_figures(args: &LayoutArgs, b: &super::build::Built, size: u64) -> Result<()> {
+    let m = &b.metrics;
+    let spec = crate::layout::fattree3d::FatTree3dSpec {
+        processors: size,
+        capacity: fattree_capacity(args)?,
+        omega: args.omega,
+    };
+    let plan = spec.plan().map_err(Error::Usage)?;
+    let n = size as f64;
+    // Root capacity c(n), without omega's up/down doubling.
+    let w = (*plan.tracks.last().expect("tracks") / args.omega) as f64;
+    let thm26 = n.max((w * w.max(2.0).log2()).powf(1.5));
+    println!(
             "  side {} = recurrence S_j = 2 S_(j-1) + h_j = closed form {}; gaps h_j {:?}, root bands {:?}; verified legal ({} crossings), realises its network; {:.3} ms",
             b.side,
             b.closed,
@@ -418,57 +446,77 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
             b.crossings,
             b.seconds * 1e3
         );
-        println!(
+    println!(
             "  volume / V = {:.3} (V = n = {size}); Theorem 26: volume / max(V, (w lg w)^(3/2)) = {:.3} with root capacity w = {w}; longest wire / V^(1/3) = {:.3}",
             m.area as f64 / n,
             m.area as f64 / thm26,
             m.max_wire_length as f64 / n.cbrt()
         );
-    } else if args.kind == LayoutKind::TreeOfMeshes3d {
-        let l: u32 = embedding.parameters["levels"].parse().expect("written");
-        let q = crate::layout::folded::cubie(l).0;
-        let n = size as f64;
-        println!(
+    Ok(())
+}
+
+/// The 3-D tree of meshes' figures against its bounds.
+fn tree_of_meshes_3d_figures(b: &super::build::Built, size: u64) {
+    let (embedding, m) = (&b.embedding, &b.metrics);
+    let l: u32 = embedding.parameters["levels"].parse().expect("written");
+    let q = crate::layout::folded::cubie(l).0;
+    let n = size as f64;
+    println!(
             "  side at most 4 n q = {} (cubie side q = {q}); verified legal ({} crossings), realises its network; {:.3} ms",
             b.side,
             b.crossings,
             b.seconds * 1e3
         );
-        println!(
-            "  volume / (n^3 l^(3/2)) = {:.3}; longest wire / l^(1/2) = {:.3} (at most 8q - 4 = {})",
-            m.area as f64 / (n * n * n * (l.max(1) as f64).powf(1.5)),
-            m.max_wire_length as f64 / (l.max(1) as f64).sqrt(),
-            8 * q - 4
-        );
+    println!(
+        "  volume / (n^3 l^(3/2)) = {:.3}; longest wire / l^(1/2) = {:.3} (at most 8q - 4 = {})",
+        m.area as f64 / (n * n * n * (l.max(1) as f64).powf(1.5)),
+        m.max_wire_length as f64 / (l.max(1) as f64).sqrt(),
+        8 * q - 4
+    );
+}
+
+/// The side against the family's recurrence and closed form (and the
+/// folded tree of meshes' area and wire).
+fn recurrence_figures(args: &LayoutArgs, b: &super::build::Built, size: u64) {
+    let (embedding, m) = (&b.embedding, &b.metrics);
+    let recurrence = if args.kind == LayoutKind::TreeOfMeshes {
+        "S(m, r) = 2 S(m/2, r-2) + m (height); closed form n (l/2 + 1), n (l+1)/2 for odd l"
+    } else if args.kind == LayoutKind::FoldedTreeOfMeshes {
+        "2 n (l + 1) (height; odd l: (2nm + 1) x (2nm - 1)); closed form"
+    } else if args.kind == LayoutKind::ButterflyFatTree {
+        "S_j = 2 S_(j-1) + 2^(j+1) + 1; closed form 2^(k+1) (k+1) - 1 ="
+    } else if args.kind == LayoutKind::ScalableFatTree {
+        "S_j = 2 S_(j-1) + 4 c(4^(j-1)) + 1; closed form"
     } else {
-        let recurrence = if args.kind == LayoutKind::TreeOfMeshes {
-            "S(m, r) = 2 S(m/2, r-2) + m (height); closed form n (l/2 + 1), n (l+1)/2 for odd l"
-        } else if args.kind == LayoutKind::FoldedTreeOfMeshes {
-            "2 n (l + 1) (height; odd l: (2nm + 1) x (2nm - 1)); closed form"
-        } else if args.kind == LayoutKind::ButterflyFatTree {
-            "S_j = 2 S_(j-1) + 2^(j+1) + 1; closed form 2^(k+1) (k+1) - 1 ="
-        } else if args.kind == LayoutKind::ScalableFatTree {
-            "S_j = 2 S_(j-1) + 4 c(4^(j-1)) + 1; closed form"
-        } else {
-            "S(n) = 2 S(n/4) + t(n); closed form"
-        };
-        println!(
+        "S(n) = 2 S(n/4) + t(n); closed form"
+    };
+    println!(
             "  side {} = recurrence {recurrence} {}; verified legal ({} crossings), realises its network; {:.3} ms",
             b.side,
             b.closed,
             b.crossings,
             b.seconds * 1e3
         );
-        if args.kind == LayoutKind::FoldedTreeOfMeshes {
-            let l: u32 = embedding.parameters["levels"].parse().expect("written");
-            let n = size as f64;
-            println!(
+    if args.kind == LayoutKind::FoldedTreeOfMeshes {
+        let l: u32 = embedding.parameters["levels"].parse().expect("written");
+        let n = size as f64;
+        println!(
                 "  area / (n^2 (l+1)^2) = {:.3} (4 for even l); longest wire {} = max(2 (l + 1), 6), independent of n",
                 m.area as f64 / (n * n * ((l + 1) as f64).powi(2)),
                 m.max_wire_length
             );
-        }
     }
+}
+
+/// Wires per level with their delays, and the thesis's conditions C1 and
+/// C2 on the delay function.
+fn wire_and_delay_figures(
+    args: &LayoutArgs,
+    b: &super::build::Built,
+    delay: &crate::layout::metrics::Delay,
+) {
+    use crate::layout::metrics;
+    let (embedding, m) = (&b.embedding, &b.metrics);
     println!(
         "  {} nodes, {} wires; wire length {} in all, {} at most{}",
         embedding.nodes.len(),
@@ -503,5 +551,4 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
         verdict(metrics::Condition::C1),
         verdict(metrics::Condition::C2)
     );
-    Ok(0)
 }
