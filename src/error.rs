@@ -3,6 +3,8 @@
 //! Exit codes: 0 success; 1 the program ran but the result is infeasible or
 //! failed verification; 2 a usage or input error (bad file, bad option).
 
+#![warn(missing_docs)]
+
 use std::fmt;
 
 use thiserror::Error;
@@ -12,6 +14,7 @@ use crate::channel::RouteError;
 /// An input file that cannot be read as what it should be, with where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
+    /// The name of the file, as the caller passed it to the parser.
     pub file: String,
     /// 1-based; 0 when the problem is the file as a whole.
     pub line: usize,
@@ -19,6 +22,7 @@ pub struct ParseError {
     pub column: usize,
     /// The input form assumed (for auto-detected formats).
     pub form: Option<&'static str>,
+    /// What is wrong, without the location (which `Display` prefixes).
     pub message: String,
 }
 
@@ -44,11 +48,19 @@ impl std::error::Error for ParseError {}
 /// Every error `fabric` reports.
 #[derive(Debug, Error)]
 pub enum Error {
+    /// An input file that does not parse or validate (exit 2).
     #[error("{0}")]
     Parse(#[from] ParseError),
     /// A file that cannot be opened, read or written.
     #[error("{path}: {message}")]
-    File { path: String, message: String },
+    File {
+        /// The path as given.
+        path: String,
+        /// The system's reason.
+        message: String,
+    },
+    /// A router failure: exit 1 when the channel is unroutable, exit 2 for a
+    /// layer count the router does not support.
     #[error("{0}")]
     Route(#[from] RouteError),
     /// The job ran but its result failed a check.
@@ -73,4 +85,5 @@ impl Error {
     }
 }
 
+/// `Result` with the crate's [`enum@Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -3,6 +3,8 @@
 //! topological order, longest path counted in nodes, and finding a cycle;
 //! and disjoint sets ([`UnionFind`]).
 
+#![warn(missing_docs)]
+
 /// Disjoint sets of `0 .. n`, found by path halving; [`UnionFind::union`]
 /// hangs the first set's root under the second's.
 #[derive(Clone, Debug, Default)]
@@ -11,6 +13,7 @@ pub struct UnionFind {
 }
 
 impl UnionFind {
+    /// `n` elements `0 .. n`, each in a set of its own.
     pub fn new(n: usize) -> Self {
         let mut sets = UnionFind::default();
         sets.reset(n);
@@ -56,6 +59,7 @@ pub struct Digraph {
 }
 
 impl Digraph {
+    /// A graph on nodes `0 .. nodes` with no edges.
     pub fn new(nodes: usize) -> Self {
         Digraph {
             succ: vec![Vec::new(); nodes],
@@ -78,6 +82,7 @@ impl Digraph {
         Digraph { succ }
     }
 
+    /// Add the edge `from → to`; a repeated edge stays until [`Digraph::dedup`].
     pub fn add_edge(&mut self, from: u32, to: u32) {
         self.succ[from as usize].push(to);
     }
@@ -90,14 +95,18 @@ impl Digraph {
         }
     }
 
+    /// The number of nodes.
     pub fn node_count(&self) -> usize {
         self.succ.len()
     }
 
+    /// The number of edges, parallel ones counted apiece.
     pub fn edge_count(&self) -> usize {
         self.succ.iter().map(Vec::len).sum()
     }
 
+    /// The heads of the edges leaving `v`, in insertion order (sorted after
+    /// [`Digraph::dedup`]).
     pub fn successors(&self, v: u32) -> &[u32] {
         &self.succ[v as usize]
     }

@@ -25,6 +25,8 @@
 //!
 //! Nothing imports upward: algorithms never print, read files or know YAML.
 
+#![warn(missing_docs)]
+
 pub mod channel;
 pub mod cli;
 pub mod error;

@@ -12,6 +12,8 @@
 //! resident memory) and are doubled for headroom; `docs/limits.md` lists
 //! them with the sizes they allow.
 
+#![warn(missing_docs)]
+
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use thiserror::Error;
@@ -44,7 +46,9 @@ pub enum LimitError {
     Memory {
         /// What was asked for, in the user's terms.
         what: String,
+        /// The estimate, in bytes.
         needed: u64,
+        /// The budget in force, in bytes.
         budget: u64,
     },
     /// A count over one of the fixed limits below.
@@ -52,10 +56,15 @@ pub enum LimitError {
         "{what}: {count} is over fabric's limit of {limit} {unit} ({why}; see docs/limits.md)"
     )]
     Count {
+        /// What was counted, in the user's terms.
         what: String,
+        /// The count the job would reach.
         count: u64,
+        /// The largest count allowed.
         limit: u64,
+        /// What is counted, plural ("events", "grid points").
         unit: &'static str,
+        /// Why the limit exists: the work that grows with the count.
         why: &'static str,
     },
 }

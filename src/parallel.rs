@@ -8,6 +8,8 @@
 //! core everything is sequential. Results never depend on the number of
 //! threads or their timing.
 
+#![warn(missing_docs)]
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 

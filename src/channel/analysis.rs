@@ -299,6 +299,7 @@ pub fn crossing_events_of_sequence(seq: &[NetId], nets: usize) -> u64 {
 /// Width lower bounds for one layer count, per candidate configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayerBounds {
+    /// The layer count `L` the bounds are for.
     pub layers: u32,
     /// Each candidate configuration MulCh tries, with `ceil(d / H(b))`.
     pub configurations: Vec<(Configuration, u32)>,
@@ -326,18 +327,27 @@ pub fn layer_bounds(density: u32, layers: u32) -> LayerBounds {
 /// Everything `fabric analyze` reports about a channel.
 #[derive(Clone, Debug)]
 pub struct ChannelAnalysis {
+    /// Number of columns `C`.
     pub columns: u32,
+    /// Columns with no pin on either row.
     pub empty_columns: u32,
+    /// Number of nets.
     pub nets: usize,
+    /// Pins on the top and bottom rows together.
     pub pins: usize,
+    /// Entries of the left side list.
     pub left_terminals: usize,
+    /// Entries of the right side list.
     pub right_terminals: usize,
     /// Nets whose terminals all lie in one column (no track needed).
     pub single_column_nets: usize,
+    /// The channel density `d`: the most nets needing a track over one column.
     pub density: u32,
+    /// Density of each column `0 .. C-1` (see [`density_profile`]).
     pub density_profile: Vec<u32>,
     /// Columns where the density is reached.
     pub max_density_columns: Vec<u32>,
+    /// Distinct edges of the vertical constraint graph.
     pub vcg_edges: usize,
     /// Strongly connected components with two or more nets.
     pub cyclic_components: Vec<Vec<NetId>>,
@@ -345,17 +355,21 @@ pub struct ChannelAnalysis {
     pub example_cycle: Option<Vec<NetId>>,
     /// Longest VCG path counted in nets, when the VCG is acyclic.
     pub longest_path: Option<u32>,
+    /// Pairs of nets that cross (see [`crossing_pairs`]); empty when planar.
     pub crossing_pairs: Vec<(NetId, NetId)>,
     /// `max(d, LP)`: the width lower bound of dogleg-free two-layer HV routing.
     pub no_dogleg_bound: Option<u32>,
+    /// Width lower bounds for each layer count `1 ..= max_layers`.
     pub layer_bounds: Vec<LayerBounds>,
 }
 
 impl ChannelAnalysis {
+    /// Whether the vertical constraint graph has no cycle.
     pub fn is_acyclic(&self) -> bool {
         self.cyclic_components.is_empty()
     }
 
+    /// Whether no two nets cross, so one layer may route the channel.
     pub fn is_planar(&self) -> bool {
         self.crossing_pairs.is_empty()
     }

@@ -44,6 +44,7 @@ impl DensityTree {
         self.spans
     }
 
+    /// Whether the tree holds no span.
     pub fn is_empty(&self) -> bool {
         self.spans == 0
     }

@@ -16,6 +16,7 @@ use super::separation::Terminals;
 /// Shape of a random channel.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ChannelShape {
+    /// Number of columns `C`.
     pub columns: u32,
     /// Fraction of the `2 C` pin positions to try to fill (0..1).
     pub fill: f64,
@@ -29,6 +30,8 @@ pub struct ChannelShape {
 }
 
 impl ChannelShape {
+    /// `columns` columns, 80% fill, spans of at most 12 columns (fewer in a
+    /// narrower channel), no side terminals, constraint cycles allowed.
     pub fn new(columns: u32) -> Self {
         ChannelShape {
             columns,

@@ -79,9 +79,13 @@ impl LayerModel {
 /// The groups of one configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Configuration {
+    /// Total layers `L`: `b + 3·hvh + 2·hv`.
     pub layers: u32,
+    /// Number of single-layer B groups.
     pub b: u32,
+    /// Number of three-layer HVH groups.
     pub hvh: u32,
+    /// Number of two-layer HV groups.
     pub hv: u32,
 }
 

@@ -5,6 +5,8 @@
 //! (validated) → a [`router::ChannelRouter`] → [`solution::ChannelSolution`] →
 //! [`verify::verify`] → report.
 
+#![warn(missing_docs)]
+
 pub mod analysis;
 pub mod density_tree;
 pub mod detailed;

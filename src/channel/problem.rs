@@ -12,18 +12,23 @@ use std::fmt;
 /// A position in a source file (1-based line and column; 0 means unknown).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SourceLoc {
+    /// Line, from 1.
     pub line: usize,
+    /// Column, from 1.
     pub column: usize,
 }
 
 impl SourceLoc {
+    /// No known position (for problems built in code).
     pub const UNKNOWN: SourceLoc = SourceLoc { line: 0, column: 0 };
 }
 
 /// One number of the input with where it was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RawEntry {
+    /// The number: a net label, or 0 for no pin.
     pub value: u32,
+    /// Where the number was written.
     pub loc: SourceLoc,
 }
 
@@ -31,13 +36,19 @@ pub struct RawEntry {
 /// non-negative integers".
 #[derive(Clone, Debug, Default)]
 pub struct RawChannel {
+    /// The channel's name: the YAML `name`, else the file stem.
     pub name: String,
+    /// The top pin row, one entry per column.
     pub top: Vec<RawEntry>,
+    /// The bottom pin row, one entry per column.
     pub bottom: Vec<RawEntry>,
+    /// Labels of the nets that leave on the left side, in input order.
     pub left: Vec<RawEntry>,
+    /// Labels of the nets that leave on the right side, in input order.
     pub right: Vec<RawEntry>,
     /// Where the top and bottom rows were given (for row-level errors).
     pub top_loc: SourceLoc,
+    /// Where the bottom row was given.
     pub bottom_loc: SourceLoc,
 }
 
@@ -67,7 +78,10 @@ impl RawChannel {
 /// Why a raw channel is not a valid problem, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValidateError {
+    /// The offending entry or row; [`SourceLoc::UNKNOWN`] for the channel as a
+    /// whole.
     pub loc: SourceLoc,
+    /// What is wrong, naming nets by label.
     pub message: String,
 }
 
@@ -84,6 +98,7 @@ impl std::error::Error for ValidateError {}
 pub struct NetId(pub u32);
 
 impl NetId {
+    /// The id as an index into [`ChannelProblem::nets`] and per-net vectors.
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -92,14 +107,18 @@ impl NetId {
 /// Which pin row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Side {
+    /// The bottom row, `y = 0`.
     Bottom,
+    /// The top row, `y = W + 1`.
     Top,
 }
 
 /// A pin: a column on the top or bottom row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Pin {
+    /// The column, `0 .. C-1`.
     pub column: u32,
+    /// The row the pin is on.
     pub side: Side,
 }
 
@@ -340,6 +359,7 @@ impl ChannelProblem {
         Self::validate(&RawChannel::from_rows(name, top, bottom, left, right))
     }
 
+    /// The channel's name, as read or given to [`ChannelProblem::from_rows`].
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -349,22 +369,27 @@ impl ChannelProblem {
         self.top.len() as u32
     }
 
+    /// The top pin row: the net of each column's pin, `None` for no pin.
     pub fn top(&self) -> &[Option<NetId>] {
         &self.top
     }
 
+    /// The bottom pin row: the net of each column's pin, `None` for no pin.
     pub fn bottom(&self) -> &[Option<NetId>] {
         &self.bottom
     }
 
+    /// Every net, indexed by [`NetId`] (increasing label order).
     pub fn nets(&self) -> &[Net] {
         &self.nets
     }
 
+    /// The net with id `id`.
     pub fn net(&self, id: NetId) -> &Net {
         &self.nets[id.index()]
     }
 
+    /// Every net id, `0 .. N-1`.
     pub fn net_ids(&self) -> impl Iterator<Item = NetId> {
         (0..self.nets.len() as u32).map(NetId)
     }
@@ -387,6 +412,7 @@ impl ChannelProblem {
             .map(|i| NetId(i as u32))
     }
 
+    /// The label of net `id`, as the input wrote it.
     pub fn label(&self, id: NetId) -> u32 {
         self.nets[id.index()].label
     }
@@ -401,6 +427,7 @@ impl ChannelProblem {
         self.labels(&self.top)
     }
 
+    /// The bottom row as labels (0 = no pin), for writing back out.
     pub fn bottom_labels(&self) -> Vec<u32> {
         self.labels(&self.bottom)
     }

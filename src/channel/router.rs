@@ -25,6 +25,7 @@ impl Default for RouteOptions {
 }
 
 impl RouteOptions {
+    /// Route in `layers` layers, with the router's default model and effort.
     pub fn layers(layers: u32) -> Self {
         RouteOptions {
             layers,
@@ -39,6 +40,7 @@ impl RouteOptions {
 /// MulCh for its HV and HVH groups. Other routers ignore it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Effort {
+    /// The work budget at each width.
     pub level: EffortLevel,
     /// Jittered assignments tried at a width once the standard candidates
     /// fail there; `None`: as many as the level's work budget allows.
@@ -69,15 +71,20 @@ pub enum RouteError {
     /// The router does not work in this many layers.
     #[error("the {router} router routes in {supported} layers, not {layers}")]
     Layers {
+        /// The router's name.
         router: &'static str,
+        /// The layer count asked for.
         layers: u32,
+        /// The layer counts it supports, as text ("2 or 3").
         supported: &'static str,
     },
     /// Vertical constraints form a cycle the router cannot break; the nets of
     /// one cycle, by label, in constraint order (each above the next).
     #[error("the {router} router cannot route a cyclic vertical constraint graph: cycle {}", format_cycle(.cycle))]
     Cyclic {
+        /// The router's name.
         router: &'static str,
+        /// Labels of the nets on the cycle.
         cycle: Vec<u32>,
     },
     /// Any other reason the channel cannot be routed by this router.
@@ -135,6 +142,7 @@ pub trait ChannelRouter {
 /// assigned to B groups is available for routing other nets"; track
 /// assignment never uses it). Offered at widths from `from_width` up.
 pub struct Borrowed<'a> {
+    /// The narrowest width at which the layer is offered.
     pub from_width: u32,
     /// The points `(x, y)` the layer's own routing uses in a channel of a
     /// given width; `None` when it has no routing that wide.
@@ -145,5 +153,10 @@ pub struct Borrowed<'a> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RouteEvent {
     /// Trying to route in this many tracks with the named method.
-    Trying { width: u32, method: &'static str },
+    Trying {
+        /// The width, in tracks.
+        width: u32,
+        /// The method, as the router names it in progress output.
+        method: &'static str,
+    },
 }

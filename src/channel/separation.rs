@@ -25,7 +25,9 @@ use super::problem::{ChannelProblem, Side};
 pub struct Terminals {
     /// Used x positions, increasing.
     pub x: Vec<i64>,
+    /// The net (id) of the top terminal at each position of `x`.
     pub top: Vec<Option<u32>>,
+    /// The net (id) of the bottom terminal at each position of `x`.
     pub bottom: Vec<Option<u32>>,
 }
 
@@ -199,8 +201,11 @@ fn flowdiff(t: &Terminals, ext: &[Extent], p_side: usize, p: usize, q: usize, r:
 /// `bottom_x` to the top terminal at `top_x`, crossed by `flow` nets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CriticalCut {
+    /// Column of the cut's bottom end.
     pub bottom_x: i64,
+    /// Column of the cut's top end.
     pub top_x: i64,
+    /// Nets that must cross the cut; the separation is `flow - 1`.
     pub flow: u32,
 }
 

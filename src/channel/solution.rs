@@ -9,13 +9,18 @@ use crate::geom::{Dir, Point, Segment};
 /// An axis-parallel wire on one layer, ends included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Wire {
+    /// The net's input label.
     pub net: u32,
+    /// The layer, `1 .. L`.
     pub layer: u32,
+    /// One end point `(x, y)`.
     pub from: Point,
+    /// The other end point; shares `x` or `y` with `from`.
     pub to: Point,
 }
 
 impl Wire {
+    /// The wire as a geometric segment, layer dropped.
     pub fn segment(&self) -> Segment {
         Segment::new(self.from, self.to)
     }
@@ -24,9 +29,13 @@ impl Wire {
 /// A via stack at one point joining layers `from ..= to` (in either order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Via {
+    /// The net's input label.
     pub net: u32,
+    /// The point `(x, y)` of the stack.
     pub at: Point,
+    /// One end layer of the stack.
     pub from: u32,
+    /// The other end layer of the stack.
     pub to: u32,
 }
 
@@ -40,7 +49,9 @@ impl Via {
 /// How some layers were used: `HV`, `VH`, `HVH`, `B`, ...
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayerGroup {
+    /// The layer model or group type, one letter per layer: `HV`, `HVH`, `B`.
     pub kind: String,
+    /// The layers of the solution the group takes, ascending.
     pub layers: Vec<u32>,
 }
 
@@ -60,12 +71,19 @@ pub struct Metrics {
 /// A routed channel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChannelSolution {
+    /// The routed problem's name.
     pub name: String,
+    /// Number of layers `L`.
     pub layers: u32,
+    /// Number of tracks `W` strictly between the pin rows.
     pub width: u32,
+    /// Number of columns `C`.
     pub columns: u32,
+    /// How the layers were used, one entry per group.
     pub groups: Vec<LayerGroup>,
+    /// Every wire.
     pub wires: Vec<Wire>,
+    /// Every via stack.
     pub vias: Vec<Via>,
 }
 
@@ -176,6 +194,7 @@ impl ChannelSolution {
         total
     }
 
+    /// Adjacent-layer contacts over all stacks: the sum of [`Via::count`].
     pub fn via_count(&self) -> u64 {
         self.vias.iter().map(Via::count).sum()
     }

@@ -20,39 +20,58 @@ use super::problem::NetId;
 /// height`, bottom to top.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Switchbox {
+    /// The switchbox's name, for reports.
     pub name: String,
+    /// The right edge's `x`: the box is `[0, width]` wide.
     pub width: i64,
+    /// The top edge's `y`: the box is `[0, height]` high.
     pub height: i64,
+    /// Labels on the top edge `y = height`, for `x = 0 ..= width`.
     pub top: Vec<u32>,
+    /// Labels on the bottom edge `y = 0`, for `x = 0 ..= width`.
     pub bottom: Vec<u32>,
+    /// Labels on the left edge `x = 0`, for `y = 1 .. height`.
     pub left: Vec<u32>,
+    /// Labels on the right edge `x = width`, for `y = 1 .. height`.
     pub right: Vec<u32>,
 }
 
 /// A side of the switchbox.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Edge {
+    /// `y = 0`, corners included.
     Bottom,
+    /// `x = width`, corners excluded.
     Right,
+    /// `y = height`, corners included.
     Top,
+    /// `x = 0`, corners excluded.
     Left,
 }
 
 /// A terminal: where, which side, which net (label).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Terminal {
+    /// Column of the boundary point.
     pub x: i64,
+    /// Row of the boundary point.
     pub y: i64,
+    /// The edge the point lies on.
     pub edge: Edge,
+    /// The net's label (never 0).
     pub net: u32,
 }
 
 /// A cut that fails: more nets must cross it than it has room for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnsafeCut {
+    /// One end `(x, y)` of the cut, on the boundary.
     pub from: (i64, i64),
+    /// The other end `(x, y)`, on the boundary.
     pub to: (i64, i64),
+    /// Nets that must cross the cut.
     pub flow: u32,
+    /// Wires that fit across it: `max(|dx|, |dy|) + 1`.
     pub capacity: i64,
 }
 
@@ -268,6 +287,7 @@ pub struct SwitchboxCheck {
     /// The same for the left and right terminals: the width must be at
     /// least this.
     pub left_right_separation: Option<i64>,
+    /// `Ok` when the switchbox routes in one layer, else the reason it does not.
     pub result: Result<(), Unroutable>,
 }
 

@@ -35,37 +35,92 @@ pub enum Violation {
     /// sets no size limit; the tools report this as an error, not as an
     /// illegal solution).
     TooLarge {
+        /// Columns `C` of the solution.
         columns: u32,
+        /// Tracks `W` of the solution.
         width: u32,
+        /// Layers `L` of the solution.
         layers: u32,
     },
     /// A wire or via names a net the problem does not have.
-    UnknownNet { net: u32 },
+    UnknownNet {
+        /// The label that names no net.
+        net: u32,
+    },
     /// A layer outside `1 ..= L`.
-    BadLayer { net: u32, layer: u32 },
+    BadLayer {
+        /// The net's label.
+        net: u32,
+        /// The layer named, outside `1 ..= L`.
+        layer: u32,
+    },
     /// A wire that is neither horizontal nor vertical.
-    Diagonal { net: u32, from: Point, to: Point },
+    Diagonal {
+        /// The net's label.
+        net: u32,
+        /// One end of the wire.
+        from: Point,
+        /// The other end.
+        to: Point,
+    },
     /// A point outside `-1 <= x <= C`, `0 <= y <= W + 1`.
-    OutOfChannel { net: u32, layer: u32, at: Point },
+    OutOfChannel {
+        /// The net's label.
+        net: u32,
+        /// The layer.
+        layer: u32,
+        /// A wire end or via point that lies outside.
+        at: Point,
+    },
     /// Two nets on one grid point of one layer.
     Short {
+        /// The labels of the two nets.
         nets: (u32, u32),
+        /// The layer.
         layer: u32,
+        /// The shared point.
         at: Point,
     },
     /// A net on a pin-row point that is not its own pin.
-    PinRow { net: u32, layer: u32, at: Point },
+    PinRow {
+        /// The net's label.
+        net: u32,
+        /// The layer.
+        layer: u32,
+        /// The pin-row point.
+        at: Point,
+    },
     /// A net on a side column without a side terminal there.
-    Side { net: u32, at: Point },
+    Side {
+        /// The net's label.
+        net: u32,
+        /// The side-column point.
+        at: Point,
+    },
     /// A wire running along the boundary: a horizontal edge on a pin row or a
     /// vertical edge on a side column (`at` is its lower or left end).
-    Boundary { net: u32, layer: u32, at: Point },
+    Boundary {
+        /// The net's label.
+        net: u32,
+        /// The layer.
+        layer: u32,
+        /// The lower or left end of the boundary edge.
+        at: Point,
+    },
     /// A net whose terminals are not all in one connected component.
-    Open { net: u32, detail: String },
+    Open {
+        /// The net's label.
+        net: u32,
+        /// Which terminal or side is not reached, as a phrase after the net.
+        detail: String,
+    },
     /// A claimed figure that the geometry does not bear out.
     Metric {
+        /// The figure: `width`, `net_length`, `vias` or `density`.
         field: &'static str,
+        /// The value the solution file gives.
         claimed: u64,
+        /// The value measured from the wires and vias.
         actual: u64,
     },
 }

@@ -5,6 +5,8 @@
 //! verify), `layout` (layout, verify-layout; one layout built in `build`) and
 //! `simulate`; `files` writes outputs whole or not at all.
 
+#![warn(missing_docs)]
+
 mod build;
 mod channel;
 mod files;
@@ -33,6 +35,7 @@ pub use layout::{layout_file_text, verify_layout_text, LayoutVerdict};
 #[derive(Debug, Parser)]
 #[command(name = "fabric", version, about, max_term_width = 100)]
 pub struct Cli {
+    /// The subcommand to run.
     #[command(subcommand)]
     pub command: Command,
     /// Memory budget in GiB: jobs whose estimate is over it are refused
@@ -55,6 +58,7 @@ fn parse_gib(s: &str) -> std::result::Result<f64, String> {
     }
 }
 
+/// The subcommands of `fabric`; each variant's doc is its `--help` summary.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Measure a channel: density, vertical constraints, crossings, lower bounds.
@@ -100,6 +104,7 @@ pub enum Command {
     Verify(VerifyArgs),
 }
 
+/// Arguments of `fabric analyze`.
 #[derive(Debug, clap::Args)]
 pub struct AnalyzeArgs {
     /// Channel file: classic text, YACR2 `column bottom top`, or YAML.
@@ -115,6 +120,7 @@ pub struct AnalyzeArgs {
     pub max_layers: u32,
 }
 
+/// Arguments of `fabric route`.
 #[derive(Debug, clap::Args)]
 pub struct RouteArgs {
     /// Channel file: classic text, YACR2 `column bottom top`, or YAML.
@@ -179,6 +185,7 @@ pub struct RouteArgs {
     pub svg: Option<PathBuf>,
 }
 
+/// Arguments of `fabric separation`.
 #[derive(Debug, clap::Args)]
 pub struct SeparationArgs {
     /// Channel file: classic text, YACR2 `column bottom top`, or YAML.
@@ -188,6 +195,7 @@ pub struct SeparationArgs {
     pub output: Option<PathBuf>,
 }
 
+/// Arguments of `fabric layout`.
 #[derive(Debug, clap::Args)]
 pub struct LayoutArgs {
     /// What to lay out: `htree` (complete binary tree), `fat-tree`,
@@ -244,12 +252,14 @@ pub struct LayoutArgs {
     pub svg: Option<PathBuf>,
 }
 
+/// Arguments of `fabric verify-layout`.
 #[derive(Debug, clap::Args)]
 pub struct VerifyLayoutArgs {
     /// The layout (YAML).
     pub file: PathBuf,
 }
 
+/// Arguments of `fabric switchbox`.
 #[derive(Debug, clap::Args)]
 pub struct SwitchboxArgs {
     /// Switchbox file (docs/formats.md section 2).
@@ -259,6 +269,7 @@ pub struct SwitchboxArgs {
     pub output: Option<PathBuf>,
 }
 
+/// Arguments of `fabric verify`.
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
     /// The channel problem.

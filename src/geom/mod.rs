@@ -2,16 +2,21 @@
 //!
 //! Coordinates are `i64` grid units; nothing in geometry is a float.
 
+#![warn(missing_docs)]
+
 use std::fmt;
 
 /// A point of the integer grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Point {
+    /// Horizontal coordinate, growing to the right (a column in a channel).
     pub x: i64,
+    /// Vertical coordinate, growing upwards (a row or track in a channel).
     pub y: i64,
 }
 
 impl Point {
+    /// The point `(x, y)`.
     pub const fn new(x: i64, y: i64) -> Self {
         Point { x, y }
     }
@@ -34,11 +39,14 @@ impl fmt::Display for Point {
 /// An axis of the grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Dir {
+    /// Along `x`: rows and tracks run this way.
     Horizontal,
+    /// Along `y`: columns run this way.
     Vertical,
 }
 
 impl Dir {
+    /// The perpendicular axis.
     pub fn other(self) -> Dir {
         match self {
             Dir::Horizontal => Dir::Vertical,
@@ -50,7 +58,9 @@ impl Dir {
 /// A closed integer interval `[lo, hi]` (both ends included).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Span {
+    /// Smaller end, included.
     pub lo: i64,
+    /// Larger end, included; [`Span::new`] keeps `lo <= hi`.
     pub hi: i64,
 }
 
@@ -63,6 +73,7 @@ impl Span {
         }
     }
 
+    /// True when `lo <= v <= hi`.
     pub fn contains(self, v: i64) -> bool {
         self.lo <= v && v <= self.hi
     }
@@ -77,6 +88,7 @@ impl Span {
         self.hi - self.lo
     }
 
+    /// The smallest span covering both spans (and any gap between them).
     pub fn hull(self, other: Span) -> Span {
         Span {
             lo: self.lo.min(other.lo),
@@ -88,11 +100,15 @@ impl Span {
 /// An axis-parallel segment between two points, ends included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Segment {
+    /// First end; [`Segment::points`] starts here.
     pub from: Point,
+    /// Last end; the ends may come in either order along the axis.
     pub to: Point,
 }
 
 impl Segment {
+    /// The segment from `from` to `to`, kept in that order; nothing checks
+    /// that it is axis-parallel.
     pub fn new(from: Point, to: Point) -> Self {
         Segment { from, to }
     }

@@ -19,6 +19,7 @@ pub enum ChannelForm {
 }
 
 impl ChannelForm {
+    /// The form's name for parse errors, which end with `(read as <name>)`.
     pub fn describe(self) -> &'static str {
         match self {
             ChannelForm::Classic => "the classic two-row text form",

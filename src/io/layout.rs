@@ -59,7 +59,10 @@ struct MetricsDoc {
 /// A layout file: the embedding and the figures it claims.
 #[derive(Clone, Debug)]
 pub struct LayoutFile {
+    /// The network, parameters, nodes and edge paths as the file gives them.
     pub embedding: Embedding,
+    /// The file's `metrics:` section, if any, to check against the measured
+    /// figures: `per_level` is always empty and `depth` is 1 when absent.
     pub claimed: Option<LayoutMetrics>,
 }
 

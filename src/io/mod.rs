@@ -1,6 +1,8 @@
 //! Parsing of input files from text into validated models. Nothing here
 //! opens a file: callers pass the text and the file name for messages.
 
+#![warn(missing_docs)]
+
 pub mod channel;
 pub mod layout;
 pub mod solution;

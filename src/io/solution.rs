@@ -58,7 +58,10 @@ struct MetricsDoc {
 /// A solution file: the routing and the figures it claims (if any).
 #[derive(Clone, Debug)]
 pub struct SolutionFile {
+    /// The wires and vias as the file gives them, not yet verified.
     pub solution: ChannelSolution,
+    /// The file's `metrics:` section, if any, for the verifier to compare
+    /// with the figures it measures.
     pub claimed: Option<Metrics>,
 }
 

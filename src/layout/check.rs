@@ -31,24 +31,125 @@ pub const MAX_POINTS: u64 = 1 << 28;
 /// One broken rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Violation {
+    /// Rule 1: this node id is used by two nodes.
     DuplicateNode(u32),
+    /// Rule 1: this edge id is used by two edges.
     DuplicateEdge(u32),
-    UnknownNode { edge: u32, node: u32 },
+    /// Rule 1: an edge names a node id that no node has.
+    UnknownNode {
+        /// The edge's id.
+        edge: u32,
+        /// The missing node id (its `from` or `to`).
+        node: u32,
+    },
+    /// Rule 1: this node's box has `min > max` on some axis.
     BadBox(u32),
-    NotPlanarZ { what: String },
-    Overlap { a: u32, b: u32, at: P3 },
+    /// Rule 1: a node box or a path point of a 2-D embedding has `z != 0`.
+    NotPlanarZ {
+        /// What leaves the plane, as `node N` or `edge N`.
+        what: String,
+    },
+    /// Rule 2: two node boxes share a grid point.
+    Overlap {
+        /// The node listed first in the embedding.
+        a: u32,
+        /// The node listed later.
+        b: u32,
+        /// A shared point (each one is a violation of its own).
+        at: P3,
+    },
+    /// Rule 3: this edge's path has no point.
     EmptyPath(u32),
-    Diagonal { edge: u32, from: P3, to: P3 },
-    RepeatedCorner { edge: u32, at: P3 },
-    StartOutside { edge: u32, at: P3 },
-    EndOutside { edge: u32, at: P3 },
-    SharedGridEdge { a: u32, b: u32, at: P3 },
-    ThroughForeignNode { edge: u32, node: u32, at: P3 },
-    SharedTurn { a: u32, b: u32, at: P3 },
-    ParallelOverlap { a: u32, b: u32, at: P3 },
-    ThreePaths { at: P3 },
-    TooLarge { points: u64 },
-    SelfIntersect { edge: u32, at: P3 },
+    /// Rule 3: two consecutive corner points differ in more than one
+    /// coordinate.
+    Diagonal {
+        /// The edge's id.
+        edge: u32,
+        /// The first corner of the diagonal step.
+        from: P3,
+        /// The corner after it.
+        to: P3,
+    },
+    /// Rule 3: two consecutive corner points are the same point.
+    RepeatedCorner {
+        /// The edge's id.
+        edge: u32,
+        /// The repeated point.
+        at: P3,
+    },
+    /// Rule 3: a path's first point is outside its `from` node's box.
+    StartOutside {
+        /// The edge's id.
+        edge: u32,
+        /// The path's first point.
+        at: P3,
+    },
+    /// Rule 3: a path's last point is outside its `to` node's box.
+    EndOutside {
+        /// The edge's id.
+        edge: u32,
+        /// The path's last point.
+        at: P3,
+    },
+    /// Rule 4: a unit grid edge is used by two paths (`a == b` when one path
+    /// uses it twice).
+    SharedGridEdge {
+        /// The edge listed first of the two.
+        a: u32,
+        /// The edge listed later (or `a` again).
+        b: u32,
+        /// The unit edge's lower end (smaller coordinate along its axis).
+        at: P3,
+    },
+    /// Rule 5: a path enters the box of a node other than its own two.
+    ThroughForeignNode {
+        /// The edge's id.
+        edge: u32,
+        /// The node whose box it enters.
+        node: u32,
+        /// A point of the path inside that box (each one is reported).
+        at: P3,
+    },
+    /// Rule 6: two paths share a point outside the boxes where one of them
+    /// turns or ends (a knock-knee).
+    SharedTurn {
+        /// The edge listed first of the two.
+        a: u32,
+        /// The edge listed later.
+        b: u32,
+        /// The shared point.
+        at: P3,
+    },
+    /// Rule 6: two paths pass straight through one point outside the boxes
+    /// along the same axis.
+    ParallelOverlap {
+        /// The edge listed first of the two.
+        a: u32,
+        /// The edge listed later.
+        b: u32,
+        /// The shared point.
+        at: P3,
+    },
+    /// Rule 6: three or more paths share a point outside the boxes.
+    ThreePaths {
+        /// The shared point.
+        at: P3,
+    },
+    /// No verdict: the bounding box has more than [`MAX_POINTS`] points.
+    TooLarge {
+        /// Grid points in the bounding box (saturating at `u64::MAX`).
+        points: u64,
+    },
+    /// Rule 6: a path passes through one of its points outside the boxes
+    /// twice.
+    SelfIntersect {
+        /// The edge's id.
+        edge: u32,
+        /// The point visited twice.
+        at: P3,
+    },
+    /// Rule 1: `dimensions` is neither 2 nor 3 (checked before anything
+    /// else).
     BadDimensions(u32),
 }
 
@@ -132,6 +233,7 @@ pub struct LayoutCheck {
 pub const LIMIT: usize = 50;
 
 impl LayoutCheck {
+    /// True when no rule is broken (and a verdict was reached).
     pub fn is_legal(&self) -> bool {
         self.total == 0
     }
@@ -179,6 +281,8 @@ pub struct NodeIndex {
 impl NodeIndex {
     const NONE: u32 = u32::MAX;
 
+    /// The index of `e`'s nodes: node `id` maps to its position in
+    /// `e.nodes`. Of a repeated id, the first node is kept.
     pub fn new(e: &Embedding) -> NodeIndex {
         let mut idx = NodeIndex::sized(e.nodes.len(), e.nodes.iter().map(|n| n.id).max());
         for (k, n) in e.nodes.iter().enumerate() {

@@ -185,6 +185,7 @@ fn two_thirds_over(p: u64, lg: u128) -> u64 {
 pub struct FatTreeSpec {
     /// Number of processors, a power of 4.
     pub processors: u64,
+    /// The channel capacity function `c(p)`.
     pub capacity: Capacity,
     /// Wires per unit of capacity: 1 (a channel is `c` wires, as in (4.1))
     /// or 2 (separate up and down wires).
@@ -197,8 +198,13 @@ pub struct FatTreeSpec {
 /// counts `t(2^i)` per binary level.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Recurrence {
+    /// `S_j`, the side of the square layout of a subtree of `4^j` leaves,
+    /// for `j = 0 ..= k`; `S_k` is the whole layout's side.
     pub sides: Vec<u64>,
+    /// `t(2^i) = ω c(2^i)`, the wires of the channel above a subtree of
+    /// `2^i` leaves, for `i = 0 ..= 2k`.
     pub tracks: Vec<u64>,
+    /// `s1 = max(ceil(sqrt α), t(1))`, a processor box's side (`S_0`).
     pub leaf_side: u64,
 }
 

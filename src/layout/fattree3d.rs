@@ -48,6 +48,8 @@ use super::{Edge, Embedding, Node, P3};
 pub struct FatTree3dSpec {
     /// Number of processors, a power of 8.
     pub processors: u64,
+    /// The channel capacity function `c(p)` (for Theorem 26's `O(V)`
+    /// volume, [`Capacity::TwoThirdsOverLg`]).
     pub capacity: Capacity,
     /// Wires per unit of capacity: 1 or 2.
     pub omega: u64,
@@ -67,6 +69,7 @@ pub struct Plan {
 }
 
 impl FatTree3dSpec {
+    /// `k` with `processors = 8^k`; an error unless it is a power of 8.
     pub fn k(&self) -> Result<u32, String> {
         super::fattree::levels_of(self.processors, 3, "the 3-D fat-tree layout")
     }

@@ -10,8 +10,11 @@ use super::Embedding;
 /// Wire figures of one level.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LevelWires {
+    /// Edges of the level.
     pub edges: u64,
+    /// Their summed length in unit grid edges (saturating).
     pub total: u64,
+    /// The longest one's length in unit grid edges.
     pub max: u64,
 }
 
@@ -19,13 +22,20 @@ pub struct LevelWires {
 /// edge's level is the higher level of its two nodes).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LayoutMetrics {
+    /// Grid points the bounding box spans along `x` (0 for an empty
+    /// embedding, 1 for a single point).
     pub width: u64,
+    /// Grid points the bounding box spans along `y`.
     pub height: u64,
+    /// Grid points the bounding box spans along `z` (1 in 2-D).
     pub depth: u64,
     /// `width * height`, times `depth` in 3-D.
     pub area: u64,
+    /// Summed length of all edge paths in unit grid edges (saturating).
     pub total_wire_length: u64,
+    /// Length of the longest edge path in unit grid edges.
     pub max_wire_length: u64,
+    /// Wire figures keyed by level, for the levels that have edges.
     pub per_level: BTreeMap<u32, LevelWires>,
 }
 
@@ -75,6 +85,9 @@ pub enum Delay {
 }
 
 impl Delay {
+    /// Read a delay function as the command line gives it: `unit`,
+    /// `linear`, `log` (or `logarithmic`), `sqrt`, or points
+    /// `d:w,d:w,...` with `d` increasing and `w` not decreasing.
     pub fn parse(s: &str) -> Result<Delay, String> {
         match s {
             "unit" => Ok(Delay::Unit),
@@ -155,7 +168,9 @@ impl Delay {
 /// The thesis's conditions on the delay function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Condition {
+    /// `w(d + x) / w(d) <= 1 + x / lg d` for `d >= c`: the weaker condition.
     C1,
+    /// `w(d + x) / w(d) <= 1 + x / d` for `d >= c`: the stricter one.
     C2,
 }
 

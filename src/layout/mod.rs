@@ -8,6 +8,8 @@
 //! - [`fattree`]: fat-trees in H-tree style for a channel capacity function,
 //!   the H-tree being the case of capacity 1.
 
+#![warn(missing_docs)]
+
 pub mod butterfly;
 pub mod check;
 pub mod fattree;
@@ -26,16 +28,21 @@ use std::collections::BTreeMap;
 /// A grid point; 2-D embeddings keep `z = 0`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct P3 {
+    /// First coordinate, in grid units (the width axis).
     pub x: i64,
+    /// Second coordinate, in grid units (the height axis).
     pub y: i64,
+    /// Third coordinate, in grid units (the depth axis; 0 in 2-D).
     pub z: i64,
 }
 
 impl P3 {
+    /// The point `(x, y, z)`.
     pub const fn new(x: i64, y: i64, z: i64) -> P3 {
         P3 { x, y, z }
     }
 
+    /// The point `(x, y)` of the plane `z = 0`, for 2-D embeddings.
     pub const fn xy(x: i64, y: i64) -> P3 {
         P3 { x, y, z: 0 }
     }
@@ -44,16 +51,20 @@ impl P3 {
 /// A network node: a box of grid points, bounds inclusive.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
+    /// The node's id, unique in the embedding; edges name nodes by it.
     pub id: u32,
     /// `processor`, `switch`, ... (free-form, as in FORMATS.md).
     pub kind: String,
     /// Level counted from the processors (level 0) upwards.
     pub level: u32,
+    /// The box's corner with the smallest coordinates, included.
     pub min: P3,
+    /// The box's corner with the largest coordinates, included.
     pub max: P3,
 }
 
 impl Node {
+    /// True when `p` lies in the node's box (bounds included).
     pub fn contains(&self, p: P3) -> bool {
         self.min.x <= p.x
             && p.x <= self.max.x
@@ -67,9 +78,14 @@ impl Node {
 /// A network edge realised as a rectilinear path through its corner points.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Edge {
+    /// The edge's id, unique in the embedding.
     pub id: u32,
+    /// Id of the node where the path starts.
     pub from: u32,
+    /// Id of the node where the path ends.
     pub to: u32,
+    /// Corner points from inside `from`'s box to inside `to`'s box;
+    /// consecutive points differ in exactly one coordinate.
     pub path: Vec<P3>,
 }
 
@@ -98,7 +114,9 @@ pub struct Embedding {
     pub parameters: BTreeMap<String, String>,
     /// 2 or 3.
     pub dimensions: u32,
+    /// The network's nodes with their boxes.
     pub nodes: Vec<Node>,
+    /// The network's edges with their paths.
     pub edges: Vec<Edge>,
 }
 

@@ -92,10 +92,12 @@ impl PyramidSpec {
         self.processors.trailing_zeros() / 2 - self.beta
     }
 
+    /// `b = 4^beta`: processors per H-tree block.
     pub fn block(&self) -> u64 {
         1 << (2 * self.beta)
     }
 
+    /// `B = 4^K`: number of blocks, one tile each.
     pub fn blocks(&self) -> u64 {
         1 << (2 * self.k())
     }
@@ -111,6 +113,7 @@ pub struct Ids {
 }
 
 impl Ids {
+    /// The numbering of the fat-pyramid of `spec`.
     pub fn new(spec: &PyramidSpec) -> Ids {
         Ids {
             n: spec.processors,
@@ -140,6 +143,8 @@ impl Ids {
         (self.n + self.blocks * (self.b - 1) + below + a) as u32
     }
 
+    /// Number of nodes with butterfly levels `1 ..= k` (all of them for
+    /// `k = K`): ids run `0 .. total(k)`.
     pub fn total(&self, k: u32) -> u64 {
         self.n + self.blocks * (self.b - 1) + (1..=k).map(|i| self.blocks >> (i + 1)).sum::<u64>()
     }
@@ -265,7 +270,9 @@ fn colour(mut items: Vec<(Sym, Sym, usize)>) -> (BTreeMap<usize, i64>, i64) {
 
 /// The fat-pyramid layout and its figures.
 pub struct Pyramid {
+    /// The layout, network `fat-pyramid`, node ids as [`Ids`].
     pub embedding: Embedding,
+    /// The parameters it was built from.
     pub spec: PyramidSpec,
     /// Tile pitch `(x, y)`.
     pub pitch: (i64, i64),
@@ -526,14 +533,16 @@ pub fn fat_pyramid(spec: &PyramidSpec) -> Result<Pyramid, String> {
 /// Theorem 18's measure for one pair of processors of a competing mesh.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PairPath {
-    /// Mesh points `(x, y)` of the two processors.
+    /// Mesh point `(x, y)` of the first processor.
     pub from: (u64, u64),
+    /// Mesh point `(x, y)` of the second processor.
     pub to: (u64, u64),
     /// Their distance in the competing mesh.
     pub d: u64,
     /// Wire length of the shortcut path in the fat-pyramid, with the best
-    /// and the worst choices of parents on the way up.
+    /// choices of parents on the way up.
     pub best: u64,
+    /// Wire length of the shortcut path with the worst choices of parents.
     pub worst: u64,
     /// The level where the path turns (0: inside one block).
     pub level: u32,
@@ -554,6 +563,8 @@ pub struct Router {
 }
 
 impl Router {
+    /// A router over `e`, the layout [`fat_pyramid`] built for `spec`: it
+    /// reads every edge's wire length and the leaves' positions in block 0.
     pub fn new(e: &Embedding, spec: PyramidSpec) -> Router {
         use super::butterfly::parents;
         let ids = Ids::new(&spec);
@@ -755,9 +766,11 @@ impl Router {
 /// Theorem 18 over a set of pairs: the largest `L / (d + lg A)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Survey {
+    /// Pairs of distinct processors measured.
     pub pairs: u64,
-    /// Largest ratio with the best and the worst choices of parents.
+    /// Largest ratio `L / (d + lg A)` with the best choices of parents.
     pub max_best: f64,
+    /// Largest ratio with the worst choices of parents.
     pub max_worst: f64,
     /// The pair attaining `max_worst`.
     pub worst: Option<PairPath>,

@@ -7,9 +7,13 @@
 pub struct SweepRow {
     /// Processors (fat-trees) or root mesh side (trees of meshes).
     pub n: u64,
+    /// Measured width of the layout's bounding box, in grid points.
     pub side: u64,
+    /// Measured area (volume in 3-D), in grid points.
     pub area: u64,
+    /// Summed length of all wires, in unit grid edges.
     pub total_wire_length: u64,
+    /// Length of the longest wire, in unit grid edges.
     pub max_wire_length: u64,
     /// The side the recurrence gives (equal to `side`, checked; an upper
     /// bound for 3-D layouts).
@@ -18,9 +22,13 @@ pub struct SweepRow {
     pub formula_area: u64,
     /// The longest wire the construction's closed form gives, if it has one.
     pub formula_max_wire: Option<u64>,
+    /// Nodes of the embedding.
     pub nodes: usize,
+    /// Edges (wires) of the embedding.
     pub edges: usize,
+    /// Points where two wires cross, as the checker counts them.
     pub crossings: u64,
+    /// Wall-clock time to build, check and measure this size.
     pub seconds: f64,
 }
 

@@ -6,6 +6,8 @@
 //! A link is undirected; parallel links are separate (a fat-tree channel of
 //! capacity `c` is `c` links).
 
+#![warn(missing_docs)]
+
 use std::collections::BTreeMap;
 
 use crate::layout::fattree::{heap_id, FatTreeSpec};
@@ -22,13 +24,16 @@ pub struct LinkId(pub u32);
 /// What a node is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Role {
+    /// A leaf that sends and receives messages.
     Processor,
+    /// An internal node that only forwards messages.
     Switch,
 }
 
 /// A node's data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NodeData {
+    /// Processor or switch.
     pub role: Role,
     /// Level counted from the processors (0).
     pub level: u32,
@@ -37,6 +42,8 @@ pub struct NodeData {
 /// A network: nodes by id `0 .. N`, links with their two ends.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Network {
+    /// The network's kind as layout files name it (`fat-tree`,
+    /// `butterfly-fat-tree`, ...), or a layout's own `network` field.
     pub name: String,
     nodes: Vec<NodeData>,
     links: Vec<(NodeId, NodeId)>,
@@ -61,10 +68,14 @@ impl Network {
         }
     }
 
+    /// Replaces the role and level of node `id`; panics if `id` is out of range.
     pub fn set_node(&mut self, id: NodeId, data: NodeData) {
         self.nodes[id.0 as usize] = data;
     }
 
+    /// Adds an undirected link between `a` and `b` (a parallel one if they are
+    /// already joined) and returns its id, the next in order. A self-loop is
+    /// listed once at its node.
     pub fn add_link(&mut self, a: NodeId, b: NodeId) -> LinkId {
         let id = LinkId(self.links.len() as u32);
         self.links.push((a, b));
@@ -75,18 +86,22 @@ impl Network {
         id
     }
 
+    /// Number of nodes; ids run `0 .. node_count()`.
     pub fn node_count(&self) -> usize {
         self.nodes.len()
     }
 
+    /// Number of links, parallel ones counted apart.
     pub fn link_count(&self) -> usize {
         self.links.len()
     }
 
+    /// The role and level of node `id`; panics if `id` is out of range.
     pub fn node(&self, id: NodeId) -> NodeData {
         self.nodes[id.0 as usize]
     }
 
+    /// The two ends of link `id`, in the order they were added.
     pub fn link(&self, id: LinkId) -> (NodeId, NodeId) {
         self.links[id.0 as usize]
     }

@@ -1,6 +1,8 @@
 //! Reports: YAML, SVG and terminal tables. Everything here turns a computed
 //! value into a string; nothing runs an algorithm or touches a file.
 
+#![warn(missing_docs)]
+
 pub mod chart;
 pub mod svg;
 pub mod table;

@@ -18,7 +18,11 @@ use super::{Fabric, Message, Outcome, Policy};
 /// RANDOM's constants.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RandomConstants {
+    /// Rounds per unit of the current `lambda`: TRY-GUESS runs
+    /// `max(k1 lambda, k2 lg n)` subset rounds before halving `lambda`.
     pub k1: f64,
+    /// Rounds per unit of `lg n`: every `lambda` gets at least `k2 lg n`
+    /// rounds, and the first guesses are squared while `k1 guess < k2 lg n`.
     pub k2: f64,
     /// The congestion parameter used for the subset probability `1/(r lambda)`.
     pub r: f64,
@@ -45,9 +49,14 @@ impl RandomConstants {
 /// A routing algorithm.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Algorithm {
+    /// RANDOM with TRY-GUESS (Figures 3-1 and 3-2), with its constants.
     Random(RandomConstants),
+    /// RANDOM' (Figure 3-6): passes of `z` cycles, `z` doubled per pass.
     RandomPrime,
+    /// GREEDY (Figure 3-4): every undelivered message in every cycle.
     Greedy,
+    /// The butterfly fat-tree algorithm of section 3.5: RANDOM' with each
+    /// pass repeated `(k + 1) lg n` times.
     ButterflyFatTree,
 }
 
@@ -78,6 +87,7 @@ impl AlgorithmKind {
 }
 
 impl Algorithm {
+    /// The command-line and report name, as [`AlgorithmKind::name`].
     pub fn name(&self) -> &'static str {
         match self {
             Algorithm::Random(_) => "random",

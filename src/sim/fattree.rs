@@ -71,6 +71,7 @@ impl FatTree {
         })
     }
 
+    /// Number of processors, `2^K`.
     pub fn n(&self) -> u32 {
         1 << self.levels
     }

@@ -20,6 +20,8 @@
 //! fat-tree of chapter 3) and [`bft::LinkTree`] (every wire a channel of
 //! capacity 1, the butterfly fat-tree of section 3.5).
 
+#![warn(missing_docs)]
+
 pub mod algorithms;
 pub mod bft;
 pub mod fattree;
@@ -36,7 +38,9 @@ pub const SINK: u32 = u32::MAX;
 /// One message: from processor `src` to processor `dst` (or [`SINK`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Message {
+    /// Sending processor, `0 .. n`.
     pub src: u32,
+    /// Receiving processor, `0 .. n`, or [`SINK`] to leave through the root.
     pub dst: u32,
 }
 
@@ -67,6 +71,7 @@ impl Policy {
         Policy::DropAll,
     ];
 
+    /// The command-line and report name (`ideal-random`, `priority`, ...).
     pub fn name(self) -> &'static str {
         match self {
             Policy::IdealRandom => "ideal-random",
@@ -181,11 +186,14 @@ pub struct ChannelLoad {
     pub first_processor: u32,
     /// `up` (leaving the subtree) or `down` (entering it).
     pub direction: &'static str,
+    /// Messages of the set that cross the channel in that direction.
     pub load: u64,
+    /// Wires of the channel in that direction.
     pub capacity: u64,
 }
 
 impl ChannelLoad {
+    /// The channel's load factor, `load / capacity`.
     pub fn factor(&self) -> f64 {
         self.load as f64 / self.capacity as f64
     }
@@ -204,7 +212,10 @@ impl ChannelLoad {
 /// The load factor of a message set and the channel attaining it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoadFactor {
+    /// The load factor `lambda` (Lemma 1): the largest `load / capacity` of
+    /// any channel; 0 for a set that loads no channel.
     pub lambda: f64,
+    /// The first channel attaining `lambda`; `None` when no channel is loaded.
     pub channel: Option<ChannelLoad>,
 }
 
@@ -280,9 +291,14 @@ pub struct Outcome {
 /// One trial: its message set's figures and the routing outcome.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trial {
+    /// The trial's number, `0 .. trials`, which picks its random stream
+    /// ([`trial_rng`]).
     pub index: u64,
+    /// Size of the trial's message set.
     pub messages: usize,
+    /// The message set's load factor, before any routing.
     pub load: LoadFactor,
+    /// How routing the set went.
     pub outcome: Outcome,
     /// Bit-times of one delivery cycle for this message set: twice the
     /// longest path latency (head out, acknowledgement back) plus the
@@ -291,6 +307,8 @@ pub struct Trial {
 }
 
 impl Trial {
+    /// Total bit-times of the routing: `cycle_bit_time` times the delivery
+    /// cycles run.
     pub fn bit_time(&self) -> f64 {
         self.cycle_bit_time * self.outcome.cycles as f64
     }
@@ -351,7 +369,10 @@ where
 /// The trials of one rate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimRun {
+    /// The traffic rate: messages each processor sends (for
+    /// `greedy-adversary`, the load factor of `M_n`).
     pub rate: u32,
+    /// The trials in trial order.
     pub trials: Vec<Trial>,
     /// The heaviest channel of each level for trial 0's message set.
     pub levels: Vec<Option<ChannelLoad>>,
@@ -360,28 +381,43 @@ pub struct SimRun {
 /// Everything `fabric simulate` reports.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimReport {
+    /// The fabric simulated: `fat-tree` or `butterfly-fat-tree`.
     pub network: String,
+    /// Number of processors `n`.
     pub processors: u32,
     /// The capacity function, as a formula.
     pub capacity: String,
     /// Wires per direction per level (fat-tree; empty for wire-level
     /// fabrics).
     pub capacities: Vec<u32>,
+    /// The fat-tree's congestion parameter `r` (section 3.2); `None` for
+    /// wire-level fabrics.
     pub congestion_parameter: Option<f64>,
+    /// The routing algorithm, with RANDOM's constants.
     pub algorithm: algorithms::Algorithm,
+    /// What congested switches keep.
     pub policy: Policy,
+    /// The message sets' pattern.
     pub traffic: traffic::Traffic,
+    /// The seed every trial's random stream derives from.
     pub seed: u64,
     /// Where the wire lengths came from.
     pub layout: String,
+    /// The wire delay function `w(d)` as given (`unit`, `linear`, `log`,
+    /// `sqrt`, or points `d:w,...`).
     pub delay: String,
+    /// Layout length of each level's longest wire, from the processors up.
     pub wire_length: Vec<u64>,
+    /// Delay in bit-times of each level's slowest wire, `w` of its length.
     pub wire_delay: Vec<f64>,
+    /// Switch delay and payload bits.
     pub time: TimeModel,
     /// Bit-times of a delivery cycle sized for the network's longest path
     /// (spec note §3.6), whatever the message set.
     pub network_cycle_bit_time: f64,
+    /// Delivery cycles after which a trial is given up as incomplete.
     pub max_cycles: u64,
+    /// One run per rate, in the order the rates were given.
     pub runs: Vec<SimRun>,
 }
 
@@ -403,13 +439,18 @@ pub fn figure_3_3_region(lambda: f64, n: u32) -> &'static str {
 /// Mean, smallest, largest and standard deviation of a sample.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Spread {
+    /// Arithmetic mean.
     pub mean: f64,
+    /// Smallest value.
     pub min: f64,
+    /// Largest value.
     pub max: f64,
+    /// Population standard deviation (divided by the count, not count - 1).
     pub stddev: f64,
 }
 
 impl Spread {
+    /// The figures of `values`; all 0 for an empty sample.
     pub fn of(values: &[f64]) -> Spread {
         if values.is_empty() {
             return Spread {

@@ -19,7 +19,10 @@ pub enum Traffic {
     Random,
     /// Each processor sends `rate` messages to uniform random other
     /// processors of its own aligned block of `subtree` processors.
-    Local { subtree: u32 },
+    Local {
+        /// Processors per block: destinations stay inside the sender's block.
+        subtree: u32,
+    },
     /// Every processor but one sends `rate` messages to that one (chosen at
     /// random).
     ManyToOne,
@@ -65,6 +68,7 @@ impl Traffic {
         }
     }
 
+    /// The command-line and report name (`permutation`, `local`, ...).
     pub fn name(self) -> &'static str {
         match self {
             Traffic::Permutation => "permutation",

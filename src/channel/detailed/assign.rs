@@ -34,6 +34,7 @@ fn jitter_bound(stream: u64) -> u64 {
 pub struct Slot {
     /// Row `1 ..= W`.
     pub y: i64,
+    /// A horizontal layer of the model (1-based).
     pub layer: u32,
 }
 
@@ -41,7 +42,9 @@ pub struct Slot {
 /// must lie above (`above`) and below (`below`) each along the longest
 /// chains, edges inside strongly connected components ignored.
 pub struct Depths {
+    /// For each node, the most nodes on a chain that must lie above it.
     pub above: Vec<u32>,
+    /// For each node, the most nodes on a chain that must lie below it.
     pub below: Vec<u32>,
 }
 
@@ -119,6 +122,7 @@ pub fn assign(
 /// width: their depths ([`depths`] of [`piece_graph`]) and, for each piece,
 /// the pieces it must lie above or below.
 pub struct PieceConstraints {
+    /// Depths of every piece in the piece constraint graph.
     pub depths: Depths,
     /// Piece `k`'s constraints are `pairs[start[k]..start[k + 1]]`, each
     /// `(other piece, above)`: in its lower end column, then its upper.
@@ -127,6 +131,7 @@ pub struct PieceConstraints {
 }
 
 impl PieceConstraints {
+    /// The constraints among `items`, the trunk pieces of `problem`.
     pub fn new(problem: &ChannelProblem, items: &[Item]) -> Self {
         PieceConstraints::meeting_at(problem, items, &Columns::meeting(problem, items))
     }

@@ -8,17 +8,22 @@ use super::grid::{Cell, Grid, Marks, BLOCKED};
 /// Preferred wiring direction of a layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Preferred {
+    /// Steps along a row are cheap; steps along a column cost `wrong_way`.
     Horizontal,
+    /// Steps along a column are cheap; steps along a row cost `wrong_way`.
     Vertical,
+    /// Steps in both directions cost the same (a B layer).
     Any,
 }
 
 /// Costs of one search.
 #[derive(Clone, Copy, Debug)]
 pub struct Costs {
+    /// Cost of a step to a neighbouring point on one layer.
     pub step: u32,
     /// Extra cost of a step against the layer's preferred direction.
     pub wrong_way: u32,
+    /// Cost of a step to the same point on an adjacent layer.
     pub via: u32,
 }
 
@@ -34,9 +39,13 @@ impl Default for Costs {
 
 /// What a search may use and where it may go.
 pub struct Search<'a> {
+    /// The grid searched; the search reads it and never changes it.
     pub grid: &'a Grid,
+    /// The net being connected (its index; the grid stores it as `net + 1`).
     pub net: u32,
+    /// The preferred direction of layer `l` at index `l - 1`.
     pub preferred: &'a [Preferred],
+    /// Step, wrong-way and via costs.
     pub costs: Costs,
     /// Columns the path may use, inclusive.
     pub window: (i64, i64),
@@ -45,6 +54,7 @@ pub struct Search<'a> {
     pub layers: u32,
     /// Side columns the net may enter (`x = -1`, `x = C`).
     pub left_side: bool,
+    /// The net may enter the right side column `x = C`.
     pub right_side: bool,
     /// When set, the path may also take other nets' cells off the pin rows
     /// at this extra cost (the caller rips those nets up and reroutes them).
@@ -431,6 +441,7 @@ pub fn other_pieces(comps: &[Vec<Cell>], si: usize) -> Vec<Cell> {
 /// could reach lies inside, so a wider window would fail too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NotFound {
+    /// A source or an allowed move lay outside the window.
     pub window_bound: bool,
 }
 

@@ -18,6 +18,8 @@
 //! VHV has two vertical layers, so top pins come down on one and bottom pins
 //! go up on the other and no column ever conflicts: it reaches density.
 
+#![warn(missing_docs)]
+
 pub mod assign;
 mod attempt;
 mod candidates;
@@ -184,8 +186,11 @@ fn lower_bound(problem: &ChannelProblem, model: LayerModel) -> i64 {
 /// pin columns, where the net has a vertical anyway).
 #[derive(Clone, Copy, Debug)]
 pub struct Item {
+    /// The net's id ([`NetId`] index).
     pub net: u32,
+    /// First column of the piece (`-1` for a left side exit).
     pub lo: i64,
+    /// Last column of the piece, inclusive (`C` for a right side exit).
     pub hi: i64,
 }
 

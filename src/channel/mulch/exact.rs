@@ -36,7 +36,9 @@ use crate::channel::layer_model::Configuration;
 /// The exact result for one configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExactConfiguration {
+    /// Number of B layers.
     pub b: u32,
+    /// The configuration solved.
     pub config: Configuration,
     /// `W*`: the optimum (or, when not proven, the best value found).
     pub width: Option<u32>,
@@ -56,6 +58,7 @@ pub struct ExactConfiguration {
 /// The exact results of every configuration of `L` layers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExactReport {
+    /// One result per configuration of `L` layers, by increasing `b`.
     pub configurations: Vec<ExactConfiguration>,
     /// The smallest proven optimum over all configurations, when every
     /// configuration was either proven or infeasible: no partition of any

@@ -16,6 +16,8 @@
 //! next to MulCh's, and the final answer is the better of the two by width,
 //! then net length, then vias (the thesis advises running both, l.1204).
 
+#![warn(missing_docs)]
+
 pub mod exact;
 pub mod partition;
 
@@ -35,6 +37,7 @@ pub use partition::{
 /// The MulCh router with its default options (as a [`ChannelRouter`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MulchRouter {
+    /// Selection options; their `effort` is replaced by the route options'.
     pub options: SelectOptions,
 }
 
@@ -74,26 +77,36 @@ impl ChannelRouter for MulchRouter {
 /// Figures of one routed group.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GroupResult {
+    /// The group type.
     pub kind: GroupKind,
     /// Layers of the stacked solution the group uses.
     pub layers: Vec<u32>,
+    /// Number of nets assigned to the group.
     pub nets: usize,
+    /// Density of the group's nets, as [`GroupStats::density`].
     pub density: u32,
+    /// Longest vertical-constraint path, as [`GroupStats::longest_path`].
     pub longest_path: u32,
+    /// The partitioner's area estimate, as [`GroupStats::estimate`].
     pub estimate: u32,
     /// Tracks the group needed on its own.
     pub width: u32,
     /// Net length and vias of the group inside the stacked solution.
     pub net_length: u64,
+    /// Vias of the group inside the stacked solution.
     pub vias: u64,
 }
 
 /// One partition, routed and stacked.
 #[derive(Clone, Debug)]
 pub struct RoutedPartition {
+    /// The partition that was routed.
     pub partition: Partition,
+    /// Figures of every group, in layer order.
     pub groups: Vec<GroupResult>,
+    /// The stacked `L`-layer solution.
     pub solution: ChannelSolution,
+    /// The metrics of `solution`, against the channel's density.
     pub metrics: Metrics,
 }
 
@@ -113,6 +126,7 @@ impl RoutedPartition {
 pub struct MulchResult {
     /// The answer: the best routed partition's solution.
     pub solution: ChannelSolution,
+    /// Every configuration the selection loop tried, in order.
     pub attempts: Vec<Attempt>,
     /// MulCh's choice, routed.
     pub chosen: RoutedPartition,
@@ -132,13 +146,18 @@ pub struct MulchResult {
 /// Which routed partition [`MulchResult::solution`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Answer {
+    /// [`MulchResult::chosen`], MulCh's own partition.
     Chosen,
+    /// [`MulchResult::chameleon`], the partition without B layers.
     Chameleon,
+    /// The partition at this index of [`MulchResult::extra`].
     Extra(usize),
+    /// The exact solver's partition in [`MulchResult::exact`].
     Exact,
 }
 
 impl MulchResult {
+    /// The routed partition that gave [`MulchResult::solution`].
     pub fn answer(&self) -> &RoutedPartition {
         match self.answer {
             Answer::Chosen => &self.chosen,

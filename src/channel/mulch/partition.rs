@@ -28,6 +28,7 @@ pub enum GroupKind {
 }
 
 impl GroupKind {
+    /// The type's name as reports print it: `HVH`, `HV` or `B`.
     pub fn name(self) -> &'static str {
         match self {
             GroupKind::Hvh => "HVH",
@@ -90,13 +91,16 @@ pub enum Excess {
 /// Options of net assignment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct AssignOptions {
+    /// How the groups are compared for each net.
     pub cost: CostFunction,
+    /// Which crossing nets the B-group cost `X(n)` counts.
     pub excess: Excess,
 }
 
 /// Figures of one group of a partition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GroupStats {
+    /// The group type.
     pub kind: GroupKind,
     /// Nets assigned to the group.
     pub nets: Vec<NetId>,
@@ -106,6 +110,7 @@ pub struct GroupStats {
     /// Longest path (in nets) of the group's vertical constraint graph;
     /// `nets + 1` when it is cyclic; 0 for B groups.
     pub longest_path: u32,
+    /// The group's vertical constraint graph has a cycle (never for B groups).
     pub cyclic: bool,
     /// The area estimate: HV `d_g`, HVH `ceil(d_g / 2)`, B the plane width
     /// (chapter 7 separation + 1).
@@ -115,7 +120,9 @@ pub struct GroupStats {
 /// A partition of the nets into the groups of one configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Partition {
+    /// The configuration whose groups the nets are split into.
     pub config: Configuration,
+    /// Every group, in layer order (as [`group_kinds`]).
     pub groups: Vec<GroupStats>,
     /// Group index of every net (by net id).
     pub group_of: Vec<usize>,
@@ -124,6 +131,7 @@ pub struct Partition {
 }
 
 impl Partition {
+    /// Number of single-layer B groups.
     pub fn b(&self) -> u32 {
         self.config.b
     }
@@ -154,6 +162,8 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
+    /// Compute the constraint graph, its components, the crossings and the
+    /// assignment order of `problem`.
     pub fn new(problem: &'a ChannelProblem) -> Context<'a> {
         let n = problem.nets().len();
         let c = problem.columns();
@@ -213,10 +223,12 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// The channel the context was built for.
     pub fn problem(&self) -> &ChannelProblem {
         self.problem
     }
 
+    /// Channel density: the most nets needing a track that cross one column.
     pub fn density(&self) -> u32 {
         self.density
     }
@@ -668,7 +680,9 @@ fn choose(groups: &[Group], trials: &[Trial], cost: CostFunction, lower: u32) ->
 /// One step of the group-type selection loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attempt {
+    /// Number of B layers tried.
     pub b: u32,
+    /// The configuration for that `b`.
     pub config: Configuration,
     /// `None` when the nets could not all be assigned.
     pub estimate: Option<u32>,
@@ -677,6 +691,7 @@ pub struct Attempt {
 /// Options of the selection loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct SelectOptions {
+    /// Options of net assignment for every configuration tried.
     pub assign: AssignOptions,
     /// Use B layers at all (`false`: Chameleon's configuration only).
     pub no_b_layers: bool,

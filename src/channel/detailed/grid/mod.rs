@@ -6,6 +6,8 @@
 //! left end: `RIGHT` joins `(x, y)` to `(x + 1, y)`, `UP` joins `(x, y)` to
 //! `(x, y + 1)`, `VIA` joins layer `l` to `l + 1` at one point.
 
+#![warn(missing_docs)]
+
 use crate::channel::solution::{Via, Wire};
 use crate::geom::Point;
 use crate::graph::UnionFind;
@@ -17,19 +19,26 @@ mod geometry;
 /// occupied space): never free, never claimed, never ripped up.
 pub const BLOCKED: u32 = u32::MAX;
 
+/// Edge flag: the point is joined to `(x + 1, y)` on its layer.
 pub const RIGHT: u8 = 1;
+/// Edge flag: the point is joined to `(x, y + 1)` on its layer.
 pub const UP: u8 = 2;
+/// Edge flag: the point is joined to the same point on layer `l + 1`.
 pub const VIA: u8 = 4;
 
 /// A grid point on a layer (layer is 1-based).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
+    /// Column, `-1 ..= C` (the side columns included).
     pub x: i64,
+    /// Row, `0 ..= W + 1` (the pin rows included).
     pub y: i64,
+    /// Layer, `1 ..= L`.
     pub layer: u32,
 }
 
 impl Cell {
+    /// The point `(x, y)` on `layer`.
     pub const fn new(x: i64, y: i64, layer: u32) -> Self {
         Cell { x, y, layer }
     }
@@ -71,6 +80,7 @@ impl Marks {
         }
     }
 
+    /// Whether `i` was marked in the current round.
     #[inline]
     pub fn is_marked(&self, i: usize) -> bool {
         self.stamp[i] == self.round
@@ -85,10 +95,15 @@ impl Marks {
     }
 }
 
+/// The routing grid of one channel at one width: which net owns each point
+/// and which unit edges and vias join points (see the module docs).
 #[derive(Clone, Debug)]
 pub struct Grid {
+    /// Number of columns `C`; `x` runs over `-1 ..= C`.
     pub columns: i64,
+    /// Number of tracks `W`; `y` runs over `0 ..= W + 1`.
     pub width: i64,
+    /// Number of layers `L`.
     pub layers: u32,
     owner: Vec<u32>,
     edges: Vec<u8>,
@@ -215,6 +230,8 @@ impl SparePool {
 }
 
 impl Grid {
+    /// An empty grid of `columns` columns, `width` tracks and `layers` layers,
+    /// for nets with indices `0 .. nets`.
     pub fn new(columns: u32, width: u32, layers: u32, nets: usize) -> Self {
         Grid::reusing(columns, width, layers, nets, Spare::default())
     }
@@ -477,11 +494,13 @@ impl Grid {
         self.edges[i] |= flag;
     }
 
+    /// The top pin row, `W + 1`.
     #[inline]
     pub fn top_row(&self) -> i64 {
         self.width + 1
     }
 
+    /// Whether `c` lies on the grid, side columns and pin rows included.
     #[inline]
     pub fn contains(&self, c: Cell) -> bool {
         (-1..=self.columns).contains(&c.x)
@@ -494,6 +513,8 @@ impl Grid {
         self.owner.len()
     }
 
+    /// The raster index of `c`: layer-major, then row, then column (shifted
+    /// by one so `x = -1` is 0). `c` must lie on the grid.
     #[inline(always)]
     pub fn index(&self, c: Cell) -> usize {
         (((c.layer - 1) as i64 * (self.width + 2) + c.y) * (self.columns + 2) + c.x + 1) as usize
@@ -511,6 +532,7 @@ impl Grid {
         self.owner[self.index(c)]
     }
 
+    /// Whether net `net` (its index) may use `c`: the cell is free or its own.
     #[inline]
     pub fn is_free_for(&self, c: Cell, net: u32) -> bool {
         let o = self.owner(c);
@@ -566,6 +588,8 @@ impl Grid {
         }
     }
 
+    /// The edge flags ([`RIGHT`], [`UP`], [`VIA`]) stored at `c`, the lower
+    /// or left end of each edge.
     #[inline]
     pub fn flags(&self, c: Cell) -> u8 {
         self.edges[self.index(c)]
