@@ -267,6 +267,22 @@ impl Raster {
 /// Check a solution against its problem. `claimed` are the figures the
 /// solution states (from its file); each one that differs from the geometry
 /// is a violation.
+///
+/// # Example
+///
+/// ```
+/// use fabric::channel::registry::RouterKind;
+/// use fabric::channel::router::RouteOptions;
+/// use fabric::channel::verify::verify;
+///
+/// let p = fabric::io::parse_channel("top: 1 0 2\nbottom: 2 1 0\n", "c.txt").unwrap();
+/// let mut s = RouterKind::LeftEdge.router().route(&p, &RouteOptions::layers(2)).unwrap();
+/// assert!(verify(&p, &s, None).is_legal());
+/// // A wire of net 1 laid over net 2's pin column is caught.
+/// let w = s.wires.iter().find(|w| w.net == 2).copied().unwrap();
+/// s.wires.push(fabric::channel::solution::Wire { net: 1, ..w });
+/// assert!(!verify(&p, &s, None).is_legal());
+/// ```
 pub fn verify(
     problem: &ChannelProblem,
     solution: &ChannelSolution,

@@ -60,6 +60,16 @@ pub fn name_from_path(file: &str) -> String {
 
 /// Parse and validate a channel problem; `file` is used for the default
 /// name, for form detection by extension, and in error messages.
+///
+/// # Example
+///
+/// ```
+/// let p = fabric::io::parse_channel("top: 1 0 2\nbottom: 2 1 0\n", "small.txt").unwrap();
+/// assert_eq!((p.name(), p.columns(), p.nets().len()), ("small", 3, 2));
+/// // Errors name the file, line and column.
+/// let e = fabric::io::parse_channel("top: 1 x\nbottom: 1 0\n", "bad.txt").unwrap_err();
+/// assert_eq!((e.line, e.column), (1, 8));
+/// ```
 pub fn parse_channel(text: &str, file: &str) -> Result<ChannelProblem, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let form = detect_form(text, file);

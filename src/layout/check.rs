@@ -347,6 +347,16 @@ impl NodeIndex {
 }
 
 /// Check an embedding against the rules of the module comment.
+///
+/// # Example
+///
+/// ```
+/// let e = fabric::layout::fattree::htree(16).unwrap();
+/// let verdict = fabric::layout::check::check(&e);
+/// assert!(verdict.is_legal(), "{:?}", verdict.violations);
+/// let m = fabric::layout::metrics::measure(&e);
+/// assert_eq!(m.width, 7); // side 2 sqrt(n) - 1
+/// ```
 pub fn check(e: &Embedding) -> LayoutCheck {
     let mut out = LayoutCheck::default();
     // Rule 1.

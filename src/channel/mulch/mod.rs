@@ -208,6 +208,18 @@ impl MulchResult {
 }
 
 /// Route a channel in `layers` layers with MulCh.
+///
+/// # Example
+///
+/// ```
+/// use fabric::channel::mulch::{route_mulch, SelectOptions};
+/// use fabric::channel::verify::verify;
+///
+/// let p = fabric::io::parse_channel("top: 1 2 3 0\nbottom: 2 3 0 1\n", "c.txt").unwrap();
+/// let r = route_mulch(&p, 3, SelectOptions::default(), &mut |_| {}).unwrap();
+/// assert_eq!(r.solution.layers, 3);
+/// assert!(verify(&p, &r.solution, None).is_legal_strict());
+/// ```
 pub fn route_mulch(
     problem: &ChannelProblem,
     layers: u32,
