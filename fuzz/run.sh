@@ -28,7 +28,7 @@ for t in "${targets[@]}"; do
   echo "-- $t: ${seconds} s"
   "${fuzz[@]}" run -O "${sanitizer[@]}" "$t" "$scratch" "corpus/$t" -- \
     -max_total_time="$seconds" -max_len=4096 -rss_limit_mb=2048 -timeout=30 \
-    -artifact_prefix="artifacts/$t/" 2>&1 | grep -E '^#[0-9]+ +DONE|^==.*ERROR|panicked|SUMMARY' || true
+    -artifact_prefix="artifacts/$t/" 2>&1 | grep -E '^Done [0-9]+ runs|^==.*ERROR|panicked|SUMMARY' || true
   rm -rf "$scratch"
   # Slow units are kept for a look but fail nothing; crashes, timeouts
   # and out-of-memory inputs do.
