@@ -117,6 +117,28 @@ pub fn simulate_bytes(messages: u64, concurrent: u64) -> u64 {
         .saturating_mul(SIM_BYTES_PER_MESSAGE)
 }
 
+/// Estimated peak memory of building, checking and measuring one layout
+/// of `kind` at `size`: bytes per unit of size (a processor; the root
+/// mesh's side squared for trees of meshes, cubed in 3-D), measured on the
+/// project's 24 GB machine and doubled: htree and fat-tree 4^12 processors
+/// 13.7 GB (4^9 219 MB); fat-pyramid 4^9 227 MB; butterfly and scalable
+/// fat-trees 4^12 8 and 6 GB; tree-of-meshes side 512 2.8 GB;
+/// tree-of-meshes-3d side 32 3.2 GB; fat-tree-3d 8^7 1.7 GB.
+pub fn layout_bytes(kind: crate::layout::LayoutKind, size: u64) -> u64 {
+    use crate::layout::LayoutKind;
+    let (bytes, power) = match kind {
+        LayoutKind::ButterflyFatTree => (1_000, 1),
+        LayoutKind::ScalableFatTree => (750, 1),
+        LayoutKind::TreeOfMeshes | LayoutKind::FoldedTreeOfMeshes => (22_000, 2),
+        LayoutKind::TreeOfMeshes3d => (200_000, 3),
+        LayoutKind::Htree
+        | LayoutKind::FatTree
+        | LayoutKind::FatPyramid
+        | LayoutKind::FatTree3d => (1_800, 1),
+    };
+    size.saturating_pow(power).saturating_mul(bytes)
+}
+
 /// The largest switchbox side, in grid units. Side terminal lists are
 /// stored densely (one entry per boundary point) and walked by the
 /// routability test, so a side is bounded to keep both small: 2^24 points
@@ -162,9 +184,7 @@ pub fn check_channel(
         },
         route_bytes(columns, d),
     )?;
-    let points = (columns + 2)
-        .saturating_mul(d + 2)
-        .saturating_mul(layers as u64);
+    let points = crate::channel::verify::grid_points(columns, d, layers as u64);
     let most = crate::channel::verify::MAX_POINTS;
     if points > most {
         return Err(LimitError::Count {

@@ -23,6 +23,16 @@ use crate::geom::Point;
 
 /// Largest raster the verifier will allocate (points, about 10 bytes each).
 pub const MAX_POINTS: u64 = 1 << 27;
+
+/// The grid points the checker rasterises for a routing of `columns`
+/// columns, `width` tracks and `layers` layers: `(C + 2) (W + 2) L`, the
+/// side columns and pin rows included (saturating).
+pub fn grid_points(columns: u64, width: u64, layers: u64) -> u64 {
+    columns
+        .saturating_add(2)
+        .saturating_mul(width.saturating_add(2))
+        .saturating_mul(layers)
+}
 /// Violations kept in a report (all are counted).
 const MAX_KEPT: usize = 200;
 
@@ -312,18 +322,15 @@ pub fn verify(
         report.push(Violation::Header("the solution has no layers".into()));
     }
     let rows = solution.width as i64 + 2;
-    let points = (c as u64 + 2)
-        .checked_mul(rows as u64)
-        .and_then(|p| p.checked_mul(solution.layers as u64))
-        .filter(|&p| p <= MAX_POINTS);
-    let Some(points) = points else {
+    let points = grid_points(c as u64, solution.width as u64, solution.layers as u64);
+    if points > MAX_POINTS {
         report.push(Violation::TooLarge {
             columns: solution.columns,
             width: solution.width,
             layers: solution.layers,
         });
         return report;
-    };
+    }
     if report.total > 0 {
         return report;
     }

@@ -105,11 +105,7 @@ pub(super) fn run_route(args: RouteArgs) -> Result<i32> {
     let d = density(&problem);
     let metrics = solution.metrics(d);
     let check = verify(&problem, &solution, Some(&metrics));
-    if check
-        .violations
-        .iter()
-        .any(|v| matches!(v, crate::channel::verify::Violation::TooLarge { .. }))
-    {
+    if check.too_large().is_some() {
         // The routing is wider than the density the limits were checked
         // at: a limit of the checker, not a fault of the router.
         let (c, w, l) = (
@@ -123,7 +119,7 @@ pub(super) fn run_route(args: RouteArgs) -> Result<i32> {
                 problem.name(),
                 router.name()
             ),
-            count: (c + 2).saturating_mul(w + 2).saturating_mul(l),
+            count: crate::channel::verify::grid_points(c, w, l),
             limit: crate::channel::verify::MAX_POINTS,
             unit: "grid points",
             why: "the verifier checks every routing point by point, so nothing was written",

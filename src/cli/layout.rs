@@ -118,23 +118,6 @@ pub(super) fn run_verify_layout(args: VerifyLayoutArgs) -> Result<i32> {
     }
 }
 
-/// Peak memory of building, checking and measuring one layout, per unit
-/// of size (a processor; the root mesh's side squared for trees of meshes,
-/// cubed in 3-D), measured on the project's 24 GB machine and doubled for
-/// headroom: htree and fat-tree 4^12 processors 13.7 GB (4^9 219 MB);
-/// fat-pyramid 4^9 227 MB; butterfly and scalable fat-trees 4^12 8 and 6
-/// GB; tree-of-meshes side 512 2.8 GB; tree-of-meshes-3d side 32 3.2 GB;
-/// fat-tree-3d 8^7 1.7 GB.
-fn bytes_per_unit(kind: LayoutKind) -> (u64, u32) {
-    match kind {
-        LayoutKind::ButterflyFatTree => (1_000, 1),
-        LayoutKind::ScalableFatTree => (750, 1),
-        LayoutKind::TreeOfMeshes | LayoutKind::FoldedTreeOfMeshes => (22_000, 2),
-        LayoutKind::TreeOfMeshes3d => (200_000, 3),
-        _ => (1_800, 1),
-    }
-}
-
 /// Options that apply to other kinds only are refused.
 fn check_options(args: &LayoutArgs) -> Result<()> {
     if args.levels.is_some() && !args.kind.is_tree_of_meshes() {
@@ -151,10 +134,9 @@ fn check_options(args: &LayoutArgs) -> Result<()> {
 /// The one layout of `--size`, refused past the largest size of its kind.
 fn build_size(args: &LayoutArgs) -> Result<super::build::Built> {
     let size = args.size.expect("clap requires --size without --sweep");
-    let (bytes, power) = bytes_per_unit(args.kind);
     crate::limits::check(
         || format!("fabric layout {} --size {size}", args.kind),
-        size.saturating_pow(power).saturating_mul(bytes),
+        crate::limits::layout_bytes(args.kind, size),
     )?;
     build_layout(args, size)
 }

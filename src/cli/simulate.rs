@@ -120,6 +120,16 @@ enum Net {
     Wires(LinkTree),
 }
 
+impl Net {
+    /// The network's processors.
+    fn processors(&self) -> u32 {
+        match self {
+            Net::Fat(t) => t.processors(),
+            Net::Wires(t) => t.processors(),
+        }
+    }
+}
+
 fn usage(e: String) -> Error {
     Error::Usage(e)
 }
@@ -481,10 +491,8 @@ fn run_rates(
         }
     };
     // Every rate's message sets against the memory budget, before any runs.
-    let processors = match &net {
-        Net::Fat(t) => t.processors(),
-        Net::Wires(t) => t.processors(),
-    } as u64;
+    let n = net.processors();
+    let processors = n as u64;
     let concurrent = args.trials.min(rayon::current_num_threads() as u64);
     for &rate in &args.rate {
         let messages = processors.saturating_mul(rate as u64);
@@ -502,10 +510,6 @@ fn run_rates(
     for (j, &rate) in args.rate.iter().enumerate() {
         // Each rate has its own streams: seed + rate index.
         let seed = args.seed.wrapping_add((j as u64) << 32);
-        let n = match &net {
-            Net::Fat(t) => t.processors(),
-            Net::Wires(t) => t.processors(),
-        };
         // Check the message set can be generated before the parallel runs.
         generate(
             traffic,

@@ -25,18 +25,17 @@ pub(crate) fn refuse_tags(
     for (k, line) in text.lines().enumerate() {
         let mut quote: Option<char> = None;
         let mut before = ' ';
-        for (col, c) in line.chars().enumerate() {
+        for (col, (at, c)) in line.char_indices().enumerate() {
             match quote {
                 Some(q) if c == q => quote = None,
                 Some(_) => {}
                 None if c == '"' || c == '\'' => quote = Some(c),
                 None if c == '#' && before.is_whitespace() => break,
                 None if c == '!' && (before.is_whitespace() || "[{,:-".contains(before)) => {
-                    let tag: String = line[line.char_indices().nth(col).map_or(0, |(i, _)| i)..]
+                    let tag = line[at..]
                         .split(|c: char| c.is_whitespace() || c == ',')
                         .next()
-                        .unwrap_or("!")
-                        .to_string();
+                        .unwrap_or("!");
                     return Err(crate::ParseError {
                         file: file.to_string(),
                         line: k + 1,
