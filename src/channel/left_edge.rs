@@ -16,9 +16,10 @@
 
 use std::ops::Range;
 
+use super::layer_model::LayerModel;
 use super::problem::{ChannelProblem, NetId};
 use super::router::{ChannelRouter, RouteError, RouteOptions};
-use super::solution::{ChannelSolution, LayerGroup, Via, Wire};
+use super::solution::{ChannelSolution, GroupType, LayerGroup, Via, Wire};
 use crate::geom::Point;
 use crate::graph::Digraph;
 
@@ -80,7 +81,7 @@ impl ChannelRouter for LeftEdgeRouter {
             width,
             columns: problem.columns(),
             groups: vec![LayerGroup {
-                kind: "HV".into(),
+                kind: GroupType::Model(LayerModel::Hv),
                 layers: vec![H_LAYER, V_LAYER],
             }],
             wires,

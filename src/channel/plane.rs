@@ -17,7 +17,7 @@
 use super::analysis::crossing_pairs;
 use super::problem::{ChannelProblem, Side};
 use super::router::{ChannelRouter, RouteError, RouteOptions};
-use super::solution::{ChannelSolution, LayerGroup, Wire};
+use super::solution::{ChannelSolution, GroupType, LayerGroup, Wire};
 use crate::geom::Point;
 use crate::graph::Digraph;
 
@@ -226,7 +226,7 @@ fn route_pins_only(problem: &ChannelProblem, at_least: i64) -> Result<ChannelSol
         width: width as u32,
         columns: problem.columns(),
         groups: vec![LayerGroup {
-            kind: "B".into(),
+            kind: GroupType::B,
             layers: vec![1],
         }],
         wires: plane_wires(problem, &runs.base, &h, width + 1),

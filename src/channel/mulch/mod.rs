@@ -485,7 +485,7 @@ fn stack_groups(
     for ((g, s), &own_width) in part.groups.iter().zip(routed).zip(needed) {
         let layers: Vec<u32> = (offset + 1..=offset + g.kind.layers()).collect();
         solution.groups.push(LayerGroup {
-            kind: g.kind.name().to_string(),
+            kind: g.kind.group_type(),
             layers: layers.clone(),
         });
         let mut piece = ChannelSolution {

@@ -7,9 +7,10 @@
 //! group types [`super::selection`].
 
 use crate::channel::analysis::{crossing_pairs, density, vertical_constraint_graph};
-use crate::channel::layer_model::Configuration;
+use crate::channel::layer_model::{Configuration, LayerModel};
 use crate::channel::problem::{ChannelProblem, NetId};
 use crate::channel::separation::single_layer_width;
+use crate::channel::solution::GroupType;
 
 /// The three group types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -29,6 +30,15 @@ impl GroupKind {
             GroupKind::Hvh => "HVH",
             GroupKind::Hv => "HV",
             GroupKind::B => "B",
+        }
+    }
+
+    /// The type a routed channel's layer group of this kind has.
+    pub fn group_type(self) -> GroupType {
+        match self {
+            GroupKind::Hvh => GroupType::Model(LayerModel::Hvh),
+            GroupKind::Hv => GroupType::Model(LayerModel::Hv),
+            GroupKind::B => GroupType::B,
         }
     }
 
