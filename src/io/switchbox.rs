@@ -95,7 +95,8 @@ pub fn parse_switchbox(text: &str, file: &str) -> Result<Switchbox, ParseError> 
         left,
         right,
     };
-    sb.validate().map_err(|m| error(file, 0, 0, m))?;
+    sb.validate()
+        .map_err(|e| error(file, 0, 0, e.to_string()))?;
     Ok(sb)
 }
 
@@ -136,7 +137,7 @@ fn read_keys(text: &str, file: &str) -> Result<[Option<KeyLine>; 5], ParseError>
         let offset = indent + trimmed[..=colon].chars().count();
         let mut values = Vec::new();
         for (col, tok) in tokens(&trimmed[colon + 1..]) {
-            values.push(net_id(tok).map_err(|m| error(file, lineno, offset + col, m))?);
+            values.push(net_id(tok).map_err(|e| error(file, lineno, offset + col, e.to_string()))?);
         }
         rows[slot] = Some(KeyLine {
             values,
