@@ -14,7 +14,7 @@ use std::time::Instant;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use fabric::channel::analysis::density;
 use fabric::channel::density_tree::DensityTree;
-use fabric::channel::mulch::{partition, route_mulch, Context, SelectOptions};
+use fabric::channel::mulch::{route_mulch, selection, Context, SelectOptions};
 use fabric::channel::verify::verify;
 use rand::{Rng, SeedableRng};
 
@@ -136,7 +136,7 @@ fn mulch_benches(c: &mut Criterion) {
     group.bench_function("partition/dde-L4", |b| {
         b.iter(|| {
             let ctx = Context::new(black_box(&dde));
-            partition::select(&ctx, 4, SelectOptions::default())
+            selection::select(&ctx, 4, SelectOptions::default())
         })
     });
     // The speed target is for the whole process: start, read,

@@ -7,9 +7,8 @@ use fabric::channel::analysis::{crossing_pairs, density};
 use fabric::channel::generate::{random_channel, random_planar_terminals, ChannelShape};
 use fabric::channel::layer_model::Configuration;
 use fabric::channel::mulch::{
-    partition::{assign_nets, group_kinds},
-    route_mulch, AssignOptions, Context, CostFunction, Excess, GroupKind, MulchResult,
-    RoutedPartition, SelectOptions,
+    assign::assign_nets, partition::group_kinds, route_mulch, AssignOptions, Context, CostFunction,
+    Excess, GroupKind, MulchResult, RoutedPartition, SelectOptions,
 };
 use fabric::channel::problem::ChannelProblem;
 use fabric::channel::verify::verify;
@@ -172,7 +171,7 @@ fn chameleon_packing_without_b_layers() {
     let p = bundled("dde");
     let ctx = Context::new(&p);
     for layers in 2..=8 {
-        let s = fabric::channel::mulch::partition::select(
+        let s = fabric::channel::mulch::selection::select(
             &ctx,
             layers,
             SelectOptions {

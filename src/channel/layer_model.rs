@@ -27,12 +27,17 @@ pub enum LayerModel {
     Vhv,
 }
 
+/// A name that is no layer model.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid variant: {0}")]
+pub struct UnknownLayerModel(pub String);
+
 impl std::str::FromStr for LayerModel {
-    type Err = String;
+    type Err = UnknownLayerModel;
 
     /// A model by its name, in any case (`HV`, `vhv`, ...).
-    fn from_str(s: &str) -> Result<LayerModel, String> {
-        <LayerModel as clap::ValueEnum>::from_str(s, true)
+    fn from_str(s: &str) -> Result<LayerModel, UnknownLayerModel> {
+        <LayerModel as clap::ValueEnum>::from_str(s, true).map_err(|_| UnknownLayerModel(s.into()))
     }
 }
 

@@ -14,9 +14,12 @@
 //! Layer 1 carries horizontal wires, layer 2 vertical ones.
 //! Time O(T · S) for T tracks and S subnets.
 
+use std::ops::Range;
+
+use super::layer_model::LayerModel;
 use super::problem::{ChannelProblem, NetId};
 use super::router::{ChannelRouter, RouteError, RouteOptions};
-use super::solution::{ChannelSolution, LayerGroup, Via, Wire};
+use super::solution::{ChannelSolution, GroupType, LayerGroup, Via, Wire};
 use crate::geom::Point;
 use crate::graph::Digraph;
 
@@ -51,10 +54,60 @@ impl ChannelRouter for LeftEdgeRouter {
                 supported: "2",
             });
         }
+        let subs = Subnets::new(problem);
+        let graph = subs.constraints(problem);
+        let track_of = assign_tracks(&subs.subnets, &graph).map_err(|cycle| {
+            let mut labels: Vec<u32> = cycle
+                .iter()
+                .map(|&s| problem.label(subs.subnets[s as usize].net))
+                .collect();
+            labels.dedup();
+            if labels.len() > 1 && labels.first() == labels.last() {
+                labels.pop();
+            }
+            RouteError::Cyclic {
+                router: self.name(),
+                cycle: labels,
+            }
+        })?;
+        let width = track_of.iter().map(|&k| k + 1).max().unwrap_or(0);
+        let rows: Vec<i64> = track_of.iter().map(|&t| (width - t) as i64).collect();
+        let mut wires = subs.horizontal_wires(problem, &rows);
+        let mut vias = Vec::new();
+        subs.vertical_wires(problem, &rows, width as i64 + 1, &mut wires, &mut vias);
+        let mut solution = ChannelSolution {
+            name: problem.name().to_string(),
+            layers: 2,
+            width,
+            columns: problem.columns(),
+            groups: vec![LayerGroup {
+                kind: GroupType::Model(LayerModel::Hv),
+                layers: vec![H_LAYER, V_LAYER],
+            }],
+            wires,
+            vias,
+        };
+        solution.canonicalize();
+        Ok(solution)
+    }
+}
+
+/// The subnets of a channel's nets and where they end.
+struct Subnets {
+    /// Every subnet, net by net, left to right within a net.
+    subnets: Vec<Subnet>,
+    /// The subnets of each net (by net id), a range of `subnets`.
+    of_net: Vec<Range<usize>>,
+    /// The subnets ending at each column.
+    at_column: Vec<Vec<usize>>,
+}
+
+impl Subnets {
+    /// Cut every net that needs a track at its breakpoints.
+    fn new(problem: &ChannelProblem) -> Self {
         let c = problem.columns() as i64;
-        // Subnets of each net, left to right.
         let mut subnets: Vec<Subnet> = Vec::new();
-        let mut net_subnets: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut of_net: Vec<Range<usize>> = Vec::new();
         for id in problem.net_ids() {
             let net = problem.net(id);
             let start = subnets.len();
@@ -67,9 +120,8 @@ impl ChannelRouter for LeftEdgeRouter {
                     });
                 }
             }
-            net_subnets.push(start..subnets.len());
+            of_net.push(start..subnets.len());
         }
-        // Subnets ending at each column, with their net.
         let mut at_column: Vec<Vec<usize>> = vec![Vec::new(); c as usize];
         for (s, sub) in subnets.iter().enumerate() {
             for x in [sub.lo, sub.hi] {
@@ -78,8 +130,19 @@ impl ChannelRouter for LeftEdgeRouter {
                 }
             }
         }
+        Subnets {
+            subnets,
+            of_net,
+            at_column,
+        }
+    }
+
+    /// The subnet constraint graph: an edge `s -> u` when, in a column both
+    /// end at, `s` is the top pin's net and `u` the bottom pin's.
+    fn constraints(&self, problem: &ChannelProblem) -> Digraph {
+        let subnets = &self.subnets;
         let mut graph = Digraph::new(subnets.len());
-        for (x, ends) in at_column.iter().enumerate() {
+        for (x, ends) in self.at_column.iter().enumerate() {
             if let (Some(t), Some(b)) = (problem.top()[x], problem.bottom()[x]) {
                 if t == b {
                     continue;
@@ -94,30 +157,18 @@ impl ChannelRouter for LeftEdgeRouter {
             }
         }
         graph.dedup();
-        let track_of = assign_tracks(&subnets, &graph).map_err(|cycle| {
-            let mut labels: Vec<u32> = cycle
-                .iter()
-                .map(|&s| problem.label(subnets[s as usize].net))
-                .collect();
-            labels.dedup();
-            if labels.len() > 1 && labels.first() == labels.last() {
-                labels.pop();
-            }
-            RouteError::Cyclic {
-                router: self.name(),
-                cycle: labels,
-            }
-        })?;
-        let width = track_of.iter().map(|&k| k + 1).max().unwrap_or(0);
-        let row = |s: usize| (width - track_of[s]) as i64;
+        graph
+    }
+
+    /// Horizontal wires at each subnet's row: consecutive subnets of a net
+    /// on one track merge.
+    fn horizontal_wires(&self, problem: &ChannelProblem, rows: &[i64]) -> Vec<Wire> {
         let mut wires = Vec::new();
-        let mut vias = Vec::new();
-        // Horizontal wires: consecutive subnets of a net on one track merge.
-        for (id, range) in problem.net_ids().zip(&net_subnets) {
+        for (id, range) in problem.net_ids().zip(&self.of_net) {
             let label = problem.label(id);
             let mut run: Option<(i64, i64, i64)> = None; // (lo, hi, y)
             for s in range.clone() {
-                let (lo, hi, y) = (subnets[s].lo, subnets[s].hi, row(s));
+                let (lo, hi, y) = (self.subnets[s].lo, self.subnets[s].hi, rows[s]);
                 run = match run {
                     Some((a, b, ry)) if ry == y && b == lo => Some((a, hi, y)),
                     Some((a, b, ry)) => {
@@ -131,28 +182,38 @@ impl ChannelRouter for LeftEdgeRouter {
                 wires.push(h_wire(label, a, b, y));
             }
         }
-        // Vertical wires: in each column, each net joins its pins and the
-        // tracks of its subnets ending there.
-        let top_row = width as i64 + 1;
-        for (x, ends) in at_column.iter().enumerate() {
+        wires
+    }
+
+    /// Vertical wires: in each column, each net joins its pins and the
+    /// tracks of its subnets ending there (a via at each track).
+    fn vertical_wires(
+        &self,
+        problem: &ChannelProblem,
+        rows: &[i64],
+        top_row: i64,
+        wires: &mut Vec<Wire>,
+        vias: &mut Vec<Via>,
+    ) {
+        for (x, ends) in self.at_column.iter().enumerate() {
             let mut nets: Vec<NetId> = Vec::with_capacity(2);
             nets.extend(problem.bottom()[x]);
             nets.extend(problem.top()[x]);
             nets.dedup();
             for id in nets {
                 let label = problem.label(id);
-                let mut rows: Vec<i64> = Vec::new();
+                let mut ys: Vec<i64> = Vec::new();
                 if problem.bottom()[x] == Some(id) {
-                    rows.push(0);
+                    ys.push(0);
                 }
                 if problem.top()[x] == Some(id) {
-                    rows.push(top_row);
+                    ys.push(top_row);
                 }
                 for &s in ends {
-                    if subnets[s].net == id {
-                        let y = row(s);
-                        if !rows.contains(&y) {
-                            rows.push(y);
+                    if self.subnets[s].net == id {
+                        let y = rows[s];
+                        if !ys.contains(&y) {
+                            ys.push(y);
                             vias.push(Via {
                                 net: label,
                                 at: Point::new(x as i64, y),
@@ -162,7 +223,7 @@ impl ChannelRouter for LeftEdgeRouter {
                         }
                     }
                 }
-                let (lo, hi) = (*rows.iter().min().unwrap(), *rows.iter().max().unwrap());
+                let (lo, hi) = (*ys.iter().min().unwrap(), *ys.iter().max().unwrap());
                 if lo < hi {
                     wires.push(Wire {
                         net: label,
@@ -173,20 +234,6 @@ impl ChannelRouter for LeftEdgeRouter {
                 }
             }
         }
-        let mut solution = ChannelSolution {
-            name: problem.name().to_string(),
-            layers: 2,
-            width,
-            columns: problem.columns(),
-            groups: vec![LayerGroup {
-                kind: "HV".into(),
-                layers: vec![H_LAYER, V_LAYER],
-            }],
-            wires,
-            vias,
-        };
-        solution.canonicalize();
-        Ok(solution)
     }
 }
 

@@ -23,6 +23,7 @@ pub mod side_extension;
 pub mod solution;
 pub mod switchbox;
 pub mod verify;
+pub mod verify_report;
 
 pub use problem::{ChannelProblem, NetId, RawChannel};
 pub use registry::{router_by_name, RouterKind};

@@ -17,7 +17,7 @@
 use super::analysis::crossing_pairs;
 use super::problem::{ChannelProblem, Side};
 use super::router::{ChannelRouter, RouteError, RouteOptions};
-use super::solution::{ChannelSolution, LayerGroup, Wire};
+use super::solution::{ChannelSolution, GroupType, LayerGroup, Wire};
 use crate::geom::Point;
 use crate::graph::Digraph;
 
@@ -207,21 +207,75 @@ pub fn route_plane_at(
 /// The plane router proper, for a planar channel without side terminals
 /// (the caller has checked planarity).
 fn route_pins_only(problem: &ChannelProblem, at_least: i64) -> Result<ChannelSolution, RouteError> {
+    let runs = Runs::new(problem);
+    let graph = Digraph::from_edges(runs.count, order_constraints(problem, &runs));
+    let order = graph.topological_order().ok_or_else(|| {
+        RouteError::Unroutable("the one-layer order constraints are cyclic (not planar)".into())
+    })?;
+    let mut h = vec![1i64; runs.count];
+    for &v in &order {
+        for &w in graph.successors(v) {
+            h[w as usize] = h[w as usize].max(h[v as usize] + 1);
+        }
+    }
+    let width = h.iter().copied().max().unwrap_or(0).max(at_least);
+    smooth(problem, &runs.base, &graph, &mut h, width);
+    let mut s = ChannelSolution {
+        name: problem.name().to_string(),
+        layers: 1,
+        width: width as u32,
+        columns: problem.columns(),
+        groups: vec![LayerGroup {
+            kind: GroupType::B,
+            layers: vec![1],
+        }],
+        wires: plane_wires(problem, &runs.base, &h, width + 1),
+        vias: Vec::new(),
+    };
+    s.canonicalize();
+    Ok(s)
+}
+
+/// The horizontal runs of a channel's nets: net `n` has one run for each
+/// `x` in `[first pin, last pin)`, numbered `base[n] + (x - first)`.
+struct Runs<'a> {
+    problem: &'a ChannelProblem,
+    /// The number of net `n`'s first run.
+    base: Vec<usize>,
+    /// Runs in all.
+    count: usize,
+}
+
+impl<'a> Runs<'a> {
+    fn new(problem: &'a ChannelProblem) -> Self {
+        let nets = problem.nets();
+        let mut base = vec![0usize; nets.len()];
+        let mut count = 0usize;
+        for (k, n) in nets.iter().enumerate() {
+            base[k] = count;
+            let (f, l) = (n.first_pin().unwrap_or(0), n.last_pin().unwrap_or(0));
+            count += (l - f) as usize;
+        }
+        Runs {
+            problem,
+            base,
+            count,
+        }
+    }
+
+    /// The run of net `k` between columns `x` and `x + 1`, if it has one.
+    fn of(&self, k: usize, x: usize) -> Option<usize> {
+        let n = &self.problem.nets()[k];
+        let (f, l) = (n.first_pin()? as usize, n.last_pin()? as usize);
+        (f <= x && x < l).then(|| self.base[k] + x - f)
+    }
+}
+
+/// The order constraints between runs, column by column: an edge `(a, b)`
+/// when run `a` must lie at least one row below run `b`.
+fn order_constraints(problem: &ChannelProblem, runs: &Runs) -> Vec<(u32, u32)> {
     let c = problem.columns() as usize;
     let nets = problem.nets();
-    // Runs: net n has runs for x in [first, last); run index base[n] + (x - first).
-    let mut base = vec![0usize; nets.len()];
-    let mut runs = 0usize;
-    for (k, n) in nets.iter().enumerate() {
-        base[k] = runs;
-        let (f, l) = (n.first_pin().unwrap_or(0), n.last_pin().unwrap_or(0));
-        runs += (l - f) as usize;
-    }
-    let run_of = |k: usize, x: usize| -> Option<usize> {
-        let n = &nets[k];
-        let (f, l) = (n.first_pin()? as usize, n.last_pin()? as usize);
-        (f <= x && x < l).then(|| base[k] + x - f)
-    };
     // Present nets per column, by span.
     let mut starts: Vec<Vec<usize>> = vec![Vec::new(); c + 1];
     for (k, n) in nets.iter().enumerate() {
@@ -274,7 +328,7 @@ fn route_pins_only(problem: &ChannelProblem, at_least: i64) -> Result<ChannelSol
                 order.push(t);
             }
         }
-        let next_to = |k: usize| [x.checked_sub(1).and_then(|p| run_of(k, p)), run_of(k, x)];
+        let next_to = |k: usize| [x.checked_sub(1).and_then(|p| runs.of(k, p)), runs.of(k, x)];
         for w in order.windows(2) {
             for a in next_to(w[0]).into_iter().flatten() {
                 for b in next_to(w[1]).into_iter().flatten() {
@@ -289,21 +343,14 @@ fn route_pins_only(problem: &ChannelProblem, at_least: i64) -> Result<ChannelSol
             earliest_top[t].get_or_insert(x);
         }
     }
-    let graph = Digraph::from_edges(runs, edges);
-    let order = graph.topological_order().ok_or_else(|| {
-        RouteError::Unroutable("the one-layer order constraints are cyclic (not planar)".into())
-    })?;
-    let mut h = vec![1i64; runs];
-    for &v in &order {
-        for &w in graph.successors(v) {
-            h[w as usize] = h[w as usize].max(h[v as usize] + 1);
-        }
-    }
-    let width = h.iter().copied().max().unwrap_or(0).max(at_least);
-    let top_row = width + 1;
-    smooth(problem, &base, &graph, &mut h, width);
+    edges
+}
+
+/// The wires of every net on layer 1: its runs at rows `h` (merged along
+/// equal rows) and the verticals joining pins and runs in each column.
+fn plane_wires(problem: &ChannelProblem, base: &[usize], h: &[i64], top_row: i64) -> Vec<Wire> {
     let mut wires = Vec::new();
-    for (k, n) in nets.iter().enumerate() {
+    for (k, n) in problem.nets().iter().enumerate() {
         let label = n.label;
         let (Some(f), Some(l)) = (n.first_pin(), n.last_pin()) else {
             continue;
@@ -347,18 +394,5 @@ fn route_pins_only(problem: &ChannelProblem, at_least: i64) -> Result<ChannelSol
             }
         }
     }
-    let mut s = ChannelSolution {
-        name: problem.name().to_string(),
-        layers: 1,
-        width: width as u32,
-        columns: problem.columns(),
-        groups: vec![LayerGroup {
-            kind: "B".into(),
-            layers: vec![1],
-        }],
-        wires,
-        vias: Vec::new(),
-    };
-    s.canonicalize();
-    Ok(s)
+    wires
 }

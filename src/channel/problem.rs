@@ -193,6 +193,137 @@ impl Net {
     }
 }
 
+/// Refuse rows of unequal length and a channel without columns.
+fn check_rows(raw: &RawChannel) -> Result<(), ValidateError> {
+    if raw.top.len() != raw.bottom.len() {
+        let (short, long, loc) = if raw.top.len() < raw.bottom.len() {
+            ("top", "bottom", raw.top_loc)
+        } else {
+            ("bottom", "top", raw.bottom_loc)
+        };
+        let (ns, nl) = if short == "top" {
+            (raw.top.len(), raw.bottom.len())
+        } else {
+            (raw.bottom.len(), raw.top.len())
+        };
+        return Err(ValidateError {
+            loc,
+            message: format!(
+                "unequal rows: the {short} row has {ns} columns but the {long} row has {nl}"
+            ),
+        });
+    }
+    if raw.top.is_empty() {
+        return Err(ValidateError {
+            loc: raw.top_loc,
+            message: "empty channel: no columns".to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Every label with the location of its first mention (rows, then side
+/// lists); refused when there is none.
+fn first_mentions(raw: &RawChannel) -> Result<BTreeMap<u32, SourceLoc>, ValidateError> {
+    let mut first_seen: BTreeMap<u32, SourceLoc> = BTreeMap::new();
+    for e in raw
+        .top
+        .iter()
+        .chain(&raw.bottom)
+        .chain(&raw.left)
+        .chain(&raw.right)
+    {
+        if e.value != 0 {
+            first_seen.entry(e.value).or_insert(e.loc);
+        }
+    }
+    if first_seen.is_empty() {
+        return Err(ValidateError {
+            loc: raw.top_loc,
+            message: "empty channel: no nets (every entry is 0)".to_string(),
+        });
+    }
+    Ok(first_seen)
+}
+
+/// Which side list of a raw channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SideList {
+    Left,
+    Right,
+}
+
+impl SideList {
+    fn name(self) -> &'static str {
+        match self {
+            SideList::Left => "left",
+            SideList::Right => "right",
+        }
+    }
+}
+
+/// The nets of one side list, each marked as leaving on that side; refused
+/// for net 0 and for a net listed twice.
+fn side_list(
+    entries: &[RawEntry],
+    which: SideList,
+    id_of: &BTreeMap<u32, NetId>,
+    nets: &mut [Net],
+) -> Result<Vec<NetId>, ValidateError> {
+    let name = which.name();
+    let mut out = Vec::new();
+    for e in entries {
+        if e.value == 0 {
+            return Err(ValidateError {
+                loc: e.loc,
+                message: format!("the {name} side list names net 0 (0 means no pin)"),
+            });
+        }
+        let id = id_of[&e.value];
+        let net = &mut nets[id.index()];
+        let flag = match which {
+            SideList::Left => &mut net.left,
+            SideList::Right => &mut net.right,
+        };
+        if *flag {
+            return Err(ValidateError {
+                loc: e.loc,
+                message: format!("net {} is listed twice on the {name} side", e.value),
+            });
+        }
+        *flag = true;
+        out.push(id);
+    }
+    Ok(out)
+}
+
+/// Refuse the first net with fewer than two terminals (pins plus side
+/// terminals), at its first mention.
+fn check_terminals(
+    nets: &[Net],
+    first_seen: &BTreeMap<u32, SourceLoc>,
+) -> Result<(), ValidateError> {
+    for net in nets {
+        let terminals = net.pins.len() + net.left as usize + net.right as usize;
+        if terminals < 2 {
+            let loc = first_seen[&net.label];
+            let message = if net.pins.len() == 1 {
+                format!(
+                    "net {} has a single pin and no side terminal: nothing to connect it to",
+                    net.label
+                )
+            } else {
+                format!(
+                    "net {} has only one terminal (a side terminal and no pin): nothing to connect it to",
+                    net.label
+                )
+            };
+            return Err(ValidateError { loc, message });
+        }
+    }
+    Ok(())
+}
+
 /// A validated channel routing problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChannelProblem {
@@ -211,49 +342,8 @@ impl ChannelProblem {
     /// or naming net 0, and any net with fewer than two terminals (pins plus
     /// side terminals).
     pub fn validate(raw: &RawChannel) -> Result<ChannelProblem, ValidateError> {
-        if raw.top.len() != raw.bottom.len() {
-            let (short, long, loc) = if raw.top.len() < raw.bottom.len() {
-                ("top", "bottom", raw.top_loc)
-            } else {
-                ("bottom", "top", raw.bottom_loc)
-            };
-            let (ns, nl) = if short == "top" {
-                (raw.top.len(), raw.bottom.len())
-            } else {
-                (raw.bottom.len(), raw.top.len())
-            };
-            return Err(ValidateError {
-                loc,
-                message: format!(
-                    "unequal rows: the {short} row has {ns} columns but the {long} row has {nl}"
-                ),
-            });
-        }
-        if raw.top.is_empty() {
-            return Err(ValidateError {
-                loc: raw.top_loc,
-                message: "empty channel: no columns".to_string(),
-            });
-        }
-        // Collect every label with the location of its first mention.
-        let mut first_seen: BTreeMap<u32, SourceLoc> = BTreeMap::new();
-        for e in raw
-            .top
-            .iter()
-            .chain(&raw.bottom)
-            .chain(&raw.left)
-            .chain(&raw.right)
-        {
-            if e.value != 0 {
-                first_seen.entry(e.value).or_insert(e.loc);
-            }
-        }
-        if first_seen.is_empty() {
-            return Err(ValidateError {
-                loc: raw.top_loc,
-                message: "empty channel: no nets (every entry is 0)".to_string(),
-            });
-        }
+        check_rows(raw)?;
+        let first_seen = first_mentions(raw)?;
         let labels: Vec<u32> = first_seen.keys().copied().collect();
         let id_of: BTreeMap<u32, NetId> = labels
             .iter()
@@ -291,53 +381,9 @@ impl ChannelProblem {
                 });
             }
         }
-        let mut sides = |entries: &[RawEntry], which: &str| -> Result<Vec<NetId>, ValidateError> {
-            let mut out = Vec::new();
-            for e in entries {
-                if e.value == 0 {
-                    return Err(ValidateError {
-                        loc: e.loc,
-                        message: format!("the {which} side list names net 0 (0 means no pin)"),
-                    });
-                }
-                let id = id_of[&e.value];
-                let net = &mut nets[id.index()];
-                let flag = if which == "left" {
-                    &mut net.left
-                } else {
-                    &mut net.right
-                };
-                if *flag {
-                    return Err(ValidateError {
-                        loc: e.loc,
-                        message: format!("net {} is listed twice on the {which} side", e.value),
-                    });
-                }
-                *flag = true;
-                out.push(id);
-            }
-            Ok(out)
-        };
-        let left = sides(&raw.left, "left")?;
-        let right = sides(&raw.right, "right")?;
-        for net in &nets {
-            let terminals = net.pins.len() + net.left as usize + net.right as usize;
-            if terminals < 2 {
-                let loc = first_seen[&net.label];
-                let message = if net.pins.len() == 1 {
-                    format!(
-                        "net {} has a single pin and no side terminal: nothing to connect it to",
-                        net.label
-                    )
-                } else {
-                    format!(
-                        "net {} has only one terminal (a side terminal and no pin): nothing to connect it to",
-                        net.label
-                    )
-                };
-                return Err(ValidateError { loc, message });
-            }
-        }
+        let left = side_list(&raw.left, SideList::Left, &id_of, &mut nets)?;
+        let right = side_list(&raw.right, SideList::Right, &id_of, &mut nets)?;
+        check_terminals(&nets, &first_seen)?;
         Ok(ChannelProblem {
             name: raw.name.clone(),
             top,

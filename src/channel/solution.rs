@@ -4,6 +4,9 @@
 //! (bottom pins), tracks `1 .. W`, `y = W + 1` (top pins); layers `1 .. L`.
 //! Wires and vias name nets by their input label.
 
+use std::fmt;
+
+use super::layer_model::LayerModel;
 use crate::geom::{Dir, Point, Segment};
 
 /// An axis-parallel wire on one layer, ends included.
@@ -46,11 +49,64 @@ impl Via {
     }
 }
 
+/// The type of a layer group: a layer model of reserved-layer routing, a
+/// single-layer B group, or a type a solution file names that fabric does
+/// not route (kept as written, so the file reads back as it was).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GroupType {
+    /// Reserved-layer routing in one of the models `HV`, `VH`, `HVH`, `VHV`.
+    Model(LayerModel),
+    /// One layer carrying wires in both directions, `B`.
+    B,
+    /// Any other type name.
+    Other(String),
+}
+
+impl GroupType {
+    /// The type's name as solution files write it: one letter per layer
+    /// for the models, `B`, or the name as read.
+    pub fn name(&self) -> &str {
+        match self {
+            GroupType::Model(m) => m.name(),
+            GroupType::B => "B",
+            GroupType::Other(s) => s,
+        }
+    }
+}
+
+impl fmt::Display for GroupType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl From<&str> for GroupType {
+    /// The type a name stands for: exactly `HV`, `VH`, `HVH`, `VHV` or `B`
+    /// (case matters), else [`GroupType::Other`].
+    fn from(name: &str) -> GroupType {
+        match name {
+            "HV" => GroupType::Model(LayerModel::Hv),
+            "VH" => GroupType::Model(LayerModel::Vh),
+            "HVH" => GroupType::Model(LayerModel::Hvh),
+            "VHV" => GroupType::Model(LayerModel::Vhv),
+            "B" => GroupType::B,
+            _ => GroupType::Other(name.to_string()),
+        }
+    }
+}
+
+impl From<String> for GroupType {
+    /// As `From<&str>`.
+    fn from(name: String) -> GroupType {
+        GroupType::from(name.as_str())
+    }
+}
+
 /// How some layers were used: `HV`, `VH`, `HVH`, `B`, ...
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayerGroup {
     /// The layer model or group type, one letter per layer: `HV`, `HVH`, `B`.
-    pub kind: String,
+    pub kind: GroupType,
     /// The layers of the solution the group takes, ascending.
     pub layers: Vec<u32>,
 }
@@ -215,10 +271,10 @@ impl ChannelSolution {
         self.groups
             .iter()
             .map(|g| {
-                if g.kind == "B" {
+                if g.kind == GroupType::B {
                     g.layers.len() as u32
                 } else {
-                    g.kind.chars().filter(|&c| c == 'H').count() as u32
+                    g.kind.name().chars().filter(|&c| c == 'H').count() as u32
                 }
             })
             .sum()

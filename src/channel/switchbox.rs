@@ -97,14 +97,47 @@ impl std::fmt::Display for Unroutable {
     }
 }
 
+/// Why a switchbox is malformed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SwitchboxError {
+    /// Width or height below 1.
+    #[error("a switchbox needs width and height of at least 1, not {width} x {height}")]
+    TooSmall {
+        /// The width given.
+        width: i64,
+        /// The height given.
+        height: i64,
+    },
+    /// A side with the wrong number of entries.
+    #[error("{side} has {entries} entries; a {width}-wide, {height}-high switchbox needs {want}")]
+    Entries {
+        /// The side: `top`, `bottom`, `left` or `right`.
+        side: &'static str,
+        /// The entries the side has.
+        entries: usize,
+        /// The switchbox's width.
+        width: i64,
+        /// The switchbox's height.
+        height: i64,
+        /// The entries the side needs.
+        want: usize,
+    },
+    /// No net has a terminal.
+    #[error("the switchbox has no terminals")]
+    NoTerminals,
+    /// A net (by label) with one terminal only.
+    #[error("net {0} has a single terminal")]
+    SingleTerminal(u32),
+}
+
 impl Switchbox {
     /// Check the sizes and that every net has two terminals at least.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), SwitchboxError> {
         if self.width < 1 || self.height < 1 {
-            return Err(format!(
-                "a switchbox needs width and height of at least 1, not {} x {}",
-                self.width, self.height
-            ));
+            return Err(SwitchboxError::TooSmall {
+                width: self.width,
+                height: self.height,
+            });
         }
         let (w, h) = (self.width as usize, self.height as usize);
         for (name, row, want) in [
@@ -114,12 +147,13 @@ impl Switchbox {
             ("right", &self.right, h - 1),
         ] {
             if row.len() != want {
-                return Err(format!(
-                    "{name} has {} entries; a {}-wide, {}-high switchbox needs {want}",
-                    row.len(),
-                    self.width,
-                    self.height
-                ));
+                return Err(SwitchboxError::Entries {
+                    side: name,
+                    entries: row.len(),
+                    width: self.width,
+                    height: self.height,
+                    want,
+                });
             }
         }
         let mut count: std::collections::BTreeMap<u32, usize> = std::collections::BTreeMap::new();
@@ -127,10 +161,10 @@ impl Switchbox {
             *count.entry(t.net).or_insert(0) += 1;
         }
         if count.is_empty() {
-            return Err("the switchbox has no terminals".into());
+            return Err(SwitchboxError::NoTerminals);
         }
-        if let Some((net, _)) = count.iter().find(|&(_, &k)| k < 2) {
-            return Err(format!("net {net} has a single terminal"));
+        if let Some((&net, _)) = count.iter().find(|&(_, &k)| k < 2) {
+            return Err(SwitchboxError::SingleTerminal(net));
         }
         Ok(())
     }

@@ -14,15 +14,12 @@
 //!
 //! Memory is linear in `(C + 2) · (W + 2) · L`.
 
-use std::fmt;
-
 use super::analysis::density;
-use super::problem::{ChannelProblem, Side};
-use super::solution::{ChannelSolution, Metrics};
+use super::problem::{ChannelProblem, Net, Pin, Side};
+use super::solution::{ChannelSolution, Metrics, Via, Wire};
+use super::verify_report::MAX_KEPT;
+pub use super::verify_report::{VerifyReport, Violation, MAX_POINTS};
 use crate::geom::Point;
-
-/// Largest raster the verifier will allocate (points, about 10 bytes each).
-pub const MAX_POINTS: u64 = 1 << 27;
 
 /// The grid points the checker rasterises for a routing of `columns`
 /// columns, `width` tracks and `layers` layers: `(C + 2) (W + 2) L`, the
@@ -33,210 +30,9 @@ pub fn grid_points(columns: u64, width: u64, layers: u64) -> u64 {
         .saturating_mul(width.saturating_add(2))
         .saturating_mul(layers)
 }
-/// Violations kept in a report (all are counted).
-const MAX_KEPT: usize = 200;
 
-/// One broken rule.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Violation {
-    /// Columns, layers or width that do not fit the problem.
-    Header(String),
-    /// More grid points than the checker rasterises: no verdict (FORMATS.md
-    /// sets no size limit; the tools report this as an error, not as an
-    /// illegal solution).
-    TooLarge {
-        /// Columns `C` of the solution.
-        columns: u32,
-        /// Tracks `W` of the solution.
-        width: u32,
-        /// Layers `L` of the solution.
-        layers: u32,
-    },
-    /// A wire or via names a net the problem does not have.
-    UnknownNet {
-        /// The label that names no net.
-        net: u32,
-    },
-    /// A layer outside `1 ..= L`.
-    BadLayer {
-        /// The net's label.
-        net: u32,
-        /// The layer named, outside `1 ..= L`.
-        layer: u32,
-    },
-    /// A wire that is neither horizontal nor vertical.
-    Diagonal {
-        /// The net's label.
-        net: u32,
-        /// One end of the wire.
-        from: Point,
-        /// The other end.
-        to: Point,
-    },
-    /// A point outside `-1 <= x <= C`, `0 <= y <= W + 1`.
-    OutOfChannel {
-        /// The net's label.
-        net: u32,
-        /// The layer.
-        layer: u32,
-        /// A wire end or via point that lies outside.
-        at: Point,
-    },
-    /// Two nets on one grid point of one layer.
-    Short {
-        /// The labels of the two nets.
-        nets: (u32, u32),
-        /// The layer.
-        layer: u32,
-        /// The shared point.
-        at: Point,
-    },
-    /// A net on a pin-row point that is not its own pin.
-    PinRow {
-        /// The net's label.
-        net: u32,
-        /// The layer.
-        layer: u32,
-        /// The pin-row point.
-        at: Point,
-    },
-    /// A net on a side column without a side terminal there.
-    Side {
-        /// The net's label.
-        net: u32,
-        /// The side-column point.
-        at: Point,
-    },
-    /// A wire running along the boundary: a horizontal edge on a pin row or a
-    /// vertical edge on a side column (`at` is its lower or left end).
-    Boundary {
-        /// The net's label.
-        net: u32,
-        /// The layer.
-        layer: u32,
-        /// The lower or left end of the boundary edge.
-        at: Point,
-    },
-    /// A net whose terminals are not all in one connected component.
-    Open {
-        /// The net's label.
-        net: u32,
-        /// Which terminal or side is not reached, as a phrase after the net.
-        detail: String,
-    },
-    /// A claimed figure that the geometry does not bear out.
-    Metric {
-        /// The figure: `width`, `net_length`, `vias` or `density`.
-        field: &'static str,
-        /// The value the solution file gives.
-        claimed: u64,
-        /// The value measured from the wires and vias.
-        actual: u64,
-    },
-}
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Violation::Header(m) => write!(f, "header: {m}"),
-            Violation::TooLarge {
-                columns,
-                width,
-                layers,
-            } => write!(
-                f,
-                "too large to check: {columns} columns, width {width}, {layers} layers \
-                 exceed the checker's {MAX_POINTS} grid points"
-            ),
-            Violation::UnknownNet { net } => write!(f, "net {net} is not in the problem"),
-            Violation::BadLayer { net, layer } => {
-                write!(f, "net {net} uses layer {layer}, which does not exist")
-            }
-            Violation::Diagonal { net, from, to } => {
-                write!(
-                    f,
-                    "net {net} has a wire from {from} to {to} that is not axis-parallel"
-                )
-            }
-            Violation::OutOfChannel { net, layer, at } => {
-                write!(f, "net {net} leaves the channel at {at} on layer {layer}")
-            }
-            Violation::Short { nets, layer, at } => write!(
-                f,
-                "short: nets {} and {} both cover {at} on layer {layer}",
-                nets.0, nets.1
-            ),
-            Violation::PinRow { net, layer, at } => write!(
-                f,
-                "net {net} covers pin-row point {at} on layer {layer}, which is not its pin"
-            ),
-            Violation::Side { net, at } => {
-                write!(
-                    f,
-                    "net {net} uses side point {at} but has no side terminal there"
-                )
-            }
-            Violation::Boundary { net, layer, at } => write!(
-                f,
-                "net {net} runs along the channel boundary from {at} on layer {layer}"
-            ),
-            Violation::Open { net, detail } => write!(f, "open: net {net} {detail}"),
-            Violation::Metric {
-                field,
-                claimed,
-                actual,
-            } => write!(
-                f,
-                "metric {field}: claimed {claimed}, the geometry gives {actual}"
-            ),
-        }
-    }
-}
-
-/// What the verifier found.
-#[derive(Clone, Debug)]
-pub struct VerifyReport {
-    /// The first violations found (at most a few hundred).
-    pub violations: Vec<Violation>,
-    /// How many violations there were in all.
-    pub total: usize,
-    /// Figures recomputed from the geometry.
-    pub metrics: Metrics,
-    /// Wires running along the boundary (at most one record per wire, the
-    /// first few kept); legal under FORMATS.md, not under the thesis model.
-    pub boundary_runs: Vec<Violation>,
-    /// How many wires run along the boundary.
-    pub boundary_total: usize,
-}
-
-impl VerifyReport {
-    /// Why no verdict could be reached (the solution is more than the
-    /// checker rasterises), if so.
-    pub fn too_large(&self) -> Option<&Violation> {
-        self.violations
-            .iter()
-            .find(|v| matches!(v, Violation::TooLarge { .. }))
-    }
-
-    /// Legal under the four rules of FORMATS.md section 3 (and the claimed
-    /// metrics, when given, are right).
-    pub fn is_legal(&self) -> bool {
-        self.total == 0
-    }
-
-    /// Legal, and no wire runs along the boundary (thesis chapter 6).
-    pub fn is_legal_strict(&self) -> bool {
-        self.is_legal() && self.boundary_total == 0
-    }
-
-    fn push(&mut self, v: Violation) {
-        self.total += 1;
-        if self.violations.len() < MAX_KEPT {
-            self.violations.push(v);
-        }
-    }
-}
-
+/// The solution drawn on the grid: the net owning each point, a union-find
+/// over the points, and the unit edges wires cover.
 struct Raster {
     columns: i64,
     rows: i64,
@@ -310,6 +106,41 @@ pub fn verify(
             density: density(problem),
         },
     };
+    let Some(raster) = check_header(problem, solution, &mut report) else {
+        return report;
+    };
+    let mut checker = Checker {
+        problem,
+        top_row: raster.rows - 1,
+        r: raster,
+        report,
+    };
+    checker.mark_pins();
+    for w in &solution.wires {
+        checker.check_wire(w);
+    }
+    for v in &solution.vias {
+        checker.check_via(v);
+    }
+    for net in problem.nets() {
+        checker.check_connected(net);
+    }
+    let Checker { r, mut report, .. } = checker;
+    report.metrics.net_length = r.h_edge.iter().chain(&r.v_edge).filter(|&&e| e).count() as u64;
+    if let Some(claimed) = claimed {
+        check_metrics(&mut report, claimed);
+    }
+    report
+}
+
+/// Rule 1, the header: the solution's columns match the problem's, it has
+/// layers, and its raster fits [`MAX_POINTS`]. Returns the empty raster when
+/// the solution can be checked further.
+fn check_header(
+    problem: &ChannelProblem,
+    solution: &ChannelSolution,
+    report: &mut VerifyReport,
+) -> Option<Raster> {
     let c = problem.columns() as i64;
     if solution.columns != problem.columns() {
         report.push(Violation::Header(format!(
@@ -321,7 +152,6 @@ pub fn verify(
     if solution.layers == 0 {
         report.push(Violation::Header("the solution has no layers".into()));
     }
-    let rows = solution.width as i64 + 2;
     let points = grid_points(c as u64, solution.width as u64, solution.layers as u64);
     if points > MAX_POINTS {
         report.push(Violation::TooLarge {
@@ -329,117 +159,167 @@ pub fn verify(
             width: solution.width,
             layers: solution.layers,
         });
-        return report;
+        return None;
     }
     if report.total > 0 {
-        return report;
+        return None;
     }
     let n = points as usize;
-    let mut r = Raster {
+    Some(Raster {
         columns: c,
-        rows,
+        rows: solution.width as i64 + 2,
         layers: solution.layers,
         owner: vec![0; n],
         parent: (0..n as u32).collect(),
         h_edge: vec![false; n],
         v_edge: vec![false; n],
-    };
-    let top_row = rows - 1;
-    let pin_owner = |p: Point| -> Option<u32> {
-        if !(0..c).contains(&p.x) {
+    })
+}
+
+/// The claimed figures against the measured ones, one violation per
+/// figure that differs.
+fn check_metrics(report: &mut VerifyReport, claimed: &Metrics) {
+    let actual = report.metrics;
+    let pairs = [
+        ("width", claimed.width as u64, actual.width as u64),
+        ("net_length", claimed.net_length, actual.net_length),
+        ("vias", claimed.vias, actual.vias),
+        ("density", claimed.density as u64, actual.density as u64),
+    ];
+    for (field, claimed, actual) in pairs {
+        if claimed != actual {
+            report.push(Violation::Metric {
+                field,
+                claimed,
+                actual,
+            });
+        }
+    }
+}
+
+/// The raster of one solution being checked, with the report it fills.
+struct Checker<'a> {
+    problem: &'a ChannelProblem,
+    r: Raster,
+    report: VerifyReport,
+    /// The top pin row, `y = W + 1`.
+    top_row: i64,
+}
+
+impl Checker<'_> {
+    /// The label of the net whose pin is at `p`, if `p` is a pin point.
+    fn pin_owner(&self, p: Point) -> Option<u32> {
+        if !(0..self.r.columns).contains(&p.x) {
             return None;
         }
         let row = if p.y == 0 {
-            problem.bottom()
-        } else if p.y == top_row {
-            problem.top()
+            self.problem.bottom()
+        } else if p.y == self.top_row {
+            self.problem.top()
         } else {
             return None;
         };
-        row[p.x as usize].map(|id| problem.label(id))
-    };
-    // Pins are contacts through all layers.
-    for x in 0..c {
-        for y in [0, top_row] {
-            let at = Point::new(x, y);
-            if let Some(label) = pin_owner(at) {
-                for layer in 1..=r.layers {
-                    let i = r.index(at, layer);
-                    r.owner[i] = label;
+        row[p.x as usize].map(|id| self.problem.label(id))
+    }
+
+    /// Pins are contacts through all layers.
+    fn mark_pins(&mut self) {
+        for x in 0..self.r.columns {
+            for y in [0, self.top_row] {
+                let at = Point::new(x, y);
+                let Some(label) = self.pin_owner(at) else {
+                    continue;
+                };
+                for layer in 1..=self.r.layers {
+                    let i = self.r.index(at, layer);
+                    self.r.owner[i] = label;
                     if layer > 1 {
-                        let j = r.index(at, layer - 1);
-                        r.union(i, j);
+                        let j = self.r.index(at, layer - 1);
+                        self.r.union(i, j);
                     }
                 }
             }
         }
     }
-    // Claim a point for a net: rules 2 and 3. Returns the raster index.
-    let claim = |r: &mut Raster, report: &mut VerifyReport, net: u32, layer: u32, at: Point| {
-        let i = r.index(at, layer);
-        if at.y == 0 || at.y == top_row {
-            if pin_owner(at) != Some(net) {
-                report.push(Violation::PinRow { net, layer, at });
+
+    /// Claim a point for a net: rules 2 (no shorts) and 3 (pin rows and
+    /// side columns). Returns the raster index.
+    fn claim(&mut self, net: u32, layer: u32, at: Point) -> usize {
+        let i = self.r.index(at, layer);
+        let c = self.r.columns;
+        if at.y == 0 || at.y == self.top_row {
+            if self.pin_owner(at) != Some(net) {
+                self.report.push(Violation::PinRow { net, layer, at });
                 return i;
             }
         } else if at.x == -1 || at.x == c {
-            let id = problem.by_label(net).expect("net checked before claiming");
+            let id = self
+                .problem
+                .by_label(net)
+                .expect("net checked before claiming");
             let side_ok = if at.x == -1 {
-                problem.net(id).left
+                self.problem.net(id).left
             } else {
-                problem.net(id).right
+                self.problem.net(id).right
             };
             if !side_ok {
-                report.push(Violation::Side { net, at });
+                self.report.push(Violation::Side { net, at });
                 return i;
             }
         }
-        match r.owner[i] {
-            0 => r.owner[i] = net,
+        match self.r.owner[i] {
+            0 => self.r.owner[i] = net,
             o if o == net => {}
-            o => report.push(Violation::Short {
+            o => self.report.push(Violation::Short {
                 nets: (o.min(net), o.max(net)),
                 layer,
                 at,
             }),
         }
         i
-    };
-    for w in &solution.wires {
-        if problem.by_label(w.net).is_none() {
-            report.push(Violation::UnknownNet { net: w.net });
-            continue;
+    }
+
+    /// Rule 1 for a wire: a known net on a real layer, axis-parallel and
+    /// inside the channel. The first broken rule, if any.
+    fn wire_violation(&self, w: &Wire) -> Option<Violation> {
+        if self.problem.by_label(w.net).is_none() {
+            return Some(Violation::UnknownNet { net: w.net });
         }
-        if w.layer == 0 || w.layer > r.layers {
-            report.push(Violation::BadLayer {
+        if w.layer == 0 || w.layer > self.r.layers {
+            return Some(Violation::BadLayer {
                 net: w.net,
                 layer: w.layer,
             });
-            continue;
         }
-        let seg = w.segment();
-        if seg.dir().is_none() {
-            report.push(Violation::Diagonal {
+        if w.segment().dir().is_none() {
+            return Some(Violation::Diagonal {
                 net: w.net,
                 from: w.from,
                 to: w.to,
             });
-            continue;
         }
-        if let Some(&at) = [w.from, w.to].iter().find(|p| !r.inside(**p)) {
-            report.push(Violation::OutOfChannel {
-                net: w.net,
-                layer: w.layer,
-                at,
-            });
-            continue;
+        let &at = [w.from, w.to].iter().find(|p| !self.r.inside(**p))?;
+        Some(Violation::OutOfChannel {
+            net: w.net,
+            layer: w.layer,
+            at,
+        })
+    }
+
+    /// Lay one wire into the raster: claim its points, join them, mark its
+    /// unit edges, and note a run along the boundary.
+    fn check_wire(&mut self, w: &Wire) {
+        if let Some(v) = self.wire_violation(w) {
+            self.report.push(v);
+            return;
         }
+        let c = self.r.columns;
         let mut prev: Option<(Point, usize)> = None;
         let mut along = None;
-        for p in seg.points() {
-            let i = claim(&mut r, &mut report, w.net, w.layer, p);
+        for p in w.segment().points() {
+            let i = self.claim(w.net, w.layer, p);
             if let Some((q, j)) = prev {
-                r.union(i, j);
+                self.r.union(i, j);
                 // Mark the unit edge between q and p by its lower-left end.
                 let (lo, horizontal) = if q.y == p.y {
                     (if q.x < p.x { j } else { i }, true)
@@ -452,7 +332,7 @@ pub fn verify(
                     Point::new(p.x, q.y.min(p.y))
                 };
                 let along_boundary = if horizontal {
-                    p.y == 0 || p.y == top_row
+                    p.y == 0 || p.y == self.top_row
                 } else {
                     p.x == -1 || p.x == c
                 };
@@ -460,17 +340,17 @@ pub fn verify(
                     along = Some(low_end);
                 }
                 if horizontal {
-                    r.h_edge[lo] = true;
+                    self.r.h_edge[lo] = true;
                 } else {
-                    r.v_edge[lo] = true;
+                    self.r.v_edge[lo] = true;
                 }
             }
             prev = Some((p, i));
         }
         if let Some(at) = along {
-            report.boundary_total += 1;
-            if report.boundary_runs.len() < MAX_KEPT {
-                report.boundary_runs.push(Violation::Boundary {
+            self.report.boundary_total += 1;
+            if self.report.boundary_runs.len() < MAX_KEPT {
+                self.report.boundary_runs.push(Violation::Boundary {
                     net: w.net,
                     layer: w.layer,
                     at,
@@ -478,83 +358,102 @@ pub fn verify(
             }
         }
     }
-    for v in &solution.vias {
-        if problem.by_label(v.net).is_none() {
-            report.push(Violation::UnknownNet { net: v.net });
-            continue;
+
+    /// Lay one via stack into the raster (rule 1 first: a known net, real
+    /// layers, inside the channel).
+    fn check_via(&mut self, v: &Via) {
+        if self.problem.by_label(v.net).is_none() {
+            self.report.push(Violation::UnknownNet { net: v.net });
+            return;
         }
-        if let Some(&layer) = [v.from, v.to].iter().find(|&&l| l == 0 || l > r.layers) {
-            report.push(Violation::BadLayer { net: v.net, layer });
-            continue;
+        let layers = self.r.layers;
+        if let Some(&layer) = [v.from, v.to].iter().find(|&&l| l == 0 || l > layers) {
+            self.report.push(Violation::BadLayer { net: v.net, layer });
+            return;
         }
-        if !r.inside(v.at) {
-            report.push(Violation::OutOfChannel {
+        if !self.r.inside(v.at) {
+            self.report.push(Violation::OutOfChannel {
                 net: v.net,
                 layer: v.from,
                 at: v.at,
             });
-            continue;
+            return;
         }
         let (lo, hi) = (v.from.min(v.to), v.from.max(v.to));
         let mut prev = None;
         for layer in lo..=hi {
-            let i = claim(&mut r, &mut report, v.net, layer, v.at);
+            let i = self.claim(v.net, layer, v.at);
             if let Some(j) = prev {
-                r.union(i, j);
+                self.r.union(i, j);
             }
             prev = Some(i);
         }
     }
-    // Rule 4: connectivity of every net.
-    for net in problem.nets() {
-        let label = net.label;
-        let pin_point = |pin: &super::problem::Pin| {
-            Point::new(
-                pin.column as i64,
-                if pin.side == Side::Bottom { 0 } else { top_row },
-            )
-        };
-        let side_cells = |r: &Raster, x: i64| -> Vec<usize> {
-            let mut cells = Vec::new();
-            for layer in 1..=r.layers {
-                for y in 1..top_row {
-                    let i = r.index(Point::new(x, y), layer);
-                    if r.owner[i] == label {
-                        cells.push(i);
-                    }
+
+    /// The raster points of a side column `x` that `label` covers.
+    fn side_cells(&self, label: u32, x: i64) -> Vec<usize> {
+        let mut cells = Vec::new();
+        for layer in 1..=self.r.layers {
+            for y in 1..self.top_row {
+                let i = self.r.index(Point::new(x, y), layer);
+                if self.r.owner[i] == label {
+                    cells.push(i);
                 }
             }
-            cells
+        }
+        cells
+    }
+
+    /// The point of a pin on its row.
+    fn pin_point(&self, pin: &Pin) -> Point {
+        let y = if pin.side == Side::Bottom {
+            0
+        } else {
+            self.top_row
         };
-        let left_cells = if net.left { side_cells(&r, -1) } else { vec![] };
-        let right_cells = if net.right { side_cells(&r, c) } else { vec![] };
+        Point::new(pin.column as i64, y)
+    }
+
+    /// Rule 4: every terminal of `net` (pins and sides) in one component.
+    fn check_connected(&mut self, net: &Net) {
+        let label = net.label;
+        let c = self.r.columns;
+        let left_cells = if net.left {
+            self.side_cells(label, -1)
+        } else {
+            vec![]
+        };
+        let right_cells = if net.right {
+            self.side_cells(label, c)
+        } else {
+            vec![]
+        };
         let root = if let Some(pin) = net.pins.first() {
-            let i = r.index(pin_point(pin), 1);
-            r.find(i as u32)
+            let i = self.r.index(self.pin_point(pin), 1);
+            self.r.find(i as u32)
         } else {
             // A feed-through (side terminals only): any left exit that
             // reaches a right exit will do.
-            let right_roots: Vec<u32> = right_cells.iter().map(|&i| r.find(i as u32)).collect();
+            let right_roots: Vec<u32> =
+                right_cells.iter().map(|&i| self.r.find(i as u32)).collect();
             let joined = left_cells
                 .iter()
-                .map(|&i| r.find(i as u32))
+                .map(|&i| self.r.find(i as u32))
                 .find(|root| right_roots.contains(root));
-            match joined {
-                Some(root) => root,
-                None => {
-                    report.push(Violation::Open {
-                        net: label,
-                        detail: "does not join its left and right exits".into(),
-                    });
-                    continue;
-                }
-            }
+            let Some(root) = joined else {
+                self.report.push(Violation::Open {
+                    net: label,
+                    detail: "does not join its left and right exits".into(),
+                });
+                return;
+            };
+            root
         };
         for pin in &net.pins {
-            let at = pin_point(pin);
-            let i = r.index(at, 1);
-            if r.find(i as u32) != root {
-                report.push(Violation::Open {
+            let at = self.pin_point(pin);
+            let i = self.r.index(at, 1);
+            if self.r.find(i as u32) != root {
+                self.report.push(Violation::Open {
                     net: label,
                     detail: format!("is not connected to its pin at {at}"),
                 });
@@ -564,35 +463,12 @@ pub fn verify(
             (net.left, &left_cells, "left"),
             (net.right, &right_cells, "right"),
         ] {
-            if want && !cells.iter().any(|&i| r.find(i as u32) == root) {
-                report.push(Violation::Open {
+            if want && !cells.iter().any(|&i| self.r.find(i as u32) == root) {
+                self.report.push(Violation::Open {
                     net: label,
                     detail: format!("does not reach the {side} side"),
                 });
             }
         }
     }
-    report.metrics.net_length = r.h_edge.iter().chain(&r.v_edge).filter(|&&e| e).count() as u64;
-    if let Some(claimed) = claimed {
-        let pairs = [
-            ("width", claimed.width as u64, report.metrics.width as u64),
-            ("net_length", claimed.net_length, report.metrics.net_length),
-            ("vias", claimed.vias, report.metrics.vias),
-            (
-                "density",
-                claimed.density as u64,
-                report.metrics.density as u64,
-            ),
-        ];
-        for (field, claimed, actual) in pairs {
-            if claimed != actual {
-                report.push(Violation::Metric {
-                    field,
-                    claimed,
-                    actual,
-                });
-            }
-        }
-    }
-    report
 }

@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use crate::channel::solution::{ChannelSolution, LayerGroup, Metrics, Via, Wire};
+use crate::channel::solution::{ChannelSolution, GroupType, LayerGroup, Metrics, Via, Wire};
 use crate::error::ParseError;
 use crate::geom::Point;
 
@@ -101,7 +101,7 @@ pub fn parse_solution(text: &str, file: &str) -> Result<SolutionFile, ParseError
             .groups
             .into_iter()
             .map(|g| LayerGroup {
-                kind: g.kind,
+                kind: GroupType::from(g.kind),
                 layers: g.layers,
             })
             .collect(),

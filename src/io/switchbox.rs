@@ -26,12 +26,84 @@ fn error(file: &str, line: usize, column: usize, message: String) -> ParseError 
     }
 }
 
+/// The keys of a switchbox file, in slot order.
+const KEYS: [&str; 5] = ["top", "bottom", "left", "right", "height"];
+/// Slots of [`KEYS`].
+const TOP: usize = 0;
+const BOTTOM: usize = 1;
+const LEFT: usize = 2;
+const RIGHT: usize = 3;
+const HEIGHT: usize = 4;
+
+/// The values of one key's line and where the key stands (line, column).
+#[derive(Clone, Debug)]
+struct KeyLine {
+    values: Vec<u32>,
+    line: usize,
+    column: usize,
+}
+
 /// Parse and validate a switchbox.
 pub fn parse_switchbox(text: &str, file: &str) -> Result<Switchbox, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    // Per key: the values and the line/column of the key.
-    let mut rows: [Option<(Vec<u32>, usize, usize)>; 5] = Default::default();
-    const KEYS: [&str; 5] = ["top", "bottom", "left", "right", "height"];
+    let rows = read_keys(text, file)?;
+    let end = text.lines().count() + 1;
+    let take = |slot: usize| -> Result<KeyLine, ParseError> {
+        rows[slot].clone().ok_or_else(|| {
+            error(
+                file,
+                end,
+                1,
+                format!("no `{}:` line before the end of the file", KEYS[slot]),
+            )
+        })
+    };
+    let height = read_height(take(HEIGHT)?, file)?;
+    let top = take(TOP)?;
+    let bottom = take(BOTTOM)?;
+    if top.values.len() < 2 {
+        return Err(error(
+            file,
+            top.line,
+            top.column,
+            format!(
+                "`top:` has {} entries; a switchbox is at least 1 wide (2 entries, x = 0 and 1)",
+                top.values.len()
+            ),
+        ));
+    }
+    if bottom.values.len() != top.values.len() {
+        return Err(error(
+            file,
+            bottom.line,
+            bottom.column,
+            format!(
+                "`bottom:` has {} entries but `top:` has {}",
+                bottom.values.len(),
+                top.values.len()
+            ),
+        ));
+    }
+    let left = side_values(&rows, LEFT, height, file)?;
+    let right = side_values(&rows, RIGHT, height, file)?;
+    let sb = Switchbox {
+        name: name_from_path(file),
+        width: top.values.len() as i64 - 1,
+        height,
+        top: top.values,
+        bottom: bottom.values,
+        left,
+        right,
+    };
+    sb.validate()
+        .map_err(|e| error(file, 0, 0, e.to_string()))?;
+    Ok(sb)
+}
+
+/// Every key line of the file, by slot of [`KEYS`]; refused for a line
+/// that is not `key: integers`, an unknown key or a key given twice.
+fn read_keys(text: &str, file: &str) -> Result<[Option<KeyLine>; 5], ParseError> {
+    let mut rows: [Option<KeyLine>; 5] = Default::default();
     for (n, line) in text.lines().enumerate() {
         let body = strip_comment(line);
         if body.trim().is_empty() {
@@ -65,99 +137,71 @@ pub fn parse_switchbox(text: &str, file: &str) -> Result<Switchbox, ParseError> 
         let offset = indent + trimmed[..=colon].chars().count();
         let mut values = Vec::new();
         for (col, tok) in tokens(&trimmed[colon + 1..]) {
-            values.push(net_id(tok).map_err(|m| error(file, lineno, offset + col, m))?);
+            values.push(net_id(tok).map_err(|e| error(file, lineno, offset + col, e.to_string()))?);
         }
-        rows[slot] = Some((values, lineno, indent + 1));
+        rows[slot] = Some(KeyLine {
+            values,
+            line: lineno,
+            column: indent + 1,
+        });
     }
-    let end = text.lines().count() + 1;
-    let take = |slot: usize| -> Result<(Vec<u32>, usize, usize), ParseError> {
-        rows[slot].clone().ok_or_else(|| {
-            error(
-                file,
-                end,
-                1,
-                format!("no `{}:` line before the end of the file", KEYS[slot]),
-            )
-        })
-    };
-    let (height, hl, hc) = take(4)?;
-    if height.len() != 1 || height[0] == 0 {
+    Ok(rows)
+}
+
+/// The height of the `height:` line: one positive integer within
+/// [`crate::limits::MAX_SWITCHBOX_SIDE`].
+fn read_height(h: KeyLine, file: &str) -> Result<i64, ParseError> {
+    if h.values.len() != 1 || h.values[0] == 0 {
         return Err(error(
             file,
-            hl,
-            hc,
+            h.line,
+            h.column,
             "`height:` takes one positive integer".into(),
         ));
     }
     let most = crate::limits::MAX_SWITCHBOX_SIDE;
-    if height[0] as u64 > most {
+    if h.values[0] as u64 > most {
         return Err(error(
             file,
-            hl,
-            hc,
+            h.line,
+            h.column,
             format!(
                 "height {} is over fabric's limit of {most} for a switchbox side \
                  (side terminals are stored one entry per boundary point; see docs/limits.md)",
-                height[0]
+                h.values[0]
             ),
         ));
     }
-    let height = height[0] as i64;
-    let (top, tl, tc) = take(0)?;
-    let (bottom, bl, bc) = take(1)?;
-    if top.len() < 2 {
+    Ok(h.values[0] as i64)
+}
+
+/// The terminals of side `slot` (left or right): `height - 1` entries, all
+/// 0 when the file has no line for that side.
+fn side_values(
+    rows: &[Option<KeyLine>; 5],
+    slot: usize,
+    height: i64,
+    file: &str,
+) -> Result<Vec<u32>, ParseError> {
+    let (values, line, col) = match &rows[slot] {
+        Some(r) => (r.values.clone(), r.line, r.column),
+        None => (vec![0; height as usize - 1], 0, 0),
+    };
+    if values.len() != height as usize - 1 {
         return Err(error(
             file,
-            tl,
-            tc,
+            line,
+            col,
             format!(
-                "`top:` has {} entries; a switchbox is at least 1 wide (2 entries, x = 0 and 1)",
-                top.len()
-            ),
-        ));
-    }
-    if bottom.len() != top.len() {
-        return Err(error(
-            file,
-            bl,
-            bc,
-            format!(
-                "`bottom:` has {} entries but `top:` has {}",
-                bottom.len(),
-                top.len()
-            ),
-        ));
-    }
-    let mut sides = Vec::new();
-    for slot in [2, 3] {
-        let (values, line, col) = match &rows[slot] {
-            Some(r) => r.clone(),
-            None => (vec![0; height as usize - 1], 0, 0),
-        };
-        if values.len() != height as usize - 1 {
-            return Err(error(file, line, col, format!(
                 "`{}:` has {} entries; a switchbox {height} high has {} side positions (y = 1 .. {})",
                 KEYS[slot],
                 values.len(),
                 height - 1,
                 height - 1
-            )));
-        }
-        sides.push(values);
+            ),
+        ));
     }
-    let right = sides.pop().expect("two sides");
-    let left = sides.pop().expect("two sides");
-    let sb = Switchbox {
-        name: name_from_path(file),
-        width: top.len() as i64 - 1,
-        height,
-        top,
-        bottom,
-        left,
-        right,
-    };
-    sb.validate().map_err(|m| error(file, 0, 0, m))?;
-    Ok(sb)
+    Ok(values)
 }
 
 #[cfg(test)]

@@ -218,7 +218,7 @@ pub fn solution_svg(
             .find(|g| g.layers.contains(&layer))
             .map(|g| {
                 let k = g.layers.iter().position(|&l| l == layer).unwrap_or(0);
-                let dir = g.kind.chars().nth(k).unwrap_or('?');
+                let dir = g.kind.name().chars().nth(k).unwrap_or('?');
                 format!(
                     " — {} group, {}",
                     g.kind,

@@ -66,7 +66,7 @@ pub fn solution_yaml(solution: &ChannelSolution, metrics: &Metrics) -> String {
             let _ = writeln!(
                 o,
                 "  - {{type: {}, layers: {}}}",
-                scalar(&g.kind),
+                scalar(g.kind.name()),
                 flow_list(&g.layers)
             );
         }

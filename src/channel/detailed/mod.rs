@@ -416,7 +416,7 @@ fn solution(
         width: width as u32,
         columns: problem.columns(),
         groups: vec![LayerGroup {
-            kind: model.name().to_string(),
+            kind: crate::channel::solution::GroupType::Model(model),
             layers: (1..=model.layers()).collect(),
         }],
         wires,

@@ -30,7 +30,8 @@ use good_lp::{
     Variable, WithInitialSolution, WithTimeLimit,
 };
 
-use super::partition::{assign_nets, group_kinds, AssignOptions, Context, GroupKind};
+use super::assign::assign_nets;
+use super::partition::{group_kinds, AssignOptions, Context, GroupKind};
 use crate::channel::layer_model::Configuration;
 
 /// The exact result for one configuration.

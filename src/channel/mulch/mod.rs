@@ -1,7 +1,7 @@
 //! MulCh: multilayer channel routing with HV, HVH and single-layer B groups
 //! (thesis chapter 6; spec note 003 part 2, sections 2 and 4.4).
 //!
-//! 1. [`partition::select`] chooses the number of B layers and assigns every
+//! 1. [`selection::select`] chooses the number of B layers and assigns every
 //!    net to one group.
 //! 2. Each group is routed on its own nets: B groups first, by the plane
 //!    router, then HV and HVH groups by the YACR2-style router; the one just
@@ -18,8 +18,13 @@
 
 #![warn(missing_docs)]
 
+pub mod assign;
 pub mod exact;
 pub mod partition;
+pub mod selection;
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 
 use crate::channel::analysis::density;
 use crate::channel::detailed::{route_borrowing, Borrowed, DetailedRouter, LayerModel};
@@ -29,10 +34,11 @@ use crate::channel::router::{ChannelRouter, Effort, RouteError, RouteEvent, Rout
 use crate::channel::solution::{ChannelSolution, LayerGroup, Metrics, Via, Wire};
 use crate::geom::Point;
 
+pub use assign::assign_nets;
 pub use partition::{
-    AssignOptions, Attempt, Context, CostFunction, Excess, GroupKind, GroupStats, Partition,
-    SelectError, SelectOptions, Selection,
+    AssignOptions, Context, CostFunction, Excess, GroupKind, GroupStats, Partition,
 };
+pub use selection::{select, Attempt, SelectError, SelectOptions, Selection};
 
 /// The MulCh router with its default options (as a [`ChannelRouter`]).
 #[derive(Clone, Copy, Debug, Default)]
@@ -227,7 +233,7 @@ pub fn route_mulch(
     observer: &mut dyn FnMut(RouteEvent),
 ) -> Result<MulchResult, RouteError> {
     let ctx = Context::new(problem);
-    let selection = partition::select(&ctx, layers, options).map_err(|e| match e {
+    let selection = selection::select(&ctx, layers, options).map_err(|e| match e {
         SelectError::NotPlanar(a, b) => RouteError::Unroutable(format!(
             "nets {} and {} cross: no routing in one layer",
             problem.label(a),
@@ -351,15 +357,55 @@ pub fn route_partition(
     effort: Effort,
     observer: &mut dyn FnMut(RouteEvent),
 ) -> Result<RoutedPartition, RouteError> {
+    let (mut routed, mut lent) = route_groups(problem, part, effort, observer)?;
+    let width = routed.iter().flatten().map(|s| s.width).max().unwrap_or(0);
+    // Each group's own width, reported even when a B group is re-run wider.
+    let needed: Vec<u32> = routed
+        .iter()
+        .map(|s| s.as_ref().map_or(0, |s| s.width))
+        .collect();
+    // B groups narrower than the channel re-run the final optimisation at
+    // its width (spec §4.4), kept when that saves wire.
+    for (k, (g, s)) in part.groups.iter().zip(routed.iter_mut()).enumerate() {
+        if let (GroupKind::B, Some(old)) = (g.kind, s.as_mut()) {
+            let memo = if Some(k) == lent.lender {
+                lent.at.remove(&width)
+            } else {
+                None
+            };
+            *old = match memo {
+                Some(lent) => lent,
+                None => b_at(problem, &g.nets, old, width)?,
+            };
+        }
+    }
+    Ok(stack_groups(problem, part, &routed, &needed, width))
+}
+
+/// The B group that lends its layer's free space to the group routed last,
+/// and its routings at each width the borrower asked for.
+struct Lent {
+    /// The lending group's index, if a B group lies just above the borrower.
+    lender: Option<usize>,
+    /// The lender's routing at each width the borrower asked for.
+    at: BTreeMap<u32, ChannelSolution>,
+}
+
+/// Route each group of `part` on its own (B groups first, the borrower
+/// last); `None` for groups without nets.
+fn route_groups(
+    problem: &ChannelProblem,
+    part: &Partition,
+    effort: Effort,
+    observer: &mut dyn FnMut(RouteEvent),
+) -> Result<(Vec<Option<ChannelSolution>>, Lent), RouteError> {
     let n = part.groups.len();
     let borrower = (0..n).rev().find(|&k| part.groups[k].kind != GroupKind::B);
     let lender = borrower
         .map(|k| k + 1)
         .filter(|&k| k < n && part.groups[k].kind == GroupKind::B);
     let mut routed: Vec<Option<ChannelSolution>> = vec![None; n];
-    // The lender's routing at each width the borrower asked for.
-    let lent_at: std::cell::RefCell<std::collections::BTreeMap<u32, ChannelSolution>> =
-        Default::default();
+    let lent_at: RefCell<BTreeMap<u32, ChannelSolution>> = Default::default();
     let order = (0..n)
         .filter(|&k| part.groups[k].kind == GroupKind::B)
         .chain((0..n).filter(|&k| part.groups[k].kind != GroupKind::B));
@@ -408,27 +454,23 @@ pub fn route_partition(
         };
         routed[k] = Some(s);
     }
-    let width = routed.iter().flatten().map(|s| s.width).max().unwrap_or(0);
-    // Each group's own width, reported even when a B group is re-run wider.
-    let needed: Vec<u32> = routed
-        .iter()
-        .map(|s| s.as_ref().map_or(0, |s| s.width))
-        .collect();
-    // B groups narrower than the channel re-run the final optimisation at
-    // its width (spec §4.4), kept when that saves wire.
-    for (k, (g, s)) in part.groups.iter().zip(routed.iter_mut()).enumerate() {
-        if let (GroupKind::B, Some(old)) = (g.kind, s.as_mut()) {
-            let memo = if Some(k) == lender {
-                lent_at.borrow_mut().remove(&width)
-            } else {
-                None
-            };
-            *old = match memo {
-                Some(lent) => lent,
-                None => b_at(problem, &g.nets, old, width)?,
-            };
-        }
-    }
+    let lent = Lent {
+        lender,
+        at: lent_at.into_inner(),
+    };
+    Ok((routed, lent))
+}
+
+/// Stack the groups' routings, each `width` rows wide, on consecutive
+/// layers (group order), with each group's figures; `needed` are the
+/// groups' own widths.
+fn stack_groups(
+    problem: &ChannelProblem,
+    part: &Partition,
+    routed: &[Option<ChannelSolution>],
+    needed: &[u32],
+    width: u32,
+) -> RoutedPartition {
     let mut solution = ChannelSolution {
         name: problem.name().to_string(),
         layers: part.config.layers,
@@ -440,10 +482,10 @@ pub fn route_partition(
     };
     let mut groups = Vec::new();
     let mut offset = 0u32;
-    for ((g, s), &own_width) in part.groups.iter().zip(&routed).zip(&needed) {
+    for ((g, s), &own_width) in part.groups.iter().zip(routed).zip(needed) {
         let layers: Vec<u32> = (offset + 1..=offset + g.kind.layers()).collect();
         solution.groups.push(LayerGroup {
-            kind: g.kind.name().to_string(),
+            kind: g.kind.group_type(),
             layers: layers.clone(),
         });
         let mut piece = ChannelSolution {
@@ -492,10 +534,10 @@ pub fn route_partition(
     }
     solution.canonicalize();
     let metrics = solution.metrics(density(problem));
-    Ok(RoutedPartition {
+    RoutedPartition {
         partition: part.clone(),
         groups,
         solution,
         metrics,
-    })
+    }
 }
