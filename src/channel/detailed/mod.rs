@@ -31,6 +31,7 @@ pub mod local;
 pub mod maze;
 pub mod negotiated;
 mod repair;
+mod search;
 mod setup;
 
 use crate::channel::analysis::density;
