@@ -2,6 +2,7 @@
 //! channels, routed grids, cut grids) that the other modules' tests share.
 
 use super::assign::assign;
+use super::riser::Joints;
 use super::*;
 use super::{attempt::*, repair::*, setup::*};
 use crate::channel::generate::{random_channel, ChannelShape};
@@ -181,8 +182,7 @@ pub(super) fn cut_at_random(rng: &mut rand_chacha::ChaCha8Rng, g: &mut Grid, mos
             rng.gen_range(1..=g.width),
             rng.gen_range(1..=g.layers),
         );
-        let o = g.owner(c);
-        if o != 0 && o != grid::BLOCKED {
+        if let grid::PointState::Net(_) = g.state(c) {
             g.release(c);
         }
     }
@@ -356,8 +356,8 @@ fn lazy_set_up_routes_as_the_full_set_up() {
         };
         let order = Order::new(&p, &items);
         let c = plain_candidate(&p, model, rows, &items, &order, &slots);
-        let run = |lazy| c.run(&|| false, lazy, None).ok();
-        match (run(true), run(false)) {
+        let run = |drawing| c.run(&|| false, drawing, None).ok();
+        match (run(Drawing::Lazy), run(Drawing::Full)) {
             (Some(a), Some(b)) => {
                 routed += 1;
                 assert_eq!(a.geometry(|n| n), b.geometry(|n| n), "{}", p.name());
@@ -551,7 +551,10 @@ fn a_stretch_over_the_whole_channel_is_the_attempt() {
             from: 0,
             to: i64::MAX,
         };
-        match (c.attempt(&|| false), c.run(&|| false, true, Some(whole))) {
+        match (
+            c.attempt(&|| false),
+            c.run(&|| false, Drawing::Lazy, Some(whole)),
+        ) {
             (Ok(a), Ok(b)) => {
                 assert_eq!(a.geometry(|n| n), b.geometry(|n| n), "{}", p.name());
                 routed += 1;
