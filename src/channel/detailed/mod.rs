@@ -27,6 +27,7 @@ pub mod cleanup;
 pub mod conflict_free;
 pub mod greedy;
 pub mod grid;
+pub mod improve;
 pub mod local;
 pub mod maze;
 pub mod negotiated;
@@ -44,10 +45,11 @@ use crate::channel::solution::{ChannelSolution, LayerGroup, Via, Wire};
 use crate::geom::Point;
 
 use crate::parallel::Handoff;
-use assign::{assign_with, improve, PieceConstraints, Slot};
+use assign::{assign_with, PieceConstraints, Slot};
 use candidates::*;
 use conflict_free::ConflictFree;
 use grid::{Cell, Grid, Mark, SparePool};
+use improve::improve;
 use maze::{commit, Costs, Preferred, Search};
 
 pub use super::layer_model::LayerModel;
