@@ -32,6 +32,7 @@ pub mod local;
 pub mod maze;
 pub mod negotiated;
 mod repair;
+mod riser;
 mod search;
 mod setup;
 
@@ -343,37 +344,53 @@ pub fn route_borrowing(
             });
             found = negotiated::route(problem, rows, &preferred);
         }
-        // The quick path's routing competes with the reserved-layer ones.
-        let mut ours = found.map(|g| finish(problem, model, g));
-        // The other variant's routing, when the effort asked for it, and
-        // the quick path's.
-        for alt in other
-            .map(|g| finish(problem, model, g))
-            .into_iter()
-            .chain(quick)
-        {
-            if ours.as_ref().is_none_or(|s| quality(&alt) < quality(s)) {
-                ours = Some(alt);
-            }
-        }
-        if let Some(ours) = ours {
-            return Ok(match within.filter(|sw| sw.rows == ours.width as i64) {
-                Some(sw) => {
-                    let g = greedy(&sw);
-                    if quality(&g) < quality(&ours) {
-                        g
-                    } else {
-                        ours
-                    }
-                }
-                None => ours,
-            });
-        }
-        if let Some(sw) = within {
-            return Ok(greedy(&sw));
+        if let Some(s) = pick(problem, model, found, other, quick, within) {
+            return Ok(s);
         }
         rows += 1;
     }
+}
+
+/// The routing a width ends with, if any: the best (by [`quality`]) of the
+/// reserved-layer or negotiated routing `found`, the other variant's and
+/// the quick path's, against the greedy sweep's when that needs exactly
+/// as many tracks; else the greedy sweep's when it fits.
+fn pick(
+    problem: &ChannelProblem,
+    model: LayerModel,
+    found: Option<Grid>,
+    other: Option<Grid>,
+    quick: Option<ChannelSolution>,
+    within: Option<greedy::Sweep>,
+) -> Option<ChannelSolution> {
+    let greedy = |sw: &greedy::Sweep| finish(problem, model, greedy::draw(problem, model, sw));
+    // The quick path's routing competes with the reserved-layer ones.
+    let mut ours = found.map(|g| finish(problem, model, g));
+    // The other variant's routing, when the effort asked for it, and
+    // the quick path's.
+    for alt in other
+        .map(|g| finish(problem, model, g))
+        .into_iter()
+        .chain(quick)
+    {
+        if ours.as_ref().is_none_or(|s| quality(&alt) < quality(s)) {
+            ours = Some(alt);
+        }
+    }
+    if let Some(ours) = ours {
+        return Some(match within.filter(|sw| sw.rows == ours.width as i64) {
+            Some(sw) => {
+                let g = greedy(&sw);
+                if quality(&g) < quality(&ours) {
+                    g
+                } else {
+                    ours
+                }
+            }
+            None => ours,
+        });
+    }
+    within.map(|sw| greedy(&sw))
 }
 
 /// How a routing of a given width ranks: fewer vias, then less wire.
