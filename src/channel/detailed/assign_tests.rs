@@ -1,6 +1,6 @@
 use super::super::improve::{improve_passing, Stamps, Turns};
-use super::super::items_of;
 use super::super::tests::random_case;
+use super::super::{items_of, Cut};
 use super::*;
 use crate::channel::analysis::density;
 use rand::{Rng, SeedableRng};
@@ -38,7 +38,7 @@ fn passing_over_settled_pieces_changes_nothing() {
         let h = model.h_layers();
         let low = ((density(&p) as i64 + h.len() as i64 - 1) / h.len() as i64).max(1);
         for doglegs in [true, false] {
-            let items = items_of(&p, doglegs);
+            let items = items_of(&p, Cut::doglegs_if(doglegs));
             for rows in low..low + 2 {
                 let Some(start) = assign(&p, &items, rows, &h) else {
                     continue;
@@ -78,7 +78,7 @@ fn jittered_assignments_are_assignments() {
         let h = model.h_layers();
         let low = ((density(&p) as i64 + h.len() as i64 - 1) / h.len() as i64).max(1);
         for doglegs in [true, false] {
-            let items = items_of(&p, doglegs);
+            let items = items_of(&p, Cut::doglegs_if(doglegs));
             let cons = PieceConstraints::new(&p, &items);
             let plain = assign_with(&p, &items, &cons, low + 1, &h, None);
             for stream in 0..3u64 {

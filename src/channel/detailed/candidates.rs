@@ -44,7 +44,10 @@ impl<'a> Assignments<'a> {
         Assignments {
             problem,
             h: model.h_layers(),
-            variants: vec![items_of(problem, true), items_of(problem, false)],
+            variants: vec![
+                items_of(problem, Cut::Doglegs),
+                items_of(problem, Cut::WholeNets),
+            ],
             constraints: (0..2).map(|_| std::sync::OnceLock::new()).collect(),
             orders: (0..2).map(|_| std::sync::OnceLock::new()).collect(),
             made: std::sync::Mutex::new(Vec::new()),

@@ -214,8 +214,32 @@ impl Item {
     }
 }
 
-/// The trunk pieces of every net that needs a track, nets in id order.
-fn items_of(problem: &ChannelProblem, doglegs: bool) -> Vec<Item> {
+/// How [`items_of`] cuts a net's trunk into pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cut {
+    /// At the net's pin columns (doglegs where the net has a vertical
+    /// anyway).
+    Doglegs,
+    /// Not at all: one piece per net.
+    WholeNets,
+}
+
+impl Cut {
+    /// Doglegs when `doglegs`, else whole nets (for the tests' random
+    /// draws).
+    #[cfg(test)]
+    fn doglegs_if(doglegs: bool) -> Self {
+        if doglegs {
+            Cut::Doglegs
+        } else {
+            Cut::WholeNets
+        }
+    }
+}
+
+/// The trunk pieces of every net that needs a track, nets in id order, cut
+/// as `cut` says.
+fn items_of(problem: &ChannelProblem, cut: Cut) -> Vec<Item> {
     let mut items = Vec::new();
     for id in problem.net_ids() {
         let net = problem.net(id);
@@ -223,7 +247,7 @@ fn items_of(problem: &ChannelProblem, doglegs: bool) -> Vec<Item> {
             continue;
         }
         let (lo, hi) = net.span(problem.columns());
-        if !doglegs {
+        if cut == Cut::WholeNets {
             items.push(Item { net: id.0, lo, hi });
             continue;
         }

@@ -88,7 +88,10 @@ fn at_bound(
     doglegs: Option<bool>,
 ) -> Option<(ChannelProblem, LayerModel, Vec<Item>, i64, Vec<Slot>, Order)> {
     let (p, model) = random_case(rng, columns, fill, max_span, 0.0..0.3);
-    let items = items_of(&p, doglegs.unwrap_or_else(|| rng.gen_bool(0.5)));
+    let items = items_of(
+        &p,
+        Cut::doglegs_if(doglegs.unwrap_or_else(|| rng.gen_bool(0.5))),
+    );
     let rows = lower_bound(&p, model).max(1);
     let slots = assign(&p, &items, rows, &model.h_layers())?;
     let order = Order::new(&p, &items);
@@ -119,7 +122,7 @@ pub(super) fn raw_grids(seed: u64, count: usize) -> Vec<(ChannelProblem, Grid)> 
     let mut out = Vec::new();
     while out.len() < count {
         let (p, model) = random_case(&mut rng, 8..80, 0.4..1.0, 2..20, 0.0..0.3);
-        let items = items_of(&p, true);
+        let items = items_of(&p, Cut::Doglegs);
         let rows = lower_bound(&p, model).max(1) + rng.gen_range(0..2);
         let Some(slots) = improved_slots(&p, model, &items, rows) else {
             continue;
@@ -349,7 +352,7 @@ fn lazy_set_up_routes_as_the_full_set_up() {
     for _ in 0..24 {
         let (p, model) = random_case(&mut rng, 1500..3500, 0.6..1.0, 3..60, 0.0..0.4);
         let variant = rng.gen_bool(0.5);
-        let items = items_of(&p, variant);
+        let items = items_of(&p, Cut::doglegs_if(variant));
         let rows = lower_bound(&p, model).max(1) + rng.gen_range(0..2);
         let Some(slots) = improved_slots(&p, model, &items, rows) else {
             continue;
@@ -436,7 +439,7 @@ fn full_set_ups(rng: &mut rand_chacha::ChaCha8Rng, tries: usize) -> Vec<FullSetU
     let mut out = Vec::new();
     for _ in 0..tries {
         let (p, model) = random_case(rng, 600..2500, 0.5..1.0, 2..80, 0.0..0.3);
-        let items = items_of(&p, rng.gen_bool(0.5));
+        let items = items_of(&p, Cut::doglegs_if(rng.gen_bool(0.5)));
         let rows = lower_bound(&p, model).max(1) + 1;
         let Some(slots) = assign(&p, &items, rows, &model.h_layers()) else {
             continue;
