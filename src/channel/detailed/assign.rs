@@ -187,7 +187,7 @@ impl PieceConstraints {
 
     /// The constraints of piece `k` against every other piece, whose rows
     /// are `ys`, collected into `out`.
-    fn gather_rows(&self, k: usize, ys: &[i32], out: &mut Vec<(i64, bool)>) {
+    pub(super) fn gather_rows(&self, k: usize, ys: &[i32], out: &mut Vec<(i64, bool)>) {
         out.clear();
         out.extend(
             self.pairs[self.start[k]..self.start[k + 1]]
@@ -197,7 +197,7 @@ impl PieceConstraints {
     }
 
     /// [`PieceConstraints::violations`] with the other pieces' rows `ys`.
-    fn violations_rows(&self, ys: &[i32], k: usize, y: i64) -> u32 {
+    pub(super) fn violations_rows(&self, ys: &[i32], k: usize, y: i64) -> u32 {
         self.pairs[self.start[k]..self.start[k + 1]]
             .iter()
             .filter(|&&(o, above)| violates(y, ys[o as usize] as i64, above))
@@ -236,36 +236,7 @@ pub fn assign_with(
     let mut left_end = vec![(i64::MAX, u32::MAX); slots.len()];
     let mut right_end = vec![(i64::MIN, u32::MAX); slots.len()];
     let mut placed: Vec<Option<Slot>> = vec![None; items.len()];
-    let c = problem.columns() as i64;
-    // Each net's span over its pieces, by net index, then the number of
-    // spans over each column (a difference array).
-    let nets = items
-        .iter()
-        .map(|it| it.net as usize + 1)
-        .max()
-        .unwrap_or(0);
-    let mut net_spans = vec![(i64::MAX, i64::MIN); nets];
-    for it in items {
-        let e = &mut net_spans[it.net as usize];
-        e.0 = e.0.min(it.lo);
-        e.1 = e.1.max(it.hi);
-    }
-    let mut change = vec![0i64; c as usize + 1];
-    for &(lo, hi) in &net_spans {
-        let (lo, hi) = (lo.max(0), hi.min(c - 1));
-        if lo <= hi {
-            change[lo as usize] += 1;
-            change[hi as usize + 1] -= 1;
-        }
-    }
-    let mut profile = vec![0u32; c as usize];
-    let mut now = 0i64;
-    for x in 0..c as usize {
-        now += change[x];
-        profile[x] = now as u32;
-    }
-    let dmax = profile.iter().copied().max().unwrap_or(0);
-    let peaks: Vec<i64> = (0..c).filter(|&x| profile[x as usize] == dmax).collect();
+    let peaks = peaks(problem, items);
     // A jittered assignment starts at a peak drawn at random and adds a
     // random amount (under `jitter_bound`, a few to some 30 rows' worth of
     // the distance term) to every slot's cost: a different assignment of
@@ -313,15 +284,7 @@ pub fn assign_with(
             best.map(|(_, si)| si)
         };
     // 1. One piece per net crossing c*, top-down in topological order.
-    let mut first_at_cstar: std::collections::HashMap<u32, usize> =
-        std::collections::HashMap::new();
-    for (k, it) in items.iter().enumerate() {
-        if it.lo <= cstar && cstar <= it.hi {
-            first_at_cstar.entry(it.net).or_insert(k);
-        }
-    }
-    let mut crossing: Vec<usize> = first_at_cstar.values().copied().collect();
-    crossing.sort_by_key(|&k| (depths.above[k], std::cmp::Reverse(depths.below[k]), k));
+    let crossing = crossing(items, depths, cstar);
     for k in crossing.iter().copied() {
         let it = items[k];
         let si = place(k, &placed, &|si| {
@@ -368,6 +331,56 @@ pub fn assign_with(
         }
     }
     placed.into_iter().collect()
+}
+
+/// The columns of maximum density over the pieces' nets (each net counted
+/// over its span), left to right.
+fn peaks(problem: &ChannelProblem, items: &[Item]) -> Vec<i64> {
+    let c = problem.columns() as i64;
+    // Each net's span over its pieces, by net index, then the number of
+    // spans over each column (a difference array).
+    let nets = items
+        .iter()
+        .map(|it| it.net as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let mut net_spans = vec![(i64::MAX, i64::MIN); nets];
+    for it in items {
+        let e = &mut net_spans[it.net as usize];
+        e.0 = e.0.min(it.lo);
+        e.1 = e.1.max(it.hi);
+    }
+    let mut change = vec![0i64; c as usize + 1];
+    for &(lo, hi) in &net_spans {
+        let (lo, hi) = (lo.max(0), hi.min(c - 1));
+        if lo <= hi {
+            change[lo as usize] += 1;
+            change[hi as usize + 1] -= 1;
+        }
+    }
+    let mut profile = vec![0u32; c as usize];
+    let mut now = 0i64;
+    for x in 0..c as usize {
+        now += change[x];
+        profile[x] = now as u32;
+    }
+    let dmax = profile.iter().copied().max().unwrap_or(0);
+    (0..c).filter(|&x| profile[x as usize] == dmax).collect()
+}
+
+/// The first piece of each net that crosses column `cstar`, in the order
+/// the sweep places them: fewest pieces above first, then most below.
+fn crossing(items: &[Item], depths: &Depths, cstar: i64) -> Vec<usize> {
+    let mut first_at_cstar: std::collections::HashMap<u32, usize> =
+        std::collections::HashMap::new();
+    for (k, it) in items.iter().enumerate() {
+        if it.lo <= cstar && cstar <= it.hi {
+            first_at_cstar.entry(it.net).or_insert(k);
+        }
+    }
+    let mut crossing: Vec<usize> = first_at_cstar.values().copied().collect();
+    crossing.sort_by_key(|&k| (depths.above[k], std::cmp::Reverse(depths.below[k]), k));
+    crossing
 }
 
 /// The constraint graph of trunk pieces: in each column with a top pin of
@@ -469,391 +482,13 @@ fn violates(y: i64, row: i64, above: bool) -> bool {
 }
 
 /// How many of the `constraints` a piece in row `y` violates.
-fn violated(constraints: &[(i64, bool)], y: i64) -> u32 {
+pub(super) fn violated(constraints: &[(i64, bool)], y: i64) -> u32 {
     constraints
         .iter()
         .filter(|&&(row, above)| violates(y, row, above))
         .count() as u32
 }
 
-/// Local search after the sweep: move single pieces to other slots where
-/// they fit, while that lowers the number of vertical constraint violations.
-pub fn improve(
-    problem: &ChannelProblem,
-    items: &[Item],
-    constraints: &PieceConstraints,
-    slots: &mut [Slot],
-    rows: i64,
-    h_layers: &[u32],
-) {
-    improve_passing(problem, items, constraints, slots, rows, h_layers, true);
-}
-
-/// [`improve`], passing over the pieces nothing near has changed for since
-/// their last turn (`pass_over`) or giving every piece its turn.
-fn improve_passing(
-    problem: &ChannelProblem,
-    items: &[Item],
-    constraints: &PieceConstraints,
-    slots: &mut [Slot],
-    rows: i64,
-    h_layers: &[u32],
-    pass_over: bool,
-) {
-    use std::collections::BTreeMap;
-    let all: Vec<Slot> = (1..=rows)
-        .rev()
-        .flat_map(|y| h_layers.iter().map(move |&layer| Slot { y, layer }))
-        .collect();
-    let slot_index = |s: Slot| {
-        let l = h_layers
-            .iter()
-            .position(|&l| l == s.layer)
-            .expect("a trunk layer");
-        (rows - s.y) as usize * h_layers.len() + l
-    };
-    // Pieces of each slot by start column (pieces of one net may touch),
-    // with their right ends and nets.
-    let mut lanes: Vec<Lane> = vec![BTreeMap::new(); all.len()];
-    let entry = |k: usize| ((items[k].lo, k), (items[k].hi, items[k].net));
-    for k in 0..items.len() {
-        let (key, value) = entry(k);
-        lanes[slot_index(slots[k])].insert(key, value);
-    }
-    // Every piece's row, kept with `slots` (compact: read at every turn).
-    let mut ys: Vec<i32> = slots.iter().map(|s| s.y as i32).collect();
-    let fits = |lanes: &Vec<Lane>, si: usize, k: usize| -> bool {
-        let it = items[k];
-        for (&(lo, _), &(hi, net)) in lanes[si].range(..=(it.hi, usize::MAX)).rev() {
-            if hi < it.lo {
-                break;
-            }
-            let touching = net == it.net && (hi == it.lo || lo == it.hi);
-            if !touching {
-                return false;
-            }
-        }
-        true
-    };
-    // What a piece's turn reads lies in the columns of the pieces that
-    // overlap it (their slots, their constraints, the lanes over them).
-    // When a piece moves, the columns of every piece overlapping it get a
-    // new stamp; a piece whose columns carry no stamp newer than its last
-    // turn without a move would make no move again, and is passed over.
-    let mut stamps = Stamps::new(problem.columns() as usize + 2);
-    let mut settled = vec![0u32; items.len()];
-    let column = |x: i64| (x + 1) as usize;
-    let moved_piece = |lanes: &Vec<Lane>, stamps: &mut Stamps, p: usize| {
-        stamps.clock += 1;
-        let clock = stamps.clock;
-        let it = items[p];
-        for lane in lanes {
-            for (&(lo, _), &(hi, _)) in lane.range(..=(it.hi, usize::MAX)).rev() {
-                if hi < it.lo {
-                    break;
-                }
-                stamps.raise(column(lo), column(hi), clock);
-            }
-        }
-    };
-    let mut cons: Vec<(i64, bool)> = Vec::new();
-    for _ in 0..6 {
-        let mut moved = false;
-        for k in 0..items.len() {
-            // A settled piece is passed over (before its constraints are
-            // read: nothing changes whichever way round).
-            let (lo, hi) = (column(items[k].lo), column(items[k].hi));
-            if pass_over && settled[k] > 0 && stamps.max(lo, hi) <= settled[k] {
-                continue;
-            }
-            constraints.gather_rows(k, &ys, &mut cons);
-            let here = violated(&cons, slots[k].y);
-            if here == 0 {
-                continue;
-            }
-            let cur = slot_index(slots[k]);
-            let (key, value) = entry(k);
-            lanes[cur].remove(&key);
-            let mut best = (here, cur);
-            for (si, &s) in all.iter().enumerate() {
-                if si == cur || !fits(&lanes, si, k) {
-                    continue;
-                }
-                let v = violated(&cons, s.y);
-                if v < best.0 {
-                    best = (v, si);
-                }
-            }
-            lanes[best.1].insert(key, value);
-            if best.1 != cur {
-                slots[k] = all[best.1];
-                ys[k] = slots[k].y as i32;
-                moved = true;
-                moved_piece(&lanes, &mut stamps, k);
-                continue;
-            }
-            // Swap with a piece of another slot that overlaps this one.
-            let it = items[k];
-            let mut best_swap: Option<(i64, usize)> = None;
-            for (si, lane) in lanes.iter().enumerate() {
-                if si == cur {
-                    continue;
-                }
-                for (&(_, o), &(hi, net)) in lane.range(..=(it.hi, usize::MAX)).rev() {
-                    if hi < it.lo {
-                        break;
-                    }
-                    if net == it.net {
-                        continue;
-                    }
-                    let (yk, yo) = (ys[k], ys[o]);
-                    let before =
-                        here as i64 + constraints.violations_rows(&ys, o, yo as i64) as i64;
-                    ys[k] = yo;
-                    ys[o] = yk;
-                    let after = constraints.violations_rows(&ys, k, yo as i64) as i64
-                        + constraints.violations_rows(&ys, o, yk as i64) as i64;
-                    ys[k] = yk;
-                    ys[o] = yo;
-                    if after < before && best_swap.is_none_or(|(d, _)| after - before < d) {
-                        best_swap = Some((after - before, o));
-                    }
-                }
-            }
-            if let Some((_, o)) = best_swap {
-                let (sk, so) = (slots[k], slots[o]);
-                let (ck, co) = (cur, slot_index(so));
-                let (key_o, value_o) = entry(o);
-                lanes[ck].remove(&key);
-                lanes[co].remove(&key_o);
-                let ok = fits(&lanes, co, k) && fits(&lanes, ck, o);
-                if ok {
-                    slots[k] = so;
-                    slots[o] = sk;
-                    ys[k] = so.y as i32;
-                    ys[o] = sk.y as i32;
-                    lanes[co].insert(key, value);
-                    lanes[ck].insert(key_o, value_o);
-                    moved = true;
-                    moved_piece(&lanes, &mut stamps, k);
-                    moved_piece(&lanes, &mut stamps, o);
-                    continue;
-                }
-                lanes[ck].insert(key, value);
-                lanes[co].insert(key_o, value_o);
-            }
-            settled[k] = stamps.clock;
-        }
-        if !moved {
-            break;
-        }
-    }
-}
-
-/// The pieces in one slot: `(left end, piece)` to `(right end, net)`.
-type Lane = std::collections::BTreeMap<(i64, usize), (i64, u32)>;
-
-/// Stamps on positions `0 .. n`: raise a range to a value, read a range's
-/// highest (a segment tree with pending raises).
-struct Stamps {
-    /// The last stamp given out.
-    clock: u32,
-    n: usize,
-    /// Highest stamp in each node's range.
-    high: Vec<u32>,
-    /// Stamp raised over each node's whole range.
-    whole: Vec<u32>,
-}
-
-impl Stamps {
-    fn new(n: usize) -> Self {
-        let n = n.max(1).next_power_of_two();
-        Stamps {
-            clock: 0,
-            n,
-            high: vec![0; 2 * n],
-            whole: vec![0; 2 * n],
-        }
-    }
-
-    /// Raise positions `lo ..= hi` to at least `t`.
-    fn raise(&mut self, lo: usize, hi: usize, t: u32) {
-        self.raise_in(1, 0, self.n - 1, lo, hi, t);
-    }
-
-    fn raise_in(&mut self, node: usize, a: usize, b: usize, lo: usize, hi: usize, t: u32) {
-        if hi < a || b < lo {
-            return;
-        }
-        self.high[node] = self.high[node].max(t);
-        if lo <= a && b <= hi {
-            self.whole[node] = self.whole[node].max(t);
-            return;
-        }
-        let m = (a + b) / 2;
-        self.raise_in(2 * node, a, m, lo, hi, t);
-        self.raise_in(2 * node + 1, m + 1, b, lo, hi, t);
-    }
-
-    /// The highest stamp on positions `lo ..= hi`.
-    fn max(&self, lo: usize, hi: usize) -> u32 {
-        self.max_in(1, 0, self.n - 1, lo, hi)
-    }
-
-    fn max_in(&self, node: usize, a: usize, b: usize, lo: usize, hi: usize) -> u32 {
-        if hi < a || b < lo {
-            return 0;
-        }
-        if lo <= a && b <= hi {
-            return self.high[node];
-        }
-        let m = (a + b) / 2;
-        self.whole[node]
-            .max(self.max_in(2 * node, a, m, lo, hi))
-            .max(self.max_in(2 * node + 1, m + 1, b, lo, hi))
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::super::items_of;
-    use super::super::tests::random_case;
-    use super::*;
-    use crate::channel::analysis::density;
-    use rand::{Rng, SeedableRng};
-
-    #[test]
-    fn stamps_agree_with_a_plain_array() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        for n in [1usize, 2, 3, 7, 64, 100] {
-            let mut stamps = Stamps::new(n);
-            let mut plain = vec![0u32; n];
-            for t in 1..300u32 {
-                let a = rng.gen_range(0..n);
-                let b = rng.gen_range(a..n);
-                if rng.gen_bool(0.5) {
-                    stamps.raise(a, b, t);
-                    plain[a..=b].iter_mut().for_each(|v| *v = t);
-                } else {
-                    let want = plain[a..=b].iter().copied().max().unwrap();
-                    assert_eq!(stamps.max(a, b), want, "n {n} range {a}..={b}");
-                }
-            }
-        }
-    }
-
-    /// Passing over the pieces with nothing changed near them is a pure
-    /// speed-up: every piece given its turn in every pass ends in the same
-    /// slots, on random channels at and just above their lower bound of
-    /// rows (where the sweep leaves the most violations).
-    #[test]
-    fn passing_over_settled_pieces_changes_nothing() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
-        let mut improved = 0;
-        for case in 0..3000 {
-            let (p, model) = random_case(&mut rng, 20..400, 0.5..1.0, 2..40, 0.0..0.2);
-            let h = model.h_layers();
-            let low = ((density(&p) as i64 + h.len() as i64 - 1) / h.len() as i64).max(1);
-            for doglegs in [true, false] {
-                let items = items_of(&p, doglegs);
-                for rows in low..low + 2 {
-                    let Some(start) = assign(&p, &items, rows, &h) else {
-                        continue;
-                    };
-                    let (mut fast, mut slow) = (start.clone(), start.clone());
-                    let cons = PieceConstraints::new(&p, &items);
-                    improve_passing(&p, &items, &cons, &mut fast, rows, &h, true);
-                    improve_passing(&p, &items, &cons, &mut slow, rows, &h, false);
-                    let differ = (0..fast.len()).find(|&k| fast[k] != slow[k]);
-                    assert_eq!(differ, None, "case {case} rows {rows} doglegs {doglegs}");
-                    improved += (slow != start) as usize;
-                }
-            }
-        }
-        // The check means something only if the search moved pieces.
-        assert!(improved > 1000, "only {improved} assignments improved");
-    }
-
-    /// A jittered assignment is an assignment: every piece in a slot of the
-    /// channel, no two pieces of different nets sharing a slot's column
-    /// (pieces of one net may share the column where they meet). One seed
-    /// and stream always give the same one; other streams give others.
-    #[test]
-    fn jittered_assignments_are_assignments() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
-        let (mut made, mut other) = (0, 0);
-        for case in 0..400 {
-            let (p, model) = random_case(&mut rng, 10..200, 0.5..1.0, 2..30, 0.0..0.2);
-            let h = model.h_layers();
-            let low = ((density(&p) as i64 + h.len() as i64 - 1) / h.len() as i64).max(1);
-            for doglegs in [true, false] {
-                let items = items_of(&p, doglegs);
-                let cons = PieceConstraints::new(&p, &items);
-                let plain = assign_with(&p, &items, &cons, low + 1, &h, None);
-                for stream in 0..3u64 {
-                    let jitter = Some((case as u64, stream));
-                    let Some(slots) = assign_with(&p, &items, &cons, low + 1, &h, jitter) else {
-                        continue;
-                    };
-                    made += 1;
-                    let again = assign_with(&p, &items, &cons, low + 1, &h, jitter);
-                    assert_eq!(again.as_ref(), Some(&slots), "case {case} stream {stream}");
-                    other += (plain.as_ref() != Some(&slots)) as usize;
-                    for (k, (a, sa)) in items.iter().zip(&slots).enumerate() {
-                        assert!((1..=low + 1).contains(&sa.y) && h.contains(&sa.layer));
-                        for (b, sb) in items.iter().zip(&slots).skip(k + 1) {
-                            let overlap = a.lo <= b.hi && b.lo <= a.hi;
-                            let touch = a.net == b.net && (a.hi == b.lo || b.hi == a.lo);
-                            assert!(
-                                sa != sb || !overlap || touch,
-                                "case {case} stream {stream}: nets {} and {} share a slot",
-                                a.net,
-                                b.net
-                            );
-                        }
-                    }
-                }
-            }
-        }
-        assert!(
-            made > 1000 && other > made / 2,
-            "{made} made, {other} differ"
-        );
-    }
-
-    /// Constraint depths against the longest chains found by trying every
-    /// path, on random graphs with cycles: an edge counts unless its ends
-    /// reach each other.
-    #[test]
-    fn depths_are_the_longest_chains_between_components() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(29);
-        let mut deep = 0;
-        for _ in 0..300 {
-            let n = rng.gen_range(1..12usize);
-            let mut g = Digraph::new(n);
-            for _ in 0..rng.gen_range(0..2 * n) {
-                g.add_edge(rng.gen_range(0..n) as u32, rng.gen_range(0..n) as u32);
-            }
-            g.dedup();
-            let r = g.reachability();
-            let counts = |a: usize, b: usize| !(r[a][b] && r[b][a]);
-            // Longest chain of counted edges ending (starting) at each node,
-            // by relaxing every edge n times.
-            let (mut above, mut below) = (vec![0u32; n], vec![0u32; n]);
-            for _ in 0..n {
-                for (a, b) in g.edges() {
-                    let (a, b) = (a as usize, b as usize);
-                    if counts(a, b) {
-                        above[b] = above[b].max(above[a] + 1);
-                        below[a] = below[a].max(below[b] + 1);
-                    }
-                }
-            }
-            let d = depths(&g);
-            assert_eq!(d.above, above);
-            assert_eq!(d.below, below);
-            deep += above.iter().any(|&a| a >= 3) as usize;
-        }
-        assert!(deep > 20, "long chains seen: {deep}");
-    }
-}
+#[path = "assign_tests.rs"]
+mod tests;

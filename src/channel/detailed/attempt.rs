@@ -5,48 +5,9 @@
 //! undone and the failed one goes first. Probes (a stretch of columns
 //! only) and pauses (before a given restart) are attempts cut short.
 
+use super::repair::{complete, repair, REPAIR_RESTARTS, RESTART_REACH};
+use super::setup::{Order, Setup};
 use super::*;
-use super::{repair::*, setup::*};
-
-/// The vertical a net needs in a column: the rows it must join there.
-#[derive(Clone, Debug)]
-pub(super) struct Riser {
-    pub(super) net: u32,
-    pub(super) layer: u32,
-    pub(super) lo: i64,
-    pub(super) hi: i64,
-    /// Rows and layers of the net's trunk pieces ending in this column.
-    pub(super) joints: Joints,
-}
-
-/// The rows and layers of the trunk pieces a riser joins, in order. A
-/// net's pieces meet at its pin columns, one ending where the next
-/// starts, so a riser joins one or two: those are kept in place (an
-/// attempt on 100,000 columns draws some 150,000 risers); any more in a
-/// list.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Joints {
-    first: [(i64, u32); 2],
-    len: usize,
-    more: Vec<(i64, u32)>,
-}
-
-impl Joints {
-    pub(super) fn push(&mut self, joint: (i64, u32)) {
-        if self.len < self.first.len() {
-            self.first[self.len] = joint;
-        } else {
-            self.more.push(joint);
-        }
-        self.len += 1;
-    }
-
-    pub(super) fn iter(&self) -> impl Iterator<Item = &(i64, u32)> + Clone {
-        self.first[..self.len.min(self.first.len())]
-            .iter()
-            .chain(&self.more)
-    }
-}
 
 /// One candidate routing at a fixed width: a trunk-piece variant and its
 /// assignment, and the borrowed layer's used points (blocked on the layer
@@ -86,7 +47,7 @@ impl<'a> Candidate<'a> {
     /// a long channel has not drawn the rest of it; the grid a repair sees
     /// is the one a full set-up would have given (see [`Setup::ahead_of`]).
     pub(super) fn attempt(&self, abandoned: &dyn Fn() -> bool) -> Result<Grid, Failure> {
-        self.run(abandoned, true, None)
+        self.run(abandoned, Drawing::Lazy, None)
     }
 
     /// Whether the repairs of the conflicts within [`RESTART_REACH`]
@@ -101,7 +62,7 @@ impl<'a> Candidate<'a> {
             from: x - RESTART_REACH,
             to: x + RESTART_REACH,
         };
-        match self.run(&|| false, true, Some(stretch)) {
+        match self.run(&|| false, Drawing::Lazy, Some(stretch)) {
             Ok(g) => {
                 self.give_back(g);
                 true
@@ -110,16 +71,16 @@ impl<'a> Candidate<'a> {
         }
     }
 
-    /// [`Candidate::attempt`], drawing lazily or (`lazy` false) the whole
-    /// channel first; on a stretch only, when one is given (then the grid
+    /// [`Candidate::attempt`], drawing lazily or the whole channel first
+    /// (`drawing`); on a stretch only, when one is given (then the grid
     /// is not complete).
     pub(super) fn run(
         &self,
         abandoned: &dyn Fn() -> bool,
-        lazy: bool,
+        drawing: Drawing,
         stretch: Option<Stretch>,
     ) -> Result<Grid, Failure> {
-        unpaused(self.run_until(abandoned, lazy, stretch, None))
+        unpaused(self.run_until(abandoned, drawing, stretch, None))
     }
 
     /// An attempt that pauses before its `restarts + 1`-th restart: the
@@ -129,7 +90,7 @@ impl<'a> Candidate<'a> {
         abandoned: &dyn Fn() -> bool,
         restarts: usize,
     ) -> Result<Grid, Stop<'a>> {
-        self.run_until(abandoned, true, None, Some(restarts))
+        self.run_until(abandoned, Drawing::Lazy, None, Some(restarts))
     }
 
     /// Go on with an attempt that [`Candidate::attempt_until`] paused: the
@@ -148,12 +109,12 @@ impl<'a> Candidate<'a> {
     fn run_until(
         &self,
         abandoned: &dyn Fn() -> bool,
-        lazy: bool,
+        drawing: Drawing,
         stretch: Option<Stretch>,
         pause_at: Option<usize>,
     ) -> Result<Grid, Stop<'a>> {
         let mut g = self.new_grid();
-        match self.start(&mut g, lazy, stretch) {
+        match self.start(&mut g, drawing, stretch) {
             Ok(progress) => self.go_on_with(g, progress, abandoned, stretch, pause_at),
             Err(failure) => {
                 self.give_back(g);
@@ -206,7 +167,7 @@ impl<'a> Candidate<'a> {
     fn start(
         &self,
         g: &mut Grid,
-        lazy: bool,
+        drawing: Drawing,
         stretch: Option<Stretch>,
     ) -> Result<Progress<'a>, Failure> {
         if let Some(points) = self.borrowed {
@@ -228,7 +189,7 @@ impl<'a> Candidate<'a> {
         if let Some(s) = stretch {
             setup.start_at(s.from);
         }
-        if !lazy && !setup.draw(g, i64::MAX) {
+        if drawing == Drawing::Full && !setup.draw(g, i64::MAX) {
             return Err(None);
         }
         Ok(Progress {
@@ -395,6 +356,15 @@ impl Progress<'_> {
     }
 }
 
+/// How an attempt draws its set-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Drawing {
+    /// Column by column, just ahead of the repairs ([`super::setup`]).
+    Lazy,
+    /// The whole channel before the first repair.
+    Full,
+}
+
 /// What a stretch of an attempt's repairs came to.
 enum Step {
     Routed,
@@ -419,10 +389,6 @@ fn unpaused(r: Result<Grid, Stop<'_>>) -> Result<Grid, Failure> {
         Err(Stop::Paused(_)) => unreachable!("no pause was asked for"),
     }
 }
-
-/// How many columns right of its conflict a repair may read or write: its
-/// widest search window and a margin.
-pub(super) const SEEN_BEYOND: i64 = MAX_REACH + 4;
 
 /// Columns the set-up draws at a time when no conflict is waiting.
 const SETUP_CHUNK: i64 = 1024;

@@ -6,8 +6,10 @@
 //! ([`Assignments`]); a candidate that failed one row narrower is first
 //! probed where it failed.
 
+use super::attempt::{Candidate, Failure, Paused, Stop};
+use super::repair::RESTART_REACH;
+use super::setup::Order;
 use super::*;
-use super::{attempt::*, repair::*, setup::Order};
 
 /// The trunk-piece variants and their slot assignments, each assignment made
 /// once per (variant, width) by whichever candidate needs it first: the
@@ -42,7 +44,10 @@ impl<'a> Assignments<'a> {
         Assignments {
             problem,
             h: model.h_layers(),
-            variants: vec![items_of(problem, true), items_of(problem, false)],
+            variants: vec![
+                items_of(problem, Cut::Doglegs),
+                items_of(problem, Cut::WholeNets),
+            ],
             constraints: (0..2).map(|_| std::sync::OnceLock::new()).collect(),
             orders: (0..2).map(|_| std::sync::OnceLock::new()).collect(),
             made: std::sync::Mutex::new(Vec::new()),
@@ -249,7 +254,6 @@ pub(super) fn reserved<U: Send>(
     also: impl FnOnce() -> U + Send,
 ) -> (Option<Grid>, Option<Grid>, U) {
     let h = &made.h;
-    let variants = &made.variants;
     // Opening a row into an assignment one row narrower needs that
     // assignment to exist: at least the lower bound of rows.
     let d = density(problem) as i64;
@@ -257,7 +261,7 @@ pub(super) fn reserved<U: Send>(
     let places = if open { open_rows(rows) } else { Vec::new() };
     // The whole-net variant up to its first restarts, the dogleg variant,
     // the whole-net variant on from there, the empty rows.
-    let fixed = 3 + (!places.is_empty()) as usize;
+    let fixed = EMPTY_ROWS + (!places.is_empty()) as usize;
     let candidates = fixed + made.starts(rows);
     let whole = made.cell(WHOLE, rows);
     let paused: Handoff<Paused<'_>> = Handoff::default();
@@ -274,40 +278,9 @@ pub(super) fn reserved<U: Send>(
         borrowed,
         spares: Some(&made.spares),
     };
-    let run = |k: usize, abandoned: &dyn Fn() -> bool| {
-        if k == 0 || k == 2 {
-            // The whole-net variant. A routing made with few restarts (up
-            // to QUICK_RESTARTS) comes before the dogleg variant's: it has
-            // fewer vias as a rule. The attempt then pauses, and goes on
-            // after the dogleg variant. Candidate 0 hands on nothing unless
-            // it pauses, whatever way it returns.
-            let _nothing_unless_given = (k == 0).then(|| paused.guard());
-            let c = made.candidate(&base, WHOLE, made.fill(&whole, WHOLE, rows)?);
-            if k == 2 {
-                return match c.resume(paused.take()?, abandoned) {
-                    Ok(g) => Some(g),
-                    Err(failure) => {
-                        made.failed(WHOLE, rows, failure);
-                        None
-                    }
-                };
-            }
-            if made.fails_probe(&c, WHOLE, rows) {
-                return None;
-            }
-            return match c.attempt_until(abandoned, QUICK_RESTARTS) {
-                Ok(g) => Some(g),
-                Err(Stop::Paused(p)) => {
-                    paused.give(Some(p));
-                    None
-                }
-                Err(Stop::Failed(failure)) => {
-                    made.failed(WHOLE, rows, failure);
-                    None
-                }
-            };
-        }
-        if k == 1 {
+    let run = |k: usize, abandoned: &dyn Fn() -> bool| match Kind::of(k, fixed) {
+        Kind::WholeFirst => whole_first(made, &base, &whole, &paused, abandoned),
+        Kind::Dogleg => {
             let cell = made.cell(DOGLEG, rows);
             let c = made.candidate(&base, DOGLEG, made.fill(&cell, DOGLEG, rows)?);
             // A variant that failed at a column one row narrower is first
@@ -315,55 +288,30 @@ pub(super) fn reserved<U: Send>(
             if made.fails_probe(&c, DOGLEG, rows) {
                 return None;
             }
-            return match c.attempt(abandoned) {
+            match c.attempt(abandoned) {
                 Ok(g) => Some(g),
                 Err(failure) => {
                     made.failed(DOGLEG, rows, failure);
                     None
                 }
-            };
-        }
-        if k >= fixed {
-            // A jittered start: a variant on an assignment of its own.
-            let (v, slots) = made.jittered(k - fixed, rows);
-            return made.candidate(&base, v, &slots?).attempt(abandoned).ok();
-        }
-        // The empty-row candidates in turn. Each first probes the columns
-        // where the ones before it failed: candidates that differ only in
-        // where the empty row is tend to fail at the same conflict.
-        let items = &variants[DOGLEG];
-        let cell = made.cell(DOGLEG, rows - 1);
-        let slots = made.fill(&cell, DOGLEG, rows - 1)?;
-        let mut failed_at: Vec<i64> = Vec::new();
-        for &f in &places {
-            let shifted: Vec<Slot> = slots
-                .iter()
-                .map(|s| Slot {
-                    y: if s.y >= f { s.y + 1 } else { s.y },
-                    ..*s
-                })
-                .collect();
-            let c = Candidate {
-                items,
-                order: made.order(DOGLEG),
-                slots: &shifted,
-                ..base
-            };
-            if failed_at.iter().any(|&x| !c.probe(x)) {
-                continue;
             }
-            match c.attempt(abandoned) {
-                Ok(g) => return Some(g),
-                Err(Some(x)) if x > RESTART_REACH => {
-                    if failed_at.iter().all(|&y| (x - y).abs() > PROBE_APART) {
-                        failed_at.push(x);
-                    }
+        }
+        Kind::WholeOn => {
+            let c = made.candidate(&base, WHOLE, made.fill(&whole, WHOLE, rows)?);
+            match c.resume(paused.take()?, abandoned) {
+                Ok(g) => Some(g),
+                Err(failure) => {
+                    made.failed(WHOLE, rows, failure);
+                    None
                 }
-                Err(_) if abandoned() => return None,
-                Err(_) => {}
             }
         }
-        None
+        Kind::EmptyRows => empty_rows(made, &base, &places, abandoned),
+        Kind::Jittered(j) => {
+            // A jittered start: a variant on an assignment of its own.
+            let (v, slots) = made.jittered(j, rows);
+            made.candidate(&base, v, &slots?).attempt(abandoned).ok()
+        }
     };
     // The empty-row candidate starts right after the first: when it routes
     // it is the longest (probes, then a whole attempt), and the dogleg
@@ -375,7 +323,7 @@ pub(super) fn reserved<U: Send>(
         (0..candidates).collect()
     } else {
         debug_assert_eq!(fixed, EMPTY_ROWS + 1);
-        [0, EMPTY_ROWS, 1, 2]
+        [WHOLE_FIRST, EMPTY_ROWS, DOGLEG_FIRST, WHOLE_ON]
             .into_iter()
             .chain(fixed..candidates)
             .collect()
@@ -389,10 +337,9 @@ pub(super) fn reserved<U: Send>(
         return (None, None, u);
     };
     // The other piece variant in full when one of them routed and the
-    // effort compares them (candidate 1 is the dogleg variant, 0 and 2 the
-    // whole-net one).
-    let other = if k <= 2 && made.compares_variants(rows) {
-        let v = if k == 1 { WHOLE } else { DOGLEG };
+    // effort compares them.
+    let other = if k <= WHOLE_ON && made.compares_variants(rows) {
+        let v = if k == DOGLEG_FIRST { WHOLE } else { DOGLEG };
         let cell = made.cell(v, rows);
         made.fill(&cell, v, rows)
             .and_then(|slots| made.candidate(&base, v, slots).attempt(&|| false).ok())
@@ -414,6 +361,123 @@ const WHOLE: usize = 1;
 /// The empty-row candidate's place among the candidates of a width above
 /// the lower bound.
 const EMPTY_ROWS: usize = 3;
+
+/// The first whole-net candidate ([`WHOLE_FIRST`]): a routing made with
+/// few restarts (up to [`QUICK_RESTARTS`]) comes before the dogleg
+/// variant's, as it has fewer vias as a rule. The attempt then pauses and
+/// hands itself on to [`WHOLE_ON`], which goes on with it after the dogleg
+/// variant; it hands on nothing unless it pauses, whatever way it returns.
+fn whole_first<'b>(
+    made: &'b Assignments<'_>,
+    base: &Candidate<'b>,
+    whole: &'b SlotCell,
+    paused: &Handoff<Paused<'b>>,
+    abandoned: &dyn Fn() -> bool,
+) -> Option<Grid> {
+    let rows = base.rows;
+    let _nothing_unless_given = paused.guard();
+    let c = made.candidate(base, WHOLE, made.fill(whole, WHOLE, rows)?);
+    if made.fails_probe(&c, WHOLE, rows) {
+        return None;
+    }
+    match c.attempt_until(abandoned, QUICK_RESTARTS) {
+        Ok(g) => Some(g),
+        Err(Stop::Paused(p)) => {
+            paused.give(Some(p));
+            None
+        }
+        Err(Stop::Failed(failure)) => {
+            made.failed(WHOLE, rows, failure);
+            None
+        }
+    }
+}
+
+/// The empty-row candidates ([`EMPTY_ROWS`]) in turn: the dogleg
+/// variant's assignment one row narrower with an empty row opened at each
+/// of `places`. Each first probes the columns where the ones before it
+/// failed: candidates that differ only in where the empty row is tend to
+/// fail at the same conflict.
+fn empty_rows(
+    made: &Assignments<'_>,
+    base: &Candidate<'_>,
+    places: &[i64],
+    abandoned: &dyn Fn() -> bool,
+) -> Option<Grid> {
+    let rows = base.rows;
+    let items = &made.variants[DOGLEG];
+    let cell = made.cell(DOGLEG, rows - 1);
+    let slots = made.fill(&cell, DOGLEG, rows - 1)?;
+    let mut failed_at: Vec<i64> = Vec::new();
+    for &f in places {
+        let shifted: Vec<Slot> = slots
+            .iter()
+            .map(|s| Slot {
+                y: if s.y >= f { s.y + 1 } else { s.y },
+                ..*s
+            })
+            .collect();
+        let c = Candidate {
+            items,
+            order: made.order(DOGLEG),
+            slots: &shifted,
+            ..*base
+        };
+        if failed_at.iter().any(|&x| !c.probe(x)) {
+            continue;
+        }
+        match c.attempt(abandoned) {
+            Ok(g) => return Some(g),
+            Err(Some(x)) if x > RESTART_REACH => {
+                if failed_at.iter().all(|&y| (x - y).abs() > PROBE_APART) {
+                    failed_at.push(x);
+                }
+            }
+            Err(_) if abandoned() => return None,
+            Err(_) => {}
+        }
+    }
+    None
+}
+
+/// A candidate of one width by its place in the order of [`reserved`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// The whole-net variant up to its first restarts ([`WHOLE_FIRST`]).
+    WholeFirst,
+    /// The dogleg variant ([`DOGLEG_FIRST`]).
+    Dogleg,
+    /// The whole-net variant on from its pause ([`WHOLE_ON`]).
+    WholeOn,
+    /// The dogleg variant with empty rows opened ([`EMPTY_ROWS`]).
+    EmptyRows,
+    /// The jittered start of this index.
+    Jittered(usize),
+}
+
+impl Kind {
+    /// The candidate at place `k`, when the jittered starts begin at
+    /// `fixed`.
+    fn of(k: usize, fixed: usize) -> Self {
+        match k {
+            WHOLE_FIRST => Kind::WholeFirst,
+            DOGLEG_FIRST => Kind::Dogleg,
+            WHOLE_ON => Kind::WholeOn,
+            k if k >= fixed => Kind::Jittered(k - fixed),
+            _ => Kind::EmptyRows,
+        }
+    }
+}
+
+/// The place of the whole-net variant up to its first restarts among the
+/// candidates of a width (first).
+const WHOLE_FIRST: usize = 0;
+/// The place of the dogleg variant's candidate (second).
+const DOGLEG_FIRST: usize = 1;
+/// The place of the whole-net variant on from its pause (third; the
+/// empty-row candidate, above the lower bound, and the jittered starts
+/// follow).
+const WHOLE_ON: usize = 2;
 
 /// Restarts a whole-net attempt may make and still come before the dogleg
 /// variant.

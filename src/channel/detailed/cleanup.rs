@@ -13,14 +13,29 @@ pub fn tidy(problem: &ChannelProblem, g: &mut Grid) {
     // On a large channel, with a spare core, half the nets are cleaned up
     // on a copy of the grid by a second thread.
     let cores = crate::parallel::Cores::take((problem.nets().len() >= SPLIT_FROM) as usize);
-    tidy_split(problem, g, cores.count() == 1);
+    let threads = if cores.count() == 1 {
+        Threads::Two
+    } else {
+        Threads::One
+    };
+    tidy_split(problem, g, threads);
 }
 
 /// Channels with fewer nets are cleaned up on one thread.
 const SPLIT_FROM: usize = 4096;
 
-/// [`tidy`], on two threads when `split`: the result is the same.
-fn tidy_split(problem: &ChannelProblem, g: &mut Grid, split: bool) {
+/// How many threads [`tidy_split`] cleans up on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Threads {
+    /// This thread only.
+    One,
+    /// Half the nets on a copy of the grid, on a second thread.
+    Two,
+}
+
+/// [`tidy`] on one or two `threads`: the result is the same.
+fn tidy_split(problem: &ChannelProblem, g: &mut Grid, threads: Threads) {
+    let split = threads == Threads::Two;
     reassign_stubs(g);
     // Clean-up claims no cell, so each net's cells now are all it will own.
     // When split, the copy for the second thread is made meanwhile (both
@@ -210,8 +225,8 @@ mod tests {
         let mut changed = 0;
         for (p, g) in raw_grids(47, 150) {
             let (mut one, mut two) = (g.clone(), g.clone());
-            tidy_split(&p, &mut one, false);
-            tidy_split(&p, &mut two, true);
+            tidy_split(&p, &mut one, Threads::One);
+            tidy_split(&p, &mut two, Threads::Two);
             let wiring = one.geometry(|n| n);
             assert_eq!(wiring, two.geometry(|n| n), "{}", p.name());
             changed += (wiring != g.geometry(|n| n)) as usize;

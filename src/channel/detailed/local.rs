@@ -4,11 +4,9 @@
 //! the window fixed. It repairs the conflicts that single-net searches
 //! cannot, such as chains of nets swapping sides in neighbouring columns.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
-use super::grid::{Cell, Grid, Marks, BLOCKED};
+use super::grid::{Cell, Grid, Marks, PointState, BLOCKED};
 use super::maze::Preferred;
+use super::search::{Dijkstra, Heap, Policy};
 use crate::graph::UnionFind;
 
 const ROUNDS: usize = 24;
@@ -56,12 +54,13 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
     // The pieces of each net do not change while the rounds negotiate (the
     // paths are claimed only at the end): find them once.
     let mut window = Window::new(g, preferred, x0, cols, rows);
+    let group = &mut window.cells.group;
     let pieces: Vec<Pieces> = nets
         .iter()
         .map(|&n| {
             let from = joints.partition_point(|j| j.0 < n);
             let to = joints.partition_point(|j| j.0 <= n);
-            pieces_of(g, n, (x0, x1), &joints[from..to], &mut window.group, &local)
+            pieces_of(g, n, (x0, x1), &joints[from..to], group, &local)
         })
         .collect();
     let before: Vec<usize> = pieces.iter().map(|p| p.before).collect();
@@ -139,9 +138,8 @@ fn track_cells(g: &Grid, x0: i64, x1: i64) -> Vec<(Cell, u32)> {
         for y in 1..=g.width {
             for x in x0..=x1 {
                 let c = Cell::new(x, y, layer);
-                let o = g.owner(c);
-                if o != 0 && o != BLOCKED {
-                    cells.push((c, o - 1));
+                if let PointState::Net(net) = g.state(c) {
+                    cells.push((c, net));
                 }
             }
         }
@@ -274,12 +272,18 @@ fn pieces_before(g: &Grid, pieces: usize, joints: &[(u32, u32, u32)]) -> usize {
 /// through.
 const NONE: u32 = u32::MAX;
 
-/// The window's cells in its local raster order (column fastest, then row,
-/// then layer), what the searches of one negotiation need of them, and the
-/// search's scratch space. The grid does not change while the rounds
-/// negotiate (the paths are claimed only at the end), so the owners are
-/// read once.
+/// The window of one negotiation: its cells and the search's scratch
+/// space.
 struct Window {
+    cells: Cells,
+    search: Dijkstra<Heap>,
+}
+
+/// The window's cells in its local raster order (column fastest, then row,
+/// then layer) and what the searches of one negotiation need of them. The
+/// grid does not change while the rounds negotiate (the paths are claimed
+/// only at the end), so the owners are read once.
+struct Cells {
     cols: usize,
     /// Cells per layer.
     plane: usize,
@@ -294,10 +298,6 @@ struct Window {
     /// Step cost along and across rows on each layer.
     along: Vec<u32>,
     across: Vec<u32>,
-    dist: Vec<u32>,
-    parent: Vec<usize>,
-    touched: Vec<usize>,
-    heap: BinaryHeap<Reverse<u64>>,
     /// The piece of the net being routed that each cell joins ([`NONE`]
     /// outside [`Window::route_net`] and [`pieces_of`]).
     group: Vec<u32>,
@@ -328,7 +328,9 @@ impl Window {
                 0
             }
         };
-        Window {
+        let mut search = Dijkstra::default();
+        search.grow(size);
+        let cells = Cells {
             cols,
             plane,
             layers,
@@ -339,12 +341,9 @@ impl Window {
             across: (1..=layers)
                 .map(|l| cost(l, Preferred::Horizontal))
                 .collect(),
-            dist: vec![u32::MAX; size],
-            parent: vec![usize::MAX; size],
-            touched: Vec::new(),
-            heap: BinaryHeap::new(),
             group: vec![NONE; size],
-        }
+        };
+        Window { cells, search }
     }
 
     /// Connect every piece of a net through the window: paths as lists of
@@ -360,123 +359,136 @@ impl Window {
     ) -> Option<Vec<Vec<usize>>> {
         for (k, cells) in pieces.entries.iter().enumerate() {
             for &i in cells {
-                self.group[i] = k as u32;
+                self.cells.group[i] = k as u32;
             }
         }
-        let found = 'search: {
-            let entries = &pieces.entries;
-            if entries.len() <= 1 {
-                break 'search Some(Vec::new());
-            }
-            // Pieces that cannot enter the window are left alone.
-            let mut joined: Vec<bool> = entries.iter().map(Vec::is_empty).collect();
-            let Some(start) = (0..entries.len()).find(|&k| !joined[k]) else {
-                break 'search Some(Vec::new());
-            };
-            joined[start] = true;
-            let mut tree: Vec<usize> = entries[start].clone();
-            let mut paths = Vec::new();
-            let (cols, plane, top) = (self.cols, self.plane, self.top);
-            let mine = net + 1;
-            loop {
-                if joined.iter().all(|&j| j) {
-                    break 'search Some(paths);
-                }
-                for &i in &self.touched {
-                    self.dist[i] = u32::MAX;
-                    self.parent[i] = usize::MAX;
-                }
-                self.touched.clear();
-                self.heap.clear();
-                for &i in &tree {
-                    self.dist[i] = 0;
-                    self.touched.push(i);
-                    self.heap.push(Reverse(i as u64));
-                }
-                let mut reached = None;
-                while let Some(Reverse(key)) = self.heap.pop() {
-                    let (d, i) = ((key >> 32) as u32, (key & 0xffff_ffff) as usize);
-                    if d > self.dist[i] {
-                        continue;
-                    }
-                    let k = self.group[i];
-                    if k != NONE && !joined[k as usize] {
-                        reached = Some(i);
-                        break;
-                    }
-                    let (col, y, layer) = self.place[i];
-                    let on_pin_row = y == 0 || y == top;
-                    // Steps in the order x - 1, x + 1, layer - 1, layer + 1,
-                    // y - 1, y + 1 (ties keep the first parent found).
-                    let owner = &self.owner;
-                    let dist = &mut self.dist;
-                    let parent = &mut self.parent;
-                    let touched = &mut self.touched;
-                    let heap = &mut self.heap;
-                    macro_rules! try_step {
-                        ($j:expr, $step:expr) => {{
-                            let j = $j;
-                            let o = owner[j];
-                            if o == 0 || o == mine {
-                                let nd = d
-                                    .saturating_add($step)
-                                    .saturating_add(history[j])
-                                    .saturating_add((users[j] as u32).saturating_mul(pres));
-                                if nd < dist[j] {
-                                    if dist[j] == u32::MAX {
-                                        touched.push(j);
-                                    }
-                                    dist[j] = nd;
-                                    parent[j] = i;
-                                    heap.push(Reverse((nd as u64) << 32 | j as u64));
-                                }
-                            }
-                        }};
-                    }
-                    if !on_pin_row {
-                        let h = self.along[(layer - 1) as usize];
-                        if col > 0 {
-                            try_step!(i - 1, h);
-                        }
-                        if (col as usize) + 1 < cols {
-                            try_step!(i + 1, h);
-                        }
-                        if layer > 1 {
-                            try_step!(i - plane, 3);
-                        }
-                        if layer < self.layers {
-                            try_step!(i + plane, 3);
-                        }
-                    }
-                    let v = self.across[(layer - 1) as usize];
-                    if y > 0 && !(on_pin_row && y - 1 == 0) {
-                        try_step!(i - cols, v);
-                    }
-                    if y < top && !(on_pin_row && y + 1 == top) {
-                        try_step!(i + cols, v);
-                    }
-                }
-                let Some(end) = reached else {
-                    break 'search None;
-                };
-                let k = self.group[end] as usize;
-                let mut path = vec![end];
-                let mut j = end;
-                while self.parent[j] != usize::MAX {
-                    j = self.parent[j];
-                    path.push(j);
-                }
-                path.reverse();
-                joined[k] = true;
-                tree.extend(entries[k].iter().copied());
-                tree.extend(path.iter().copied());
-                paths.push(path);
-            }
-        };
+        let found = self.join_pieces(net, &pieces.entries, (users, history, pres));
         for &i in pieces.entries.iter().flatten() {
-            self.group[i] = NONE;
+            self.cells.group[i] = NONE;
         }
         found
+    }
+
+    /// Grow a tree from the first piece that can enter the window to every
+    /// other such piece (marked in `group`) by shortest paths at the
+    /// congestion prices `(users, history, pres)`.
+    fn join_pieces(
+        &mut self,
+        net: u32,
+        entries: &[Vec<usize>],
+        (users, history, pres): (&[u16], &[u32], u32),
+    ) -> Option<Vec<Vec<usize>>> {
+        if entries.len() <= 1 {
+            return Some(Vec::new());
+        }
+        // Pieces that cannot enter the window are left alone.
+        let mut joined: Vec<bool> = entries.iter().map(Vec::is_empty).collect();
+        let Some(start) = (0..entries.len()).find(|&k| !joined[k]) else {
+            return Some(Vec::new());
+        };
+        joined[start] = true;
+        let mut tree: Vec<usize> = entries[start].clone();
+        let mut paths = Vec::new();
+        let Window { cells, search } = self;
+        loop {
+            if joined.iter().all(|&j| j) {
+                return Some(paths);
+            }
+            search.reset();
+            for &i in &tree {
+                search.start(i, i);
+            }
+            let mut policy = Negotiation {
+                cells,
+                mine: net + 1,
+                joined: &joined,
+                users,
+                history,
+                pres,
+            };
+            let end = search.run(&mut policy)?;
+            let k = cells.group[end] as usize;
+            let path = search.path(end, |i| i);
+            joined[k] = true;
+            tree.extend(entries[k].iter().copied());
+            tree.extend(path.iter().copied());
+            paths.push(path);
+        }
+    }
+}
+
+/// The cost policy of a window's searches: nodes and slots are window
+/// indices; a cell costs its step, its history and its present users at
+/// the round's price (saturating); a cell of a piece not joined yet ends
+/// the search.
+struct Negotiation<'w> {
+    cells: &'w Cells,
+    /// The net routed, as the owners hold it (`net + 1`).
+    mine: u32,
+    joined: &'w [bool],
+    users: &'w [u16],
+    history: &'w [u32],
+    pres: u32,
+}
+
+impl Policy for Negotiation<'_> {
+    type At = ();
+
+    #[inline(always)]
+    fn locate(&self, i: usize) -> (usize, ()) {
+        (i, ())
+    }
+
+    #[inline(always)]
+    fn is_goal(&self, i: usize, _: (), _: u32) -> bool {
+        let k = self.cells.group[i];
+        k != NONE && !self.joined[k as usize]
+    }
+
+    #[inline(always)]
+    fn each_move(&mut self, i: usize, _: usize, _: (), mut step: impl FnMut(usize, usize, u32)) {
+        let w = self.cells;
+        let (cols, plane, top) = (w.cols, w.plane, w.top);
+        let (col, y, layer) = w.place[i];
+        let on_pin_row = y == 0 || y == top;
+        // Steps in the order x - 1, x + 1, layer - 1, layer + 1,
+        // y - 1, y + 1 (ties keep the first parent found).
+        let mut try_step = |j: usize, cost: u32| {
+            let o = w.owner[j];
+            if o == 0 || o == self.mine {
+                let price = cost
+                    .saturating_add(self.history[j])
+                    .saturating_add((self.users[j] as u32).saturating_mul(self.pres));
+                step(j, j, price);
+            }
+        };
+        if !on_pin_row {
+            let h = w.along[(layer - 1) as usize];
+            if col > 0 {
+                try_step(i - 1, h);
+            }
+            if (col as usize) + 1 < cols {
+                try_step(i + 1, h);
+            }
+            if layer > 1 {
+                try_step(i - plane, 3);
+            }
+            if layer < w.layers {
+                try_step(i + plane, 3);
+            }
+        }
+        let v = w.across[(layer - 1) as usize];
+        if y > 0 && !(on_pin_row && y - 1 == 0) {
+            try_step(i - cols, v);
+        }
+        if y < top && !(on_pin_row && y + 1 == top) {
+            try_step(i + cols, v);
+        }
+    }
+
+    #[inline(always)]
+    fn extend(d: u32, cost: u32) -> u32 {
+        d.saturating_add(cost)
     }
 }
 

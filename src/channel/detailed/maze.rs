@@ -3,7 +3,8 @@
 //! its net's tree when the straight stub is blocked (YACR2's maze steps,
 //! generalised to any path through free space on any layer).
 
-use super::grid::{Cell, Grid, Marks, BLOCKED};
+use super::grid::{Cell, Grid, Marks, PointState};
+use super::search::{Buckets, Dijkstra, Policy};
 
 /// Preferred wiring direction of a layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +76,7 @@ pub struct Search<'a> {
 /// instructions).
 macro_rules! each_move {
     ($search:expr, $c:expr, $i:expr, $k:expr, $frame:expr, ($x0:expr, $x1:expr), $is_target:expr,
-     $window_bound:ident, |$next:ident, $j:ident, $l:ident, $cost:ident| $body:block) => {{
+     $window_bound:expr, |$next:ident, $j:ident, $l:ident, $cost:ident| $body:block) => {{
         let s = $search;
         let g = s.grid;
         let (c, i, k): (Cell, usize, usize) = ($c, $i, $k);
@@ -170,8 +171,8 @@ impl Search<'_> {
     /// it cannot be used.
     #[inline]
     fn price_at(&self, c: Cell, i: usize) -> Option<u32> {
-        let o = self.grid.owner_at(i);
-        if o == 0 || o == self.net + 1 {
+        let state = self.grid.state_at(i);
+        if state == PointState::Free || state == PointState::Net(self.net) {
             return Some(0);
         }
         let p = self.steal?;
@@ -180,7 +181,7 @@ impl Search<'_> {
             || c.y == self.grid.top_row()
             || c.x == -1
             || c.x == self.grid.columns
-            || o == BLOCKED;
+            || state == PointState::Blocked;
         (!boundary).then_some(p)
     }
 
@@ -339,78 +340,84 @@ impl Search<'_> {
         is_target: impl Fn(Cell, usize) -> bool,
     ) -> Result<Vec<Cell>, NotFound> {
         let g = self.grid;
-        let (x0, x1) = self.columns();
         // The queue holds raster indices, which pop in (layer, y, x) order
         // at equal distance; distances and parents are kept by the
         // window's own index ([`Frame`]).
         let frame = self.frame();
-        scratch.grow(frame.size);
+        let search = &mut scratch.search;
+        search.grow(frame.size);
         let longest =
             (self.costs.step + self.costs.wrong_way).max(self.costs.via) + self.steal.unwrap_or(0);
-        scratch.queue.prepare(longest);
-        let Scratch {
-            dist,
-            parent,
-            touched,
-            queue,
-            ..
-        } = scratch;
-        // Whether the window kept the search from a source or a move.
-        let mut window_bound = false;
-        for (i, c) in self.starts(sources, &mut window_bound) {
-            let k = frame.at(c);
-            if dist[k] == u32::MAX {
-                touched.push(k);
-            }
-            dist[k] = 0;
-            queue.push(0, i);
+        search.prepare(longest);
+        let mut policy = Maze {
+            search: self,
+            frame,
+            columns: self.columns(),
+            is_target,
+            window_bound: false,
+        };
+        for (i, c) in self.starts(sources, &mut policy.window_bound) {
+            search.start(i, frame.at(c));
         }
-        while let Some((d, i)) = queue.pop() {
-            let c = g.cell_at(i);
-            let k = frame.at(c);
-            if d > dist[k] {
-                continue;
+        match search.run(&mut policy) {
+            Some(end) => {
+                let path = search.path(end, |i| frame.at(g.cell_at(i)));
+                Ok(path.into_iter().map(|i| g.cell_at(i)).collect())
             }
-            if d > 0 && is_target(c, i) {
-                let mut path = vec![c];
-                let mut at = c;
-                loop {
-                    let p = parent[frame.at(at)];
-                    if p == NO_PARENT {
-                        break;
-                    }
-                    at = g.cell_at(p as usize);
-                    path.push(at);
-                }
-                path.reverse();
-                return Ok(path);
-            }
-            each_move!(
-                self,
-                c,
-                i,
-                k,
-                frame,
-                (x0, x1),
-                is_target,
-                window_bound,
-                |next, j, l, cost| {
-                    debug_assert_eq!(l, frame.at(next));
-                    if let Some(toll) = self.price_at(next, j) {
-                        let nd = d + cost + toll;
-                        if nd < dist[l] {
-                            if dist[l] == u32::MAX {
-                                touched.push(l);
-                            }
-                            dist[l] = nd;
-                            parent[l] = i as u32;
-                            queue.push(nd, j);
-                        }
-                    }
-                }
-            );
+            None => Err(NotFound {
+                window_bound: policy.window_bound,
+            }),
         }
-        Err(NotFound { window_bound })
+    }
+}
+
+/// The cost policy of [`Search::run`]: nodes are raster indices, slots the
+/// window's own index; a target ends the search (a source does not).
+struct Maze<'s, 'a, T> {
+    search: &'s Search<'a>,
+    frame: Frame,
+    columns: (i64, i64),
+    is_target: T,
+    /// Whether the window kept the search from a source or a move.
+    window_bound: bool,
+}
+
+impl<T: Fn(Cell, usize) -> bool> Policy for Maze<'_, '_, T> {
+    type At = Cell;
+
+    #[inline(always)]
+    fn locate(&self, i: usize) -> (usize, Cell) {
+        let c = self.search.grid.cell_at(i);
+        (self.frame.at(c), c)
+    }
+
+    #[inline(always)]
+    fn is_goal(&self, i: usize, c: Cell, d: u32) -> bool {
+        d > 0 && (self.is_target)(c, i)
+    }
+
+    #[inline(always)]
+    fn each_move(&mut self, i: usize, k: usize, c: Cell, mut step: impl FnMut(usize, usize, u32)) {
+        let s = self.search;
+        let frame = self.frame;
+        let (x0, x1) = self.columns;
+        let is_target = &self.is_target;
+        each_move!(
+            s,
+            c,
+            i,
+            k,
+            frame,
+            (x0, x1),
+            is_target,
+            self.window_bound,
+            |next, j, l, cost| {
+                debug_assert_eq!(l, frame.at(next));
+                if let Some(toll) = s.price_at(next, j) {
+                    step(j, l, cost + toll);
+                }
+            }
+        );
     }
 }
 
@@ -445,43 +452,30 @@ pub struct NotFound {
     pub window_bound: bool,
 }
 
-/// Distances, parents (raster indices) and flood marks of a search by its
-/// window's own index ([`Frame`]), kept between searches on a thread and
-/// reset entry by entry (a search usually touches a small part of its
-/// window). Sized to a window, not to the grid: on a long channel a grid
-/// of raster-indexed scratch is tens of megabytes on each thread, mapped
-/// anew on every new thread.
+/// The searches' scratch space by the window's own index ([`Frame`]):
+/// the shortest path search's distances and parents (raster indices) and
+/// the flood's marks, kept between searches on a thread and reset entry by
+/// entry (a search usually touches a small part of its window). Sized to a
+/// window, not to the grid: on a long channel a grid of raster-indexed
+/// scratch is tens of megabytes on each thread, mapped anew on every new
+/// thread.
 #[derive(Default)]
 struct Scratch {
-    dist: Vec<u32>,
-    parent: Vec<u32>,
-    touched: Vec<usize>,
-    queue: Buckets,
+    search: Dijkstra<Buckets>,
     /// The reachability flood's marks and stack.
     seen: Marks,
     stack: Vec<(usize, usize, Cell)>,
 }
 
-/// No parent: a search's source. Raster indices fit in 32 bits.
-const NO_PARENT: u32 = u32::MAX;
-
 impl Scratch {
     /// Room for `n` window indices.
     fn grow(&mut self, n: usize) {
-        if self.dist.len() < n {
-            self.dist.resize(n, u32::MAX);
-            self.parent.resize(n, NO_PARENT);
-            self.seen.grow(n, n);
-        }
+        self.search.grow(n);
+        self.seen.grow(n, n);
     }
 
     fn reset(&mut self) {
-        for &i in &self.touched {
-            self.dist[i] = u32::MAX;
-            self.parent[i] = NO_PARENT;
-        }
-        self.touched.clear();
-        self.queue.clear();
+        self.search.reset();
     }
 }
 
@@ -512,75 +506,6 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
-/// A monotone priority queue for small integer step costs (Dial's buckets):
-/// pops `(distance, index)` pairs in increasing order of both, exactly as a
-/// binary heap of the pairs would, when every push is at most `longest`
-/// beyond the distance last popped and never at it.
-#[derive(Default)]
-struct Buckets {
-    ring: Vec<Vec<usize>>,
-    /// The bucket being emptied, sorted descending so `pop` takes its end.
-    current: Vec<usize>,
-    distance: u32,
-    pending: usize,
-}
-
-impl Buckets {
-    #[cfg(test)]
-    fn new(longest: u32) -> Self {
-        let mut b = Buckets::default();
-        b.prepare(longest);
-        b
-    }
-
-    /// Make room for pushes up to `longest` beyond the last pop (an empty
-    /// queue keeps its buckets' storage).
-    fn prepare(&mut self, longest: u32) {
-        let size = (longest as usize + 1).next_power_of_two();
-        if self.ring.len() < size {
-            self.ring.resize(size, Vec::new());
-        }
-    }
-
-    /// Empty the queue, keeping its storage.
-    fn clear(&mut self) {
-        if self.pending > 0 {
-            self.ring.iter_mut().for_each(Vec::clear);
-        }
-        self.current.clear();
-        self.distance = 0;
-        self.pending = 0;
-    }
-
-    fn push(&mut self, d: u32, i: usize) {
-        debug_assert!(d >= self.distance && (d - self.distance) < self.ring.len() as u32);
-        let mask = self.ring.len() - 1;
-        self.ring[d as usize & mask].push(i);
-        self.pending += 1;
-    }
-
-    fn pop(&mut self) -> Option<(u32, usize)> {
-        if let Some(i) = self.current.pop() {
-            return Some((self.distance, i));
-        }
-        if self.pending == 0 {
-            return None;
-        }
-        let mask = self.ring.len() - 1;
-        loop {
-            let bucket = &mut self.ring[self.distance as usize & mask];
-            if !bucket.is_empty() {
-                std::mem::swap(&mut self.current, bucket);
-                self.pending -= self.current.len();
-                self.current.sort_unstable_by(|a, b| b.cmp(a));
-                let i = self.current.pop().expect("a non-empty bucket");
-                return Some((self.distance, i));
-            }
-            self.distance += 1;
-        }
-    }
-}
-
 /// Claim and join the cells of a path for a net; cells other nets own are
 /// taken from them (released first). Returns the nets that lost cells.
 pub fn commit(grid: &mut Grid, path: &[Cell], net: u32) -> Vec<u32> {
@@ -603,229 +528,5 @@ pub fn commit(grid: &mut Grid, path: &[Cell], net: u32) -> Vec<u32> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::Buckets;
-    use rand::{Rng, SeedableRng};
-    use std::cmp::Reverse;
-    use std::collections::BinaryHeap;
-
-    /// A search on layers 1..=2 of a 3-layer grid: a source cell on layer 3
-    /// only steps down, so a target reachable only along layer 3 is not found;
-    /// with layer 3 included it is.
-    #[test]
-    fn a_search_keeps_to_its_layers() {
-        use super::super::grid::{Cell, Grid};
-        use super::{Costs, NotFound, Preferred, Search};
-        let mut g = Grid::new(8, 3, 3, 2);
-        // Wall off layers 1 and 2 at column 4 (rows 1..=3) with net 1.
-        for l in 1..=2 {
-            for y in 1..=3 {
-                g.claim(Cell::new(4, y, l), 1);
-            }
-        }
-        let preferred = [Preferred::Horizontal, Preferred::Vertical, Preferred::Any];
-        let search = |layers: u32| Search {
-            grid: &g,
-            net: 0,
-            preferred: &preferred,
-            costs: Costs::default(),
-            window: (0, 7),
-            layers,
-            left_side: false,
-            right_side: false,
-            steal: None,
-        };
-        let source = [Cell::new(1, 2, 3)];
-        let target = |c: Cell, _: usize| c == Cell::new(6, 2, 1);
-        assert_eq!(
-            search(2).run(&source, target),
-            Err(NotFound {
-                window_bound: false
-            })
-        );
-        let path = search(3)
-            .run(&source, target)
-            .expect("around the wall on layer 3");
-        assert_eq!(path.last(), Some(&Cell::new(6, 2, 1)));
-        // A window short of the way round reports that it was in the way.
-        let narrow = Search {
-            window: (0, 5),
-            ..search(3)
-        };
-        assert_eq!(
-            narrow.run(&source, target),
-            Err(NotFound { window_bound: true })
-        );
-    }
-
-    #[test]
-    fn buckets_pop_in_the_order_of_a_binary_heap() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
-        for _ in 0..200 {
-            let longest = rng.gen_range(1..20u32);
-            let mut buckets = Buckets::new(longest);
-            let mut heap = BinaryHeap::new();
-            for _ in 0..rng.gen_range(1..5) {
-                let i = rng.gen_range(0..50usize);
-                buckets.push(0, i);
-                heap.push(Reverse((0u32, i)));
-            }
-            let mut popped = 0;
-            while let Some(Reverse(want)) = heap.pop() {
-                let got = buckets.pop().expect("as many entries as the heap");
-                assert_eq!(got, want);
-                popped += 1;
-                // Pushes strictly after the popped distance, within reach.
-                if popped < 300 {
-                    for _ in 0..rng.gen_range(0..3) {
-                        let d = want.0 + rng.gen_range(1..=longest);
-                        let i = rng.gen_range(0..50usize);
-                        buckets.push(d, i);
-                        heap.push(Reverse((d, i)));
-                    }
-                }
-            }
-            assert_eq!(buckets.pop(), None);
-        }
-    }
-
-    /// Free about half of a net's track cells (the caller rolls the grid
-    /// back) and label the pieces left.
-    fn cut(g: &mut super::Grid, rng: &mut impl Rng, net: u32) -> Vec<Vec<super::Cell>> {
-        for c in g.cells_of(net) {
-            if c.y > 0 && c.y <= g.width && rng.gen_bool(0.5) {
-                g.release(c);
-            }
-        }
-        g.label_components(net)
-    }
-
-    /// The flood's verdict against the shortest path search alone: for cut
-    /// nets of raw routings (some of a net's track cells freed), searches
-    /// from one piece towards the others, in windows of several widths,
-    /// with and without rip-up, reach a target in both or fail in both with
-    /// the same report.
-    #[test]
-    fn the_flood_decides_as_the_shortest_path_search() {
-        use super::super::tests::raw_grids;
-        use super::{Cell, Costs, Flood, NotFound, Preferred, Scratch, Search};
-        use crate::channel::problem::NetId;
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
-        let (mut reached, mut failed) = (0, 0);
-        for (p, mut g) in raw_grids(12, 100) {
-            let preferred = vec![Preferred::Any; g.layers as usize];
-            for _ in 0..12 {
-                let net = rng.gen_range(0..p.nets().len()) as u32;
-                let mark = g.mark();
-                let comps = cut(&mut g, &mut rng, net);
-                if comps.len() >= 2 {
-                    let si = rng.gen_range(0..comps.len());
-                    let x = comps[si][rng.gen_range(0..comps[si].len())].x;
-                    let reach = [0, 1, 3, 9, 27][rng.gen_range(0..5)];
-                    let info = p.net(NetId(net));
-                    let search = Search {
-                        grid: &g,
-                        net,
-                        preferred: &preferred,
-                        costs: Costs::default(),
-                        window: (x - reach, x + reach),
-                        layers: rng.gen_range(1..=g.layers),
-                        left_side: info.left,
-                        right_side: info.right,
-                        steal: rng.gen_bool(0.3).then_some(12),
-                    };
-                    let target = |_: Cell, i: usize| {
-                        g.owner_at(i) == net + 1 && g.component_at(i).is_some_and(|k| k != si)
-                    };
-                    let mut scratch = Scratch::default();
-                    let alone = search.run_in(&mut scratch, &comps[si], target);
-                    scratch.reset();
-                    let flood = search.reach_in(&mut scratch, &comps[si], &target, usize::MAX);
-                    match (alone, flood) {
-                        (Ok(_), Flood::Reached) => reached += 1,
-                        (Err(a), Flood::Exhausted { window_bound }) => {
-                            assert_eq!(a, NotFound { window_bound }, "{} net {net}", p.name());
-                            failed += 1;
-                        }
-                        (a, _) => panic!("{} net {net}: search {a:?}, flood disagrees", p.name()),
-                    }
-                }
-                g.rollback(mark);
-            }
-        }
-        assert!(
-            reached > 300 && failed > 150,
-            "{reached} reached, {failed} failed"
-        );
-    }
-
-    /// The symmetry [`Search::reaches`] states: between a net's pieces
-    /// inside the grid's columns and the search's layers, one piece reaches
-    /// the others exactly when the others reach it, in the same window, on
-    /// cut nets of raw routings (as in the test above). A budget too small
-    /// gives up rather than answer.
-    #[test]
-    fn reaching_is_symmetric() {
-        use super::super::tests::raw_grids;
-        use super::{Cell, Costs, Preferred, Search};
-        use crate::channel::problem::NetId;
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(32);
-        let (mut reached, mut failed, mut gave_up) = (0, 0, 0);
-        for (p, mut g) in raw_grids(13, 100) {
-            let preferred = vec![Preferred::Any; g.layers as usize];
-            for _ in 0..40 {
-                let net = rng.gen_range(0..p.nets().len()) as u32;
-                let mark = g.mark();
-                let comps = cut(&mut g, &mut rng, net);
-                let layers = rng.gen_range(1..=g.layers);
-                let inside = |c: &Cell| c.x >= 0 && c.x < g.columns && c.layer <= layers;
-                if comps.len() >= 2 && comps.iter().flatten().all(inside) {
-                    let si = rng.gen_range(0..comps.len());
-                    let x = comps[si][rng.gen_range(0..comps[si].len())].x;
-                    let reach = [0, 1, 3, 9, 27, 81][rng.gen_range(0..6)];
-                    let info = p.net(NetId(net));
-                    let search = Search {
-                        grid: &g,
-                        net,
-                        preferred: &preferred,
-                        costs: Costs::default(),
-                        window: (x - reach, x + reach),
-                        layers,
-                        left_side: info.left,
-                        right_side: info.right,
-                        steal: rng.gen_bool(0.3).then_some(12),
-                    };
-                    let others = super::other_pieces(&comps, si);
-                    let is_net = |i: usize| g.owner_at(i) == net + 1;
-                    let forth = search.reaches(
-                        &comps[si],
-                        |_, i| is_net(i) && g.component_at(i).is_some_and(|k| k != si),
-                        usize::MAX,
-                    );
-                    let back = search.reaches(
-                        &others,
-                        |_, i| is_net(i) && g.component_at(i) == Some(si),
-                        usize::MAX,
-                    );
-                    assert_eq!(forth, back, "{} net {net}", p.name());
-                    match forth {
-                        Some(true) => reached += 1,
-                        _ => failed += 1,
-                    }
-                    let small = search.reaches(
-                        &others,
-                        |_, i| is_net(i) && g.component_at(i) == Some(si),
-                        3,
-                    );
-                    assert!(small.is_none() || small == back, "{} net {net}", p.name());
-                    gave_up += small.is_none() as usize;
-                }
-                g.rollback(mark);
-            }
-        }
-        assert!(
-            reached > 500 && failed > 100 && gave_up > 300,
-            "{reached} reached, {failed} failed, {gave_up} gave up"
-        );
-    }
-}
+#[path = "maze_tests.rs"]
+mod tests;

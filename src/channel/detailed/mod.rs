@@ -27,10 +27,13 @@ pub mod cleanup;
 pub mod conflict_free;
 pub mod greedy;
 pub mod grid;
+pub mod improve;
 pub mod local;
 pub mod maze;
 pub mod negotiated;
 mod repair;
+mod riser;
+mod search;
 mod setup;
 
 use crate::channel::analysis::density;
@@ -43,10 +46,11 @@ use crate::channel::solution::{ChannelSolution, LayerGroup, Via, Wire};
 use crate::geom::Point;
 
 use crate::parallel::Handoff;
-use assign::{assign_with, improve, PieceConstraints, Slot};
+use assign::{assign_with, PieceConstraints, Slot};
 use candidates::*;
 use conflict_free::ConflictFree;
 use grid::{Cell, Grid, Mark, SparePool};
+use improve::improve;
 use maze::{commit, Costs, Preferred, Search};
 
 pub use super::layer_model::LayerModel;
@@ -210,8 +214,32 @@ impl Item {
     }
 }
 
-/// The trunk pieces of every net that needs a track, nets in id order.
-fn items_of(problem: &ChannelProblem, doglegs: bool) -> Vec<Item> {
+/// How [`items_of`] cuts a net's trunk into pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cut {
+    /// At the net's pin columns (doglegs where the net has a vertical
+    /// anyway).
+    Doglegs,
+    /// Not at all: one piece per net.
+    WholeNets,
+}
+
+impl Cut {
+    /// Doglegs when `doglegs`, else whole nets (for the tests' random
+    /// draws).
+    #[cfg(test)]
+    fn doglegs_if(doglegs: bool) -> Self {
+        if doglegs {
+            Cut::Doglegs
+        } else {
+            Cut::WholeNets
+        }
+    }
+}
+
+/// The trunk pieces of every net that needs a track, nets in id order, cut
+/// as `cut` says.
+fn items_of(problem: &ChannelProblem, cut: Cut) -> Vec<Item> {
     let mut items = Vec::new();
     for id in problem.net_ids() {
         let net = problem.net(id);
@@ -219,7 +247,7 @@ fn items_of(problem: &ChannelProblem, doglegs: bool) -> Vec<Item> {
             continue;
         }
         let (lo, hi) = net.span(problem.columns());
-        if !doglegs {
+        if cut == Cut::WholeNets {
             items.push(Item { net: id.0, lo, hi });
             continue;
         }
@@ -340,37 +368,53 @@ pub fn route_borrowing(
             });
             found = negotiated::route(problem, rows, &preferred);
         }
-        // The quick path's routing competes with the reserved-layer ones.
-        let mut ours = found.map(|g| finish(problem, model, g));
-        // The other variant's routing, when the effort asked for it, and
-        // the quick path's.
-        for alt in other
-            .map(|g| finish(problem, model, g))
-            .into_iter()
-            .chain(quick)
-        {
-            if ours.as_ref().is_none_or(|s| quality(&alt) < quality(s)) {
-                ours = Some(alt);
-            }
-        }
-        if let Some(ours) = ours {
-            return Ok(match within.filter(|sw| sw.rows == ours.width as i64) {
-                Some(sw) => {
-                    let g = greedy(&sw);
-                    if quality(&g) < quality(&ours) {
-                        g
-                    } else {
-                        ours
-                    }
-                }
-                None => ours,
-            });
-        }
-        if let Some(sw) = within {
-            return Ok(greedy(&sw));
+        if let Some(s) = pick(problem, model, found, other, quick, within) {
+            return Ok(s);
         }
         rows += 1;
     }
+}
+
+/// The routing a width ends with, if any: the best (by [`quality`]) of the
+/// reserved-layer or negotiated routing `found`, the other variant's and
+/// the quick path's, against the greedy sweep's when that needs exactly
+/// as many tracks; else the greedy sweep's when it fits.
+fn pick(
+    problem: &ChannelProblem,
+    model: LayerModel,
+    found: Option<Grid>,
+    other: Option<Grid>,
+    quick: Option<ChannelSolution>,
+    within: Option<greedy::Sweep>,
+) -> Option<ChannelSolution> {
+    let greedy = |sw: &greedy::Sweep| finish(problem, model, greedy::draw(problem, model, sw));
+    // The quick path's routing competes with the reserved-layer ones.
+    let mut ours = found.map(|g| finish(problem, model, g));
+    // The other variant's routing, when the effort asked for it, and
+    // the quick path's.
+    for alt in other
+        .map(|g| finish(problem, model, g))
+        .into_iter()
+        .chain(quick)
+    {
+        if ours.as_ref().is_none_or(|s| quality(&alt) < quality(s)) {
+            ours = Some(alt);
+        }
+    }
+    if let Some(ours) = ours {
+        return Some(match within.filter(|sw| sw.rows == ours.width as i64) {
+            Some(sw) => {
+                let g = greedy(&sw);
+                if quality(&g) < quality(&ours) {
+                    g
+                } else {
+                    ours
+                }
+            }
+            None => ours,
+        });
+    }
+    within.map(|sw| greedy(&sw))
 }
 
 /// How a routing of a given width ranks: fewer vias, then less wire.

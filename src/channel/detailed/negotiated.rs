@@ -10,11 +10,9 @@
 //! shared, or after a fixed number of rounds (then the caller widens the
 //! channel). Wrong-way steps cost extra, so the result stays mostly reserved.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use super::grid::{Cell, Grid};
 use super::maze::Preferred;
+use super::search::{Dijkstra, Heap, Policy};
 use crate::channel::problem::{ChannelProblem, NetId, Side};
 
 const ROUNDS: usize = 40;
@@ -120,9 +118,10 @@ impl State<'_> {
             }
             tree_cells.extend(&seed);
         }
-        let mut dist = vec![u32::MAX; m];
-        let mut parent = vec![usize::MAX; m];
+        let mut search: Dijkstra<Heap> = Dijkstra::default();
+        search.grow(m);
         let mut is_term = vec![usize::MAX; m];
+        let exits = Exits::of(info.left, info.right);
         while !terms.is_empty() {
             is_term.iter_mut().for_each(|t| *t = usize::MAX);
             for (k, (t, _)) in terms.iter().enumerate() {
@@ -130,43 +129,19 @@ impl State<'_> {
                     is_term[local(self.cell(i))] = k;
                 }
             }
-            dist.iter_mut().for_each(|d| *d = u32::MAX);
-            parent.iter_mut().for_each(|p| *p = usize::MAX);
-            let mut heap = BinaryHeap::new();
+            search.reset();
             for &i in &sources {
-                dist[local(self.cell(i))] = 0;
-                heap.push(Reverse((0u32, i)));
+                search.start(i, local(self.cell(i)));
             }
-            let mut reached = None;
-            while let Some(Reverse((d, i))) = heap.pop() {
-                let c = self.cell(i);
-                let li = local(c);
-                if d > dist[li] {
-                    continue;
-                }
-                if is_term[li] != usize::MAX {
-                    reached = Some(i);
-                    break;
-                }
-                for (next, step) in self.moves(c, info.left, info.right) {
-                    if next.x < x0 || next.x > x1 {
-                        continue;
-                    }
-                    let j = self.index(next);
-                    let pin_row = next.y == 0 || next.y == self.rows + 1;
-                    if (pin_row || self.pin[j] != 0) && self.pin[j] != net + 1 {
-                        continue;
-                    }
-                    let price = step + self.history[j] + self.users[j] as u32 * pres;
-                    let nd = d + price;
-                    let lj = local(next);
-                    if nd < dist[lj] {
-                        dist[lj] = nd;
-                        parent[lj] = i;
-                        heap.push(Reverse((nd, j)));
-                    }
-                }
-            }
+            let reached = search.run(&mut Congestion {
+                state: self,
+                mine: net + 1,
+                pres,
+                window: (x0, x1),
+                local: &local,
+                is_term: &is_term,
+                exits,
+            });
             let Some(end) = reached else {
                 self.trees[net as usize].clear();
                 return;
@@ -178,10 +153,9 @@ impl State<'_> {
                     in_tree[local(self.cell(j))] = true;
                     tree_cells.push(j);
                 }
-                let p = parent[local(self.cell(j))];
-                if p == usize::MAX {
+                let Some(p) = search.parent(local(self.cell(j))) else {
                     break;
-                }
+                };
                 self.trees[net as usize].push((p, j));
                 j = p;
             }
@@ -201,8 +175,11 @@ impl State<'_> {
         self.cells[net as usize] = tree_cells;
     }
 
-    fn moves(&self, c: Cell, left: bool, right: bool) -> Vec<(Cell, u32)> {
-        let mut out = Vec::with_capacity(6);
+    /// Calls `f(next, cost)` for each move out of `c` the net's side
+    /// `exits` allow, in the order x - 1, x + 1, layer - 1, layer + 1,
+    /// y - 1, y + 1: never along a pin row or a side column.
+    #[inline(always)]
+    fn moves(&self, c: Cell, exits: Exits, mut f: impl FnMut(Cell, u32)) {
         let top = self.rows + 1;
         let pref = self.preferred[(c.layer - 1) as usize];
         let h = 1 + if pref == Preferred::Vertical { 4 } else { 0 };
@@ -213,20 +190,20 @@ impl State<'_> {
             for dx in [-1, 1] {
                 let x = c.x + dx;
                 let ok = match x {
-                    -1 => left,
-                    x if x == self.columns => right,
+                    -1 => exits.left(),
+                    x if x == self.columns => exits.right(),
                     x => (0..self.columns).contains(&x),
                 };
                 if ok {
-                    out.push((Cell::new(x, c.y, c.layer), h));
+                    f(Cell::new(x, c.y, c.layer), h);
                 }
             }
             if !on_side {
                 if c.layer > 1 {
-                    out.push((Cell::new(c.x, c.y, c.layer - 1), 3));
+                    f(Cell::new(c.x, c.y, c.layer - 1), 3);
                 }
                 if c.layer < self.layers {
-                    out.push((Cell::new(c.x, c.y, c.layer + 1), 3));
+                    f(Cell::new(c.x, c.y, c.layer + 1), 3);
                 }
             }
         }
@@ -234,11 +211,89 @@ impl State<'_> {
             for dy in [-1, 1] {
                 let y = c.y + dy;
                 if (0..=top).contains(&y) && !(on_pin_row && (y == 0 || y == top)) {
-                    out.push((Cell::new(c.x, y, c.layer), v));
+                    f(Cell::new(c.x, y, c.layer), v);
                 }
             }
         }
-        out
+    }
+}
+
+/// The side columns a net may enter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Exits {
+    Neither,
+    Left,
+    Right,
+    Both,
+}
+
+impl Exits {
+    /// The exits of a net that may leave on the left and on the right as
+    /// given.
+    fn of(left: bool, right: bool) -> Self {
+        match (left, right) {
+            (false, false) => Exits::Neither,
+            (true, false) => Exits::Left,
+            (false, true) => Exits::Right,
+            (true, true) => Exits::Both,
+        }
+    }
+
+    fn left(self) -> bool {
+        matches!(self, Exits::Left | Exits::Both)
+    }
+
+    fn right(self) -> bool {
+        matches!(self, Exits::Right | Exits::Both)
+    }
+}
+
+/// The cost policy of a net's search: nodes are raster indices, slots the
+/// index of the net's window; a cell costs its step, its history and its
+/// present users at the round's price; a terminal not joined yet ends the
+/// search. Pin rows are entered only at the net's own pins.
+struct Congestion<'s, 'a, F> {
+    state: &'s State<'a>,
+    /// The net routed, as the pins hold it (`net + 1`).
+    mine: u32,
+    pres: u32,
+    /// Columns the paths may use, inclusive.
+    window: (i64, i64),
+    local: &'s F,
+    is_term: &'s [usize],
+    exits: Exits,
+}
+
+impl<F: Fn(Cell) -> usize> Policy for Congestion<'_, '_, F> {
+    type At = Cell;
+
+    #[inline(always)]
+    fn locate(&self, i: usize) -> (usize, Cell) {
+        let c = self.state.cell(i);
+        ((self.local)(c), c)
+    }
+
+    #[inline(always)]
+    fn is_goal(&self, _: usize, c: Cell, _: u32) -> bool {
+        self.is_term[(self.local)(c)] != usize::MAX
+    }
+
+    #[inline(always)]
+    fn each_move(&mut self, _: usize, _: usize, c: Cell, mut step: impl FnMut(usize, usize, u32)) {
+        let st = self.state;
+        let (x0, x1) = self.window;
+        st.moves(c, self.exits, |next, cost| {
+            if next.x < x0 || next.x > x1 {
+                return;
+            }
+            let j = st.index(next);
+            let pin_row = next.y == 0 || next.y == st.rows + 1;
+            if (pin_row || st.pin[j] != 0) && st.pin[j] != self.mine {
+                return;
+            }
+            let price = cost + st.history[j] + st.users[j] as u32 * self.pres;
+            step(j, (self.local)(next), price);
+        });
     }
 }
 

@@ -6,7 +6,8 @@
 //! negotiation of a window of columns ([`super::local`]); last, free the
 //! two nets' own track cells near the column and rejoin them.
 
-use super::attempt::*;
+use super::grid::PointState;
+use super::riser::{draw_riser, Riser};
 use super::*;
 
 /// Widest detour (columns either side) a rip-up search looks at.
@@ -14,6 +15,10 @@ const STEAL_REACH: i64 = 27;
 
 /// Widest detour (columns either side) a repair searches.
 pub(super) const MAX_REACH: i64 = 243;
+
+/// How many columns right of its conflict a repair may read or write: its
+/// widest search window and a margin.
+pub(super) const SEEN_BEYOND: i64 = MAX_REACH + 4;
 
 /// How many times the repairs of one attempt may start over (per
 /// [`RESTART_REACH`] columns).
@@ -35,30 +40,6 @@ pub(super) fn complete(problem: &ChannelProblem, g: &mut Grid) -> bool {
         };
         (!net.left || on_side(-1)) && (!net.right || on_side(g.columns)) && pieces[id.index()] == 1
     })
-}
-
-/// Draw a riser: a vertical on its layer and a via to each joint.
-pub(super) fn draw_riser(g: &mut Grid, x: i64, r: &Riser) -> bool {
-    let free = (r.lo..=r.hi).all(|y| g.is_free_for(Cell::new(x, y, r.layer), r.net))
-        && r.joints.iter().all(|&(y, l)| {
-            (l.min(r.layer)..=l.max(r.layer)).all(|k| g.is_free_for(Cell::new(x, y, k), r.net))
-        });
-    if !free {
-        return false;
-    }
-    if r.lo < r.hi {
-        g.run(
-            Cell::new(x, r.lo, r.layer),
-            Cell::new(x, r.hi, r.layer),
-            r.net,
-        );
-    }
-    for &(y, l) in r.joints.iter() {
-        if l != r.layer {
-            g.via(x, y, l, r.layer, r.net);
-        }
-    }
-    true
 }
 
 /// Join every piece of a net into one component through free space,
@@ -214,10 +195,8 @@ fn walled_in(search: &Search, comps: &[Vec<Cell>], si: usize) -> bool {
 }
 
 /// Repair a column where the top net's riser would cross the bottom net's:
-/// keep one straight and join the other through the maze, either way round;
-/// then both through the maze. These maze steps use the model's own `own`
-/// layers first and then a borrowed layer above them, if the grid has one
-/// (the thesis's search of B-layer free space before a track is added).
+/// the steps of the ladder ([`ladder`]) in turn, each a trial, until one
+/// succeeds. The costlier steps are skipped once the attempt is abandoned.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn repair(
     problem: &ChannelProblem,
@@ -229,70 +208,174 @@ pub(super) fn repair(
     upper: &Riser,
     abandoned: &dyn Fn() -> bool,
 ) -> bool {
-    let reach: &[u32] = if g.layers > own {
-        &[own, g.layers]
-    } else {
-        &[own]
-    };
-    for &layers in reach {
-        for (straight, bent) in [(lower, upper), (upper, lower)] {
-            if g.trial(|g| {
-                draw_riser(g, x, straight)
-                    && connect_net(problem, g, preferred, layers, straight.net, x)
-                    && connect_net(problem, g, preferred, layers, bent.net, x)
-            }) {
-                return true;
-            }
-        }
-        for (first, second) in [(upper, lower), (lower, upper)] {
-            if g.trial(|g| {
-                connect_net(problem, g, preferred, layers, first.net, x)
-                    && connect_net(problem, g, preferred, layers, second.net, x)
-            }) {
-                return true;
-            }
-        }
-    }
-    // Rip-up and reroute: the nets may take other nets' track cells, and
-    // the nets that lose cells are rejoined in turn. (The costlier steps
-    // from here on are skipped once the attempt is abandoned.)
-    if abandoned() {
-        return false;
-    }
-    for (first, second) in [(upper, lower), (lower, upper)] {
-        if g.trial(|g| {
-            connect_stealing(problem, g, preferred, first.net, x, STEAL_DEPTH)
-                && connect_stealing(problem, g, preferred, second.net, x, STEAL_DEPTH)
-        }) {
-            return true;
-        }
-    }
-    // Then negotiate a window around the column among every net in it.
-    for r in [2, 4, 8] {
-        if abandoned() {
+    let conflict = Conflict { x, lower, upper };
+    for step in ladder(own, g.layers) {
+        if step.checks_abandoned() && abandoned() {
             return false;
         }
-        if local::negotiate(g, preferred, x - r, x + r, &[lower.net, upper.net]) {
+        if step.apply(problem, g, preferred, &conflict) {
             return true;
-        }
-    }
-    // Last, move the two nets' own trunk ends: free their track cells near
-    // the column and rejoin them (with rip-up of others as above).
-    for r in [1, 2, 4] {
-        if abandoned() {
-            return false;
-        }
-        for (first, second) in [(upper, lower), (lower, upper)] {
-            if g.trial(|g| {
-                release_near(g, &[first.net, second.net], x - r, x + r);
-                connect_stealing(problem, g, preferred, first.net, x, STEAL_DEPTH)
-                    && connect_stealing(problem, g, preferred, second.net, x, STEAL_DEPTH)
-            }) {
-                return true;
-            }
         }
     }
     false
+}
+
+/// What is in conflict in a column: the bottom pin's riser and the top
+/// pin's, which would cross.
+pub(super) struct Conflict<'r> {
+    /// The column.
+    pub(super) x: i64,
+    /// The bottom pin's riser.
+    pub(super) lower: &'r Riser,
+    /// The top pin's riser.
+    pub(super) upper: &'r Riser,
+}
+
+impl Conflict<'_> {
+    /// The risers in the order `first` names.
+    fn ordered(&self, first: Which) -> (&Riser, &Riser) {
+        match first {
+            Which::Lower => (self.lower, self.upper),
+            Which::Upper => (self.upper, self.lower),
+        }
+    }
+}
+
+/// One of the two risers of a [`Conflict`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Which {
+    /// The bottom pin's.
+    Lower,
+    /// The top pin's.
+    Upper,
+}
+
+/// A step of the repair ladder, cheapest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RepairStep {
+    /// Draw one riser straight and join both nets (its own first) by
+    /// shortest paths through free space on layers `1 ..= layers`.
+    Straight { layers: u32, straight: Which },
+    /// Join both nets by shortest paths, `first` first.
+    Maze { layers: u32, first: Which },
+    /// Rip up and reroute: the nets may take other nets' track cells, and
+    /// the nets that lose cells are rejoined in turn.
+    Steal { first: Which },
+    /// Negotiate the window of `reach` columns either side among every net
+    /// in it ([`local::negotiate`]).
+    Negotiate { reach: i64 },
+    /// Move the two nets' own trunk ends: free their track cells within
+    /// `reach` columns and rejoin them (with rip-up of others).
+    Release { reach: i64, first: Which },
+}
+
+/// The repair ladder of a grid of `layers` layers for a model of `own`:
+/// the maze steps on the model's own layers first and then with a borrowed
+/// layer above them, if the grid has one (the thesis's search of B-layer
+/// free space before a track is added), each keeping one riser straight
+/// (either) and then neither; rip-up and reroute; local negotiation in
+/// widening windows; last, the nets' own trunk ends freed in widening
+/// windows.
+pub(super) fn ladder(own: u32, layers: u32) -> impl Iterator<Item = RepairStep> {
+    use RepairStep::*;
+    use Which::*;
+    let reach: &'static [bool] = if layers > own {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    let maze = reach.iter().flat_map(move |&borrowed| {
+        let layers = if borrowed { layers } else { own };
+        [
+            Straight {
+                layers,
+                straight: Lower,
+            },
+            Straight {
+                layers,
+                straight: Upper,
+            },
+            Maze {
+                layers,
+                first: Upper,
+            },
+            Maze {
+                layers,
+                first: Lower,
+            },
+        ]
+    });
+    let steal = [Steal { first: Upper }, Steal { first: Lower }];
+    let negotiate = [2, 4, 8].map(|reach| Negotiate { reach });
+    let release = [1, 2, 4]
+        .into_iter()
+        .flat_map(|reach| [Upper, Lower].map(|first| Release { reach, first }));
+    maze.chain(steal).chain(negotiate).chain(release)
+}
+
+impl RepairStep {
+    /// Whether the step is skipped once the attempt is abandoned (checked
+    /// before rip-up, before each window of negotiation and before each
+    /// window of freed trunk ends).
+    fn checks_abandoned(self) -> bool {
+        matches!(
+            self,
+            RepairStep::Steal {
+                first: Which::Upper
+            } | RepairStep::Negotiate { .. }
+                | RepairStep::Release {
+                    first: Which::Upper,
+                    ..
+                }
+        )
+    }
+
+    /// Try the step on a conflict: whether it repaired it (else the grid
+    /// is as it was).
+    fn apply(
+        self,
+        problem: &ChannelProblem,
+        g: &mut Grid,
+        preferred: &[Preferred],
+        c: &Conflict,
+    ) -> bool {
+        let x = c.x;
+        match self {
+            RepairStep::Straight { layers, straight } => {
+                let (straight, bent) = c.ordered(straight);
+                g.trial(|g| {
+                    draw_riser(g, x, straight)
+                        && connect_net(problem, g, preferred, layers, straight.net, x)
+                        && connect_net(problem, g, preferred, layers, bent.net, x)
+                })
+            }
+            RepairStep::Maze { layers, first } => {
+                let (first, second) = c.ordered(first);
+                g.trial(|g| {
+                    connect_net(problem, g, preferred, layers, first.net, x)
+                        && connect_net(problem, g, preferred, layers, second.net, x)
+                })
+            }
+            RepairStep::Steal { first } => {
+                let (first, second) = c.ordered(first);
+                g.trial(|g| {
+                    connect_stealing(problem, g, preferred, first.net, x, STEAL_DEPTH)
+                        && connect_stealing(problem, g, preferred, second.net, x, STEAL_DEPTH)
+                })
+            }
+            RepairStep::Negotiate { reach: r } => {
+                local::negotiate(g, preferred, x - r, x + r, &[c.lower.net, c.upper.net])
+            }
+            RepairStep::Release { reach: r, first } => {
+                let (first, second) = c.ordered(first);
+                g.trial(|g| {
+                    release_near(g, &[first.net, second.net], x - r, x + r);
+                    connect_stealing(problem, g, preferred, first.net, x, STEAL_DEPTH)
+                        && connect_stealing(problem, g, preferred, second.net, x, STEAL_DEPTH)
+                })
+            }
+        }
+    }
 }
 
 /// Free the track cells (rows `1 ..= W`, side exits kept) of some nets in
@@ -302,8 +385,7 @@ fn release_near(g: &mut Grid, nets: &[u32], x0: i64, x1: i64) {
         for y in 1..=g.width {
             for x in x0.max(0)..=x1.min(g.columns - 1) {
                 let c = Cell::new(x, y, layer);
-                let o = g.owner(c);
-                if o != 0 && nets.contains(&(o - 1)) {
+                if matches!(g.state(c), PointState::Net(net) if nets.contains(&net)) {
                     g.release(c);
                 }
             }

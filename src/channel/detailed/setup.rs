@@ -4,8 +4,8 @@
 //! whose attempt fails early is never drawn in full.
 
 use super::assign::Columns;
-use super::attempt::*;
-use super::repair::draw_riser;
+use super::repair::SEEN_BEYOND;
+use super::riser::{draw_riser, Joints, Riser};
 use super::*;
 
 /// The lazy set-up of one attempt: pins, trunk pieces and the risers of the
@@ -123,7 +123,7 @@ impl<'a> Setup<'a> {
     }
 
     /// Set up only what the repairs of the conflicts from column `from` on
-    /// can see (columns from [`MAX_REACH`] and a margin left of it), and
+    /// can see (columns from [`MAX_REACH`](super::repair::MAX_REACH) and a margin left of it), and
     /// leave the conflicts left of `from` alone. Before anything is drawn.
     pub(super) fn start_at(&mut self, from: i64) {
         debug_assert_eq!(self.drawn(), 0, "nothing drawn yet");
@@ -135,7 +135,7 @@ impl<'a> Setup<'a> {
     }
 
     /// How far to draw before repairing a conflict in column `x`: a repair
-    /// reads and writes the columns within [`MAX_REACH`] of `x` (columns up
+    /// reads and writes the columns within [`MAX_REACH`](super::repair::MAX_REACH) of `x` (columns up
     /// to [`SEEN_BEYOND`] past `x`, a margin for the searches' edges), and
     /// labels the components of the nets it meets there, so every net that
     /// starts in or left of those columns must be drawn whole.

@@ -2,6 +2,7 @@
 //! channels, routed grids, cut grids) that the other modules' tests share.
 
 use super::assign::assign;
+use super::riser::Joints;
 use super::*;
 use super::{attempt::*, repair::*, setup::*};
 use crate::channel::generate::{random_channel, ChannelShape};
@@ -87,7 +88,10 @@ fn at_bound(
     doglegs: Option<bool>,
 ) -> Option<(ChannelProblem, LayerModel, Vec<Item>, i64, Vec<Slot>, Order)> {
     let (p, model) = random_case(rng, columns, fill, max_span, 0.0..0.3);
-    let items = items_of(&p, doglegs.unwrap_or_else(|| rng.gen_bool(0.5)));
+    let items = items_of(
+        &p,
+        Cut::doglegs_if(doglegs.unwrap_or_else(|| rng.gen_bool(0.5))),
+    );
     let rows = lower_bound(&p, model).max(1);
     let slots = assign(&p, &items, rows, &model.h_layers())?;
     let order = Order::new(&p, &items);
@@ -118,7 +122,7 @@ pub(super) fn raw_grids(seed: u64, count: usize) -> Vec<(ChannelProblem, Grid)> 
     let mut out = Vec::new();
     while out.len() < count {
         let (p, model) = random_case(&mut rng, 8..80, 0.4..1.0, 2..20, 0.0..0.3);
-        let items = items_of(&p, true);
+        let items = items_of(&p, Cut::Doglegs);
         let rows = lower_bound(&p, model).max(1) + rng.gen_range(0..2);
         let Some(slots) = improved_slots(&p, model, &items, rows) else {
             continue;
@@ -181,8 +185,7 @@ pub(super) fn cut_at_random(rng: &mut rand_chacha::ChaCha8Rng, g: &mut Grid, mos
             rng.gen_range(1..=g.width),
             rng.gen_range(1..=g.layers),
         );
-        let o = g.owner(c);
-        if o != 0 && o != grid::BLOCKED {
+        if let grid::PointState::Net(_) = g.state(c) {
             g.release(c);
         }
     }
@@ -349,15 +352,15 @@ fn lazy_set_up_routes_as_the_full_set_up() {
     for _ in 0..24 {
         let (p, model) = random_case(&mut rng, 1500..3500, 0.6..1.0, 3..60, 0.0..0.4);
         let variant = rng.gen_bool(0.5);
-        let items = items_of(&p, variant);
+        let items = items_of(&p, Cut::doglegs_if(variant));
         let rows = lower_bound(&p, model).max(1) + rng.gen_range(0..2);
         let Some(slots) = improved_slots(&p, model, &items, rows) else {
             continue;
         };
         let order = Order::new(&p, &items);
         let c = plain_candidate(&p, model, rows, &items, &order, &slots);
-        let run = |lazy| c.run(&|| false, lazy, None).ok();
-        match (run(true), run(false)) {
+        let run = |drawing| c.run(&|| false, drawing, None).ok();
+        match (run(Drawing::Lazy), run(Drawing::Full)) {
             (Some(a), Some(b)) => {
                 routed += 1;
                 assert_eq!(a.geometry(|n| n), b.geometry(|n| n), "{}", p.name());
@@ -436,7 +439,7 @@ fn full_set_ups(rng: &mut rand_chacha::ChaCha8Rng, tries: usize) -> Vec<FullSetU
     let mut out = Vec::new();
     for _ in 0..tries {
         let (p, model) = random_case(rng, 600..2500, 0.5..1.0, 2..80, 0.0..0.3);
-        let items = items_of(&p, rng.gen_bool(0.5));
+        let items = items_of(&p, Cut::doglegs_if(rng.gen_bool(0.5)));
         let rows = lower_bound(&p, model).max(1) + 1;
         let Some(slots) = assign(&p, &items, rows, &model.h_layers()) else {
             continue;
@@ -551,7 +554,10 @@ fn a_stretch_over_the_whole_channel_is_the_attempt() {
             from: 0,
             to: i64::MAX,
         };
-        match (c.attempt(&|| false), c.run(&|| false, true, Some(whole))) {
+        match (
+            c.attempt(&|| false),
+            c.run(&|| false, Drawing::Lazy, Some(whole)),
+        ) {
             (Ok(a), Ok(b)) => {
                 assert_eq!(a.geometry(|n| n), b.geometry(|n| n), "{}", p.name());
                 routed += 1;

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::channel::analysis::density;
-use crate::channel::detailed::{items_of, LayerModel};
+use crate::channel::detailed::{items_of, Cut, LayerModel};
 use crate::channel::generate::{random_channel, ChannelShape};
 use crate::channel::verify::verify;
 use rand::Rng;
@@ -70,7 +70,7 @@ fn case(
 ) -> (ChannelProblem, Vec<Item>, ConflictFree) {
     let shape = shape(rng, columns);
     let p = random_channel(rng, &shape);
-    let items = items_of(&p, true);
+    let items = items_of(&p, Cut::Doglegs);
     let cf = ConflictFree::new(&p, &items);
     (p, items, cf)
 }
@@ -206,6 +206,6 @@ fn drawings_verify_in_each_model() {
 #[should_panic(expected = "more pieces than the search takes")]
 fn more_pieces_than_the_search_takes_are_refused() {
     let p = ChannelProblem::from_rows("two", &[1, 0, 1], &[0, 1, 0], &[], &[]).unwrap();
-    let items = vec![items_of(&p, true)[0]; MAX_PIECES + 1];
+    let items = vec![items_of(&p, Cut::Doglegs)[0]; MAX_PIECES + 1];
     ConflictFree::new(&p, &items);
 }

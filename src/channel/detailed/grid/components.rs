@@ -10,13 +10,13 @@ impl Grid {
     /// layers of a pin point (a contact through all layers). Afterwards
     /// [`Grid::component_of`] tells the component of any of these cells.
     pub fn label_components(&mut self, net: u32) -> Vec<Vec<Cell>> {
-        self.flood(net, true).1
+        self.flood(net, Listing::Cells).1
     }
 
     /// The number of connected components of a net's cells (as
     /// [`Grid::label_components`], without listing them).
     pub fn count_components(&mut self, net: u32) -> usize {
-        self.flood(net, false).0
+        self.flood(net, Listing::CountOnly).0
     }
 
     /// The number of connected components of every net's cells (each as
@@ -68,7 +68,10 @@ impl Grid {
         count
     }
 
-    fn flood(&mut self, net: u32, collect: bool) -> (usize, Vec<Vec<Cell>>) {
+    /// The number of a net's components, and (when `listing` asks) their
+    /// cells.
+    fn flood(&mut self, net: u32, listing: Listing) -> (usize, Vec<Vec<Cell>>) {
+        let collect = listing == Listing::Cells;
         let mut count = 0usize;
         self.labelled.clear();
         let mut out: Vec<Vec<Cell>> = Vec::new();
@@ -401,4 +404,13 @@ impl Grid {
     pub fn component_at(&self, i: usize) -> Option<usize> {
         self.labelled.is_marked(i).then(|| self.tag[i] as usize)
     }
+}
+
+/// What a flood of a net's components gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Listing {
+    /// Their number only.
+    CountOnly,
+    /// Their number and their cells.
+    Cells,
 }

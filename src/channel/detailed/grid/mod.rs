@@ -14,6 +14,14 @@ use crate::graph::UnionFind;
 
 mod components;
 mod geometry;
+mod journal;
+mod marks;
+mod point;
+
+pub use journal::Mark;
+use journal::{Change, Journal};
+pub use marks::Marks;
+pub use point::{Cell, PointState};
 
 /// The owner of a point another group's routing uses (a borrowed layer's
 /// occupied space): never free, never claimed, never ripped up.
@@ -25,75 +33,6 @@ pub const RIGHT: u8 = 1;
 pub const UP: u8 = 2;
 /// Edge flag: the point is joined to the same point on layer `l + 1`.
 pub const VIA: u8 = 4;
-
-/// A grid point on a layer (layer is 1-based).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell {
-    /// Column, `-1 ..= C` (the side columns included).
-    pub x: i64,
-    /// Row, `0 ..= W + 1` (the pin rows included).
-    pub y: i64,
-    /// Layer, `1 ..= L`.
-    pub layer: u32,
-}
-
-impl Cell {
-    /// The point `(x, y)` on `layer`.
-    pub const fn new(x: i64, y: i64, layer: u32) -> Self {
-        Cell { x, y, layer }
-    }
-}
-
-/// Marks on dense indices, all cleared at once: a mark is the number of
-/// the current round, so a new round clears every mark (the array is wiped
-/// only when the round number wraps).
-#[derive(Clone, Debug, Default)]
-pub struct Marks {
-    stamp: Vec<u32>,
-    round: u32,
-}
-
-impl Marks {
-    /// `n` indices, in round 0 (start a round before marking).
-    pub fn new(n: usize) -> Self {
-        Marks {
-            stamp: written_zeros(n),
-            round: 0,
-        }
-    }
-
-    /// At least `n` indices (new ones unmarked once a round has started),
-    /// with room for `room` when it grows.
-    pub fn grow(&mut self, n: usize, room: usize) {
-        if self.stamp.len() < n {
-            self.stamp.reserve_exact(room.max(n) - self.stamp.len());
-            self.stamp.resize(n, 0);
-        }
-    }
-
-    /// Start a new round: no index is marked.
-    pub fn clear(&mut self) {
-        self.round = self.round.wrapping_add(1);
-        if self.round == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.round = 1;
-        }
-    }
-
-    /// Whether `i` was marked in the current round.
-    #[inline]
-    pub fn is_marked(&self, i: usize) -> bool {
-        self.stamp[i] == self.round
-    }
-
-    /// Mark `i`; true when it was not marked yet.
-    #[inline]
-    pub fn mark(&mut self, i: usize) -> bool {
-        let fresh = self.stamp[i] != self.round;
-        self.stamp[i] = self.round;
-        fresh
-    }
-}
 
 /// The routing grid of one channel at one width: which net owns each point
 /// and which unit edges and vias join points (see the module docs).
@@ -116,30 +55,12 @@ pub struct Grid {
     /// The flood's stack, kept between floods.
     stack: Vec<u32>,
     /// Undo log of every change since the first open mark.
-    journal: Vec<Change>,
-    /// Whether changes are being logged (a trial is open).
-    logging: bool,
+    journal: Journal,
     /// The points [`Grid::block`] took.
     blocked: Vec<u32>,
     /// Whether every owned cell is in a claim list or `blocked` (not so in
     /// a [`Grid::copy_wiring`]).
     listed: bool,
-}
-
-/// One logged change of the grid.
-#[derive(Clone, Copy, Debug)]
-enum Change {
-    /// A cell's owner and edge flags before a write.
-    Cell { index: u32, owner: u32, edges: u8 },
-    /// A cell index pushed onto a net's list.
-    Pushed { net: u32 },
-}
-
-/// A point in the undo log to roll back to.
-#[derive(Clone, Copy, Debug)]
-pub struct Mark {
-    len: usize,
-    was_logging: bool,
 }
 
 /// What a grid can hand on to the next grid: its owners and edges, all
@@ -155,7 +76,7 @@ pub struct Spare {
     tag: Vec<u32>,
     labelled: Marks,
     cells_of: Vec<Vec<u32>>,
-    journal: Vec<Change>,
+    journal: Journal,
     stack: Vec<u32>,
 }
 
@@ -272,7 +193,6 @@ impl Grid {
             edges,
             cells_of,
             journal,
-            logging: false,
             tag,
             labelled,
             stack,
@@ -322,12 +242,7 @@ impl Grid {
 
     /// Open a trial: every change from here on can be undone.
     pub fn mark(&mut self) -> Mark {
-        let m = Mark {
-            len: self.journal.len(),
-            was_logging: self.logging,
-        };
-        self.logging = true;
-        m
+        self.journal.open()
     }
 
     /// Run `step` as a trial: its changes stay when it returns true and are
@@ -348,16 +263,16 @@ impl Grid {
     /// began, into cells no trial has touched and onto nets no trial has
     /// given cells (a rollback pops each net's latest cells).
     pub fn unlogged<R>(&mut self, step: impl FnOnce(&mut Grid) -> R) -> R {
-        let was = std::mem::replace(&mut self.logging, false);
+        let was = self.journal.pause();
         let r = step(self);
-        self.logging = was;
+        self.journal.resume(was);
         r
     }
 
     /// Undo every change since the mark and close the trial.
     pub fn rollback(&mut self, m: Mark) {
-        while self.journal.len() > m.len {
-            match self.journal.pop().expect("journal longer than the mark") {
+        while let Some(change) = self.journal.undo(m) {
+            match change {
                 Change::Cell {
                     index,
                     owner,
@@ -371,29 +286,21 @@ impl Grid {
                 }
             }
         }
-        self.close(m);
+        self.journal.close(m);
     }
 
     /// Keep every change since the mark and close the trial.
     pub fn commit_trial(&mut self, m: Mark) {
-        self.close(m);
+        self.journal.close(m);
     }
 
-    fn close(&mut self, m: Mark) {
-        self.logging = m.was_logging;
-        if !self.logging {
-            self.journal.clear();
-        }
-    }
-
+    #[inline]
     fn log(&mut self, i: usize) {
-        if self.logging {
-            self.journal.push(Change::Cell {
-                index: i as u32,
-                owner: self.owner[i],
-                edges: self.edges[i],
-            });
-        }
+        self.journal.log(Change::Cell {
+            index: i as u32,
+            owner: self.owner[i],
+            edges: self.edges[i],
+        });
     }
 
     /// The cell at a raster index.
@@ -425,8 +332,7 @@ impl Grid {
             owner: self.owner.clone(),
             edges: self.edges.clone(),
             cells_of: vec![Vec::new(); self.cells_of.len()],
-            journal: Vec::new(),
-            logging: false,
+            journal: Journal::default(),
             tag: vec![0; n],
             labelled: Marks::new(n),
             stack: Vec::new(),
@@ -437,7 +343,7 @@ impl Grid {
 
     /// Take the owners and edges of the given cells from `other`.
     pub fn take_cells(&mut self, other: &Grid, cells: &[u32]) {
-        debug_assert!(!self.logging, "outside any trial");
+        debug_assert!(!self.journal.is_logging(), "outside any trial");
         for &i in cells {
             let i = i as usize;
             self.owner[i] = other.owner[i];
@@ -558,9 +464,7 @@ impl Grid {
                     mine.reserve_exact(FIRST_CELLS);
                 }
                 mine.push(i as u32);
-                if self.logging {
-                    self.journal.push(Change::Pushed { net });
-                }
+                self.journal.log(Change::Pushed { net });
                 true
             }
             o => o == net + 1,
