@@ -15,6 +15,10 @@
 //!    and so on. `W` is bounded (`d + nets + 2`), so the router always
 //!    stops.
 //!
+//! Steps 2 to 5 are one strategy of the width loop, which runs a portfolio
+//! of them at each width ([`Strategy`]): conflict-free assignment, reserved
+//! layers, the greedy sweep and negotiated congestion.
+//!
 //! VHV has two vertical layers, so top pins come down on one and bottom pins
 //! go up on the other and no column ever conflicts: it reaches density.
 
@@ -262,6 +266,58 @@ fn items_of(problem: &ChannelProblem, cut: Cut) -> Vec<Item> {
     items
 }
 
+/// The strategies of the width loop: the router is a portfolio of them.
+/// [`route_borrowing`] starts at the lower bound `ceil(d / H)` and, width by
+/// width, runs them in the order of [`Strategy::PORTFOLIO`]; the best
+/// routing any of them finds at a width ends the search (by [`quality`]:
+/// fewer vias, then less wire).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// Trunk pieces assigned so that no column conflicts, drawn straight
+    /// ([`conflict_free`]): the quick path. Under a fast effort in a model
+    /// with one vertical layer it first runs alone over the first
+    /// `QUICK_LADDER` widths.
+    ConflictFree,
+    /// Trunks on the horizontal layers, pins joined by maze repair over
+    /// reserved-layer candidates (YACR2; [`assign`], [`maze`], [`local`]).
+    ReservedLayers,
+    /// The greedy column sweep ([`greedy`]): its width bounds the search,
+    /// and past the other strategies' limit it is the answer.
+    GreedySweep,
+    /// Negotiated congestion over the whole channel ([`negotiated`]): the
+    /// fallback from `FALLBACK_AFTER` rows above the lower bound, when the
+    /// reserved-layer candidates fail and the greedy sweep needs more rows.
+    Negotiated,
+}
+
+impl Strategy {
+    /// The portfolio, in the order the width loop runs it.
+    pub const PORTFOLIO: [Strategy; 4] = [
+        Strategy::ConflictFree,
+        Strategy::ReservedLayers,
+        Strategy::GreedySweep,
+        Strategy::Negotiated,
+    ];
+
+    /// The name progress output gives the strategy.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::ConflictFree => "conflict-free assignment",
+            Strategy::ReservedLayers => "reserved layers",
+            Strategy::GreedySweep => "greedy sweep",
+            Strategy::Negotiated => "negotiated congestion",
+        }
+    }
+
+    /// Tell the observer this strategy is trying `rows` tracks.
+    fn announce(self, rows: i64, observer: &mut dyn FnMut(RouteEvent)) {
+        observer(RouteEvent::Trying {
+            width: rows as u32,
+            method: self.name(),
+        });
+    }
+}
+
 /// Route a channel in one layer model, with the default effort.
 pub fn route_model(
     problem: &ChannelProblem,
@@ -301,10 +357,7 @@ pub fn route_borrowing(
     // one for each pin row, as VHV has, no column conflicts and the
     // candidates meet density).
     let ladder = if effort.level == EffortLevel::Fast && model.v_layers().len() == 1 {
-        observer(RouteEvent::Trying {
-            width: start as u32,
-            method: "conflict-free assignment",
-        });
+        Strategy::ConflictFree.announce(start, observer);
         if let Some(s) = made.quick(model, start..start + QUICK_LADDER) {
             return Ok(s);
         }
@@ -329,10 +382,6 @@ pub fn route_borrowing(
                 }
             }
         }
-        observer(RouteEvent::Trying {
-            width: rows as u32,
-            method: "reserved layers",
-        });
         let extra = borrowed
             .filter(|b| rows >= b.from_width as i64)
             .and_then(|b| (b.occupied)(rows as u32));
@@ -340,19 +389,14 @@ pub fn route_borrowing(
         let quick = if ladder.contains(&rows) {
             None
         } else {
-            observer(RouteEvent::Trying {
-                width: rows as u32,
-                method: "conflict-free assignment",
-            });
+            Strategy::ConflictFree.announce(rows, observer);
             made.quick(model, rows..rows + 1)
         };
         // Besides, the greedy sweep when it needs no more than `rows` tracks:
         // then exactly `rows`, as every narrower width ended the search
         // before.
-        observer(RouteEvent::Trying {
-            width: rows as u32,
-            method: "greedy sweep",
-        });
+        Strategy::ReservedLayers.announce(rows, observer);
+        Strategy::GreedySweep.announce(rows, observer);
         let (mut found, other, within) =
             reserved(problem, model, rows, &made, extra.as_deref(), || {
                 greedy::best_within(problem, model, lower, rows)
@@ -362,10 +406,7 @@ pub fn route_borrowing(
         let greedy_wider =
             within.is_none() && (rows < limit || beyond.as_ref().is_some_and(|f| f.is_some()));
         if found.is_none() && rows >= start + FALLBACK_AFTER && greedy_wider {
-            observer(RouteEvent::Trying {
-                width: rows as u32,
-                method: "negotiated congestion",
-            });
+            Strategy::Negotiated.announce(rows, observer);
             found = negotiated::route(problem, rows, &preferred);
         }
         if let Some(s) = pick(problem, model, found, other, quick, within) {
