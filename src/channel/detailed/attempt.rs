@@ -172,7 +172,7 @@ impl<'a> Candidate<'a> {
     ) -> Result<Progress<'a>, Failure> {
         if let Some(points) = self.borrowed {
             for p in points {
-                let c = Cell::new(p.x, p.y, g.layers);
+                let c = Cell::new(p.x, p.y, g.extent.layers);
                 if g.contains(c) && !g.is_blocked(c) {
                     g.block(c);
                 }

@@ -117,14 +117,14 @@ fn tidy_net(g: &mut Grid, net: u32, mine: &[u32]) {
 /// layer is free along them: the stub's via disappears.
 pub fn reassign_stubs(g: &mut Grid) {
     let top = g.top_row();
-    for x in 0..g.columns {
+    for x in 0..g.extent.columns {
         for (pin_y, dir) in [(0i64, 1i64), (top, -1)] {
             let owner = g.owner(Cell::new(x, pin_y, 1));
             if owner == 0 {
                 continue;
             }
             let net = owner - 1;
-            for layer in 1..=g.layers {
+            for layer in 1..=g.extent.layers {
                 // Follow the stub from the pin along this layer: its cells
                 // are rows `pin_y + dir` to the `y` the walk stops at.
                 let mut y = pin_y;
@@ -153,7 +153,7 @@ pub fn reassign_stubs(g: &mut Grid) {
                 // The end must be a via to an adjacent layer and nothing else
                 // besides the run.
                 for other in [layer.wrapping_sub(1), layer + 1] {
-                    if other == 0 || other > g.layers {
+                    if other == 0 || other > g.extent.layers {
                         continue;
                     }
                     let lo = layer.min(other);

@@ -15,7 +15,7 @@ const ROUNDS: usize = 24;
 /// take part even if they own no cell there. On failure the grid is as it
 /// was.
 pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra: &[u32]) -> bool {
-    let (x0, x1) = (x0.max(0), x1.min(g.columns - 1));
+    let (x0, x1) = (x0.max(0), x1.min(g.extent.columns - 1));
     if x0 > x1 {
         return false;
     }
@@ -33,8 +33,8 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
     let joints = window_joints(g, &owned);
     free_window(g, &owned);
     let cols = (x1 - x0 + 1) as usize;
-    let rows = (g.width + 2) as usize;
-    let size = cols * rows * g.layers as usize;
+    let rows = (g.extent.width + 2) as usize;
+    let size = cols * rows * g.extent.layers as usize;
     let local =
         |c: Cell| ((c.layer - 1) as usize * rows + c.y as usize) * cols + (c.x - x0) as usize;
     let unlocal = |i: usize| {
@@ -94,7 +94,7 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
                                 && g.contains(n)
                                 && g.owner(n) == nets[k] + 1
                                 && c.y > 0
-                                && c.y <= g.width
+                                && c.y <= g.extent.width
                             {
                                 g.connect(c, n);
                             }
@@ -134,8 +134,8 @@ pub fn negotiate(g: &mut Grid, preferred: &[Preferred], x0: i64, x1: i64, extra:
 /// holds, with the net, layer by layer and row by row.
 fn track_cells(g: &Grid, x0: i64, x1: i64) -> Vec<(Cell, u32)> {
     let mut cells = Vec::new();
-    for layer in 1..=g.layers {
-        for y in 1..=g.width {
+    for layer in 1..=g.extent.layers {
+        for y in 1..=g.extent.width {
             for x in x0..=x1 {
                 let c = Cell::new(x, y, layer);
                 if let PointState::Net(net) = g.state(c) {
@@ -223,7 +223,7 @@ fn pieces_of(
         for &c in comp {
             if inside(c) {
                 mark(local(c), k);
-            } else if c.y > 0 && c.y <= g.width {
+            } else if c.y > 0 && c.y <= g.extent.width {
                 for dx in [-1, 1] {
                     let n = Cell::new(c.x + dx, c.y, c.layer);
                     if inside(n) && g.owner(n) == 0 {
@@ -305,7 +305,7 @@ struct Cells {
 
 impl Window {
     fn new(g: &Grid, preferred: &[Preferred], x0: i64, cols: usize, rows: usize) -> Self {
-        let layers = g.layers;
+        let layers = g.extent.layers;
         let plane = cols * rows;
         let size = plane * layers as usize;
         let mut owner = Vec::with_capacity(size);
@@ -508,8 +508,8 @@ mod tests {
         let (mut checked, mut joined) = (0, 0);
         for (p, mut g) in raw_grids(67, 150) {
             cut_at_random(&mut rng, &mut g, 20);
-            let x0 = rng.gen_range(0..g.columns);
-            let x1 = (x0 + rng.gen_range(0..12)).min(g.columns - 1);
+            let x0 = rng.gen_range(0..g.extent.columns);
+            let x1 = (x0 + rng.gen_range(0..12)).min(g.extent.columns - 1);
             let nets: Vec<u32> = (0..p.nets().len() as u32).collect();
             let flood: Vec<usize> = nets.iter().map(|&n| g.count_components(n)).collect();
             let owned = track_cells(&g, x0, x1);

@@ -80,13 +80,13 @@ macro_rules! each_move {
         let s = $search;
         let g = s.grid;
         let (c, i, k): (Cell, usize, usize) = ($c, $i, $k);
-        let row = (g.columns + 2) as usize;
-        let plane = row * (g.width + 2) as usize;
+        let row = (g.extent.columns + 2) as usize;
+        let plane = row * (g.extent.width + 2) as usize;
         // The same steps in the frame.
         let (f_row, f_plane) = ($frame.columns, $frame.columns * $frame.rows);
         let top = g.top_row();
         let on_pin_row = c.y == 0 || c.y == top;
-        let on_side = c.x == -1 || c.x == g.columns;
+        let on_side = c.x == -1 || c.x == g.extent.columns;
         let beyond = c.layer > s.layers;
         let pref = s.preferred[(c.layer - 1) as usize];
         if !on_pin_row {
@@ -104,8 +104,8 @@ macro_rules! each_move {
                     let x = c.x + dx;
                     let side_ok = match x {
                         -1 => s.left_side,
-                        x if x == g.columns => s.right_side,
-                        _ => (0..g.columns).contains(&x),
+                        x if x == g.extent.columns => s.right_side,
+                        _ => (0..g.extent.columns).contains(&x),
                     };
                     if !side_ok {
                         continue;
@@ -180,7 +180,7 @@ impl Search<'_> {
         let boundary = c.y == 0
             || c.y == self.grid.top_row()
             || c.x == -1
-            || c.x == self.grid.columns
+            || c.x == self.grid.extent.columns
             || state == PointState::Blocked;
         (!boundary).then_some(p)
     }
@@ -188,19 +188,22 @@ impl Search<'_> {
     /// The columns the search may use: its window, kept to the grid and
     /// its side columns.
     fn columns(&self) -> (i64, i64) {
-        (self.window.0.max(-1), self.window.1.min(self.grid.columns))
+        (
+            self.window.0.max(-1),
+            self.window.1.min(self.grid.extent.columns),
+        )
     }
 
     /// The window's own indexing of its cells.
     fn frame(&self) -> Frame {
         let (x0, x1) = self.columns();
         let columns = (x1 - x0 + 1).max(0) as usize;
-        let rows = (self.grid.width + 2) as usize;
+        let rows = (self.grid.extent.width + 2) as usize;
         Frame {
             x0,
             columns,
             rows,
-            size: columns * rows * self.grid.layers as usize,
+            size: columns * rows * self.grid.extent.layers as usize,
         }
     }
 

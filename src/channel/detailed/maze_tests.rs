@@ -53,7 +53,7 @@ fn a_search_keeps_to_its_layers() {
 /// back) and label the pieces left.
 fn cut(g: &mut super::Grid, rng: &mut impl Rng, net: u32) -> Vec<Vec<super::Cell>> {
     for c in g.cells_of(net) {
-        if c.y > 0 && c.y <= g.width && rng.gen_bool(0.5) {
+        if c.y > 0 && c.y <= g.extent.width && rng.gen_bool(0.5) {
             g.release(c);
         }
     }
@@ -73,7 +73,7 @@ fn the_flood_decides_as_the_shortest_path_search() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
     let (mut reached, mut failed) = (0, 0);
     for (p, mut g) in raw_grids(12, 100) {
-        let preferred = vec![Preferred::Any; g.layers as usize];
+        let preferred = vec![Preferred::Any; g.extent.layers as usize];
         for _ in 0..12 {
             let net = rng.gen_range(0..p.nets().len()) as u32;
             let mark = g.mark();
@@ -89,7 +89,7 @@ fn the_flood_decides_as_the_shortest_path_search() {
                     preferred: &preferred,
                     costs: Costs::default(),
                     window: (x - reach, x + reach),
-                    layers: rng.gen_range(1..=g.layers),
+                    layers: rng.gen_range(1..=g.extent.layers),
                     left_side: info.left,
                     right_side: info.right,
                     steal: rng.gen_bool(0.3).then_some(12),
@@ -132,13 +132,13 @@ fn reaching_is_symmetric() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(32);
     let (mut reached, mut failed, mut gave_up) = (0, 0, 0);
     for (p, mut g) in raw_grids(13, 100) {
-        let preferred = vec![Preferred::Any; g.layers as usize];
+        let preferred = vec![Preferred::Any; g.extent.layers as usize];
         for _ in 0..40 {
             let net = rng.gen_range(0..p.nets().len()) as u32;
             let mark = g.mark();
             let comps = cut(&mut g, &mut rng, net);
-            let layers = rng.gen_range(1..=g.layers);
-            let inside = |c: &Cell| c.x >= 0 && c.x < g.columns && c.layer <= layers;
+            let layers = rng.gen_range(1..=g.extent.layers);
+            let inside = |c: &Cell| c.x >= 0 && c.x < g.extent.columns && c.layer <= layers;
             if comps.len() >= 2 && comps.iter().flatten().all(inside) {
                 let si = rng.gen_range(0..comps.len());
                 let x = comps[si][rng.gen_range(0..comps[si].len())].x;

@@ -481,8 +481,12 @@ fn finish(problem: &ChannelProblem, model: LayerModel, mut g: Grid) -> ChannelSo
     // One more layer than the model's when the borrowed layer was used.
     let used = wires.iter().any(|w| w.layer > model.layers())
         || vias.iter().any(|v| v.to > model.layers());
-    let layers = if used { g.layers } else { model.layers() };
-    solution(problem, model, layers, g.width, wires, vias)
+    let layers = if used {
+        g.extent.layers
+    } else {
+        model.layers()
+    };
+    solution(problem, model, layers, g.extent.width, wires, vias)
 }
 
 /// A routing of `problem` in one group of `model`'s layers (`layers` in

@@ -36,9 +36,12 @@ pub(super) fn complete(problem: &ChannelProblem, g: &mut Grid) -> bool {
     problem.net_ids().all(|id| {
         let net = problem.net(id);
         let on_side = |x: i64| {
-            (1..=g.layers).any(|l| (1..=g.width).any(|y| g.owner(Cell::new(x, y, l)) == id.0 + 1))
+            (1..=g.extent.layers)
+                .any(|l| (1..=g.extent.width).any(|y| g.owner(Cell::new(x, y, l)) == id.0 + 1))
         };
-        (!net.left || on_side(-1)) && (!net.right || on_side(g.columns)) && pieces[id.index()] == 1
+        (!net.left || on_side(-1))
+            && (!net.right || on_side(g.extent.columns))
+            && pieces[id.index()] == 1
     })
 }
 
@@ -64,7 +67,7 @@ fn connect_stealing(
     x: i64,
     depth: u32,
 ) -> bool {
-    let layers = g.layers;
+    let layers = g.extent.layers;
     connect_within(problem, g, preferred, layers, net, x, depth)
 }
 
@@ -180,7 +183,7 @@ const WALLED_BUDGET: usize = 1024;
 /// the grid's columns and the search's layers.
 fn walled_in(search: &Search, comps: &[Vec<Cell>], si: usize) -> bool {
     let g = search.grid;
-    let inside = |c: &Cell| c.x >= 0 && c.x < g.columns && c.layer <= search.layers;
+    let inside = |c: &Cell| c.x >= 0 && c.x < g.extent.columns && c.layer <= search.layers;
     if !comps.iter().flatten().all(inside) {
         return false;
     }
@@ -209,7 +212,7 @@ pub(super) fn repair(
     abandoned: &dyn Fn() -> bool,
 ) -> bool {
     let conflict = Conflict { x, lower, upper };
-    for step in ladder(own, g.layers) {
+    for step in ladder(own, g.extent.layers) {
         if step.checks_abandoned() && abandoned() {
             return false;
         }
@@ -381,9 +384,9 @@ impl RepairStep {
 /// Free the track cells (rows `1 ..= W`, side exits kept) of some nets in
 /// columns `x0 ..= x1`.
 fn release_near(g: &mut Grid, nets: &[u32], x0: i64, x1: i64) {
-    for layer in 1..=g.layers {
-        for y in 1..=g.width {
-            for x in x0.max(0)..=x1.min(g.columns - 1) {
+    for layer in 1..=g.extent.layers {
+        for y in 1..=g.extent.width {
+            for x in x0.max(0)..=x1.min(g.extent.columns - 1) {
                 let c = Cell::new(x, y, layer);
                 if matches!(g.state(c), PointState::Net(net) if nets.contains(&net)) {
                     g.release(c);

@@ -181,7 +181,7 @@ impl<'a> Setup<'a> {
             let x = self.pins as usize;
             for (net, y) in [(problem.bottom()[x], 0), (problem.top()[x], self.top)] {
                 if let Some(id) = net {
-                    for l in 1..=g.layers {
+                    for l in 1..=g.extent.layers {
                         g.claim(Cell::new(x as i64, y, l), id.0);
                     }
                 }

@@ -181,9 +181,9 @@ fn jittered_starts_follow_the_cell_budget() {
 pub(super) fn cut_at_random(rng: &mut rand_chacha::ChaCha8Rng, g: &mut Grid, most: usize) {
     for _ in 0..rng.gen_range(0..most) {
         let c = Cell::new(
-            rng.gen_range(0..g.columns),
-            rng.gen_range(1..=g.width),
-            rng.gen_range(1..=g.layers),
+            rng.gen_range(0..g.extent.columns),
+            rng.gen_range(1..=g.extent.width),
+            rng.gen_range(1..=g.extent.layers),
         );
         if let grid::PointState::Net(_) = g.state(c) {
             g.release(c);
@@ -306,7 +306,7 @@ fn a_repair_leaves_pieces_out_of_reach_to_their_own() {
     let mut g = Grid::new(p.columns(), 3, model.layers(), p.nets().len());
     let top_row = g.top_row();
     for (x, y) in [(10, 0), (12, 0), (1100, top_row)] {
-        for l in 1..=g.layers {
+        for l in 1..=g.extent.layers {
             g.claim(Cell::new(x, y, l), net);
         }
     }
@@ -489,8 +489,8 @@ fn same_cells(
     name: &str,
 ) -> std::collections::BTreeSet<u32> {
     let mut nets = std::collections::BTreeSet::new();
-    for l in 1..=a.layers {
-        for y in 0..=a.width + 1 {
+    for l in 1..=a.extent.layers {
+        for y in 0..=a.extent.width + 1 {
             for c in columns.clone() {
                 let cell = Cell::new(c, y, l);
                 assert_eq!(a.owner(cell), b.owner(cell), "{name} {cell:?}");

@@ -164,7 +164,7 @@ pub fn draw(problem: &ChannelProblem, model: LayerModel, sw: &Sweep) -> Grid {
     for x in 0..columns as usize {
         for (net, y) in [(problem.bottom()[x], 0), (problem.top()[x], top)] {
             if let Some(id) = net {
-                for l in 1..=g.layers {
+                for l in 1..=g.extent.layers {
                     g.claim(Cell::new(x as i64, y, l), id.0);
                 }
             }

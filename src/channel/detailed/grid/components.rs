@@ -24,8 +24,8 @@ impl Grid {
     /// with a union-find instead of a flood per net.
     pub fn count_all_components(&self) -> Vec<usize> {
         let n = self.owner.len();
-        let cols = (self.columns + 2) as usize;
-        let rows = (self.width + 2) as usize;
+        let cols = (self.extent.columns + 2) as usize;
+        let rows = (self.extent.width + 2) as usize;
         let plane = cols * rows;
         let mut sets = UnionFind::new(n);
         let mine = |i: usize| {
@@ -76,10 +76,10 @@ impl Grid {
         self.labelled.clear();
         let mut out: Vec<Vec<Cell>> = Vec::new();
         let top = self.top_row();
-        let cols = (self.columns + 2) as usize;
-        let rows = (self.width + 2) as usize;
+        let cols = (self.extent.columns + 2) as usize;
+        let rows = (self.extent.width + 2) as usize;
         let plane = cols * rows;
-        let layers = self.layers as usize;
+        let layers = self.extent.layers as usize;
         let mine = std::mem::take(&mut self.cells_of[net as usize]);
         let mut stack = std::mem::take(&mut self.stack);
         for &start in &mine {
@@ -164,8 +164,8 @@ impl Grid {
         out: &mut Vec<(usize, (usize, usize, u8))>,
     ) {
         out.clear();
-        let cols = (self.columns + 2) as usize;
-        let rows = (self.width + 2) as usize;
+        let cols = (self.extent.columns + 2) as usize;
+        let rows = (self.extent.width + 2) as usize;
         let plane = cols * rows;
         let x1 = i % cols;
         let y = (i / cols) % rows;
@@ -191,7 +191,7 @@ impl Grid {
             out.push((i - plane, key(i, i - plane, 2)));
         }
         if y == 0 || y as i64 == self.top_row() {
-            for l in (0..self.layers as usize).filter(|&l| l != layer0) {
+            for l in (0..self.extent.layers as usize).filter(|&l| l != layer0) {
                 let j = i - layer0 * plane + l * plane;
                 out.push((j, key(i, j, 3)));
             }
@@ -295,7 +295,7 @@ impl Grid {
                 }
             }
         }
-        let plane = ((self.columns + 2) * (self.width + 2)) as usize;
+        let plane = ((self.extent.columns + 2) * (self.extent.width + 2)) as usize;
         cells
             .iter()
             .enumerate()
@@ -315,8 +315,8 @@ impl Grid {
     /// via). A via at a pin point parallels the contact, so it answers no.
     /// `cells` are the net's live cells, numbered in the tags.
     fn is_forest(&self, net: u32, cells: &[usize]) -> bool {
-        let row = (self.columns + 2) as usize;
-        let plane = row * (self.width + 2) as usize;
+        let row = (self.extent.columns + 2) as usize;
+        let plane = row * (self.extent.width + 2) as usize;
         let top = self.top_row() as usize;
         let mut sets = UnionFind::new(cells.len());
         // Joins two cells; false when they were joined already.
@@ -324,7 +324,7 @@ impl Grid {
         let live = |j: usize| j < self.owner.len() && self.owner[j] == net + 1;
         for &i in cells {
             let f = self.edges[i];
-            let y = (i / row) % (self.width + 2) as usize;
+            let y = (i / row) % (self.extent.width + 2) as usize;
             let pin = y == 0 || y == top;
             if f & RIGHT != 0 && live(i + 1) && !join(i, i + 1) {
                 return false;
@@ -341,7 +341,7 @@ impl Grid {
                 let layer0 = i / plane;
                 let lowest = (0..layer0).all(|l| !live(i - (layer0 - l) * plane));
                 if lowest {
-                    for l in layer0 + 1..self.layers as usize {
+                    for l in layer0 + 1..self.extent.layers as usize {
                         let j = i + (l - layer0) * plane;
                         if live(j) && !join(i, j) {
                             return false;
@@ -366,8 +366,8 @@ impl Grid {
     /// [`Grid::dead_ends`] with the net's cells given, as in
     /// [`Grid::looped_vias_among`].
     pub fn dead_ends_among(&self, net: u32, among: &[u32]) -> Vec<usize> {
-        let cols = (self.columns + 2) as usize;
-        let rows = (self.width + 2) as usize;
+        let cols = (self.extent.columns + 2) as usize;
+        let rows = (self.extent.width + 2) as usize;
         let plane = cols * rows;
         among
             .iter()

@@ -12,11 +12,11 @@ impl Grid {
         // The runs of each layer and the vias up from it are found apart
         // from the other layers': on a large grid (and a spare core), the
         // first layer on one thread and the rest on another.
-        let large = self.layers > 1 && self.owner.len() >= SPLIT_CELLS;
+        let large = self.extent.layers > 1 && self.owner.len() >= SPLIT_CELLS;
         let ((mut wires, mut vias), rest) = crate::parallel::join_on_spare(
             large,
             || self.geometry_of(1..=1, &label),
-            || self.geometry_of(2..=self.layers, &label),
+            || self.geometry_of(2..=self.extent.layers, &label),
         );
         wires.extend(rest.0);
         vias.extend(rest.1);
@@ -30,10 +30,10 @@ impl Grid {
         of: std::ops::RangeInclusive<u32>,
         label: &impl Fn(u32) -> u32,
     ) -> (Vec<Wire>, Vec<Via>) {
-        let cols = (self.columns + 2) as usize;
-        let rows = (self.width + 2) as usize;
+        let cols = (self.extent.columns + 2) as usize;
+        let rows = (self.extent.width + 2) as usize;
         let plane = cols * rows;
-        let layers = self.layers as usize;
+        let layers = self.extent.layers as usize;
         // Raster column `x` is grid column `x - 1`.
         let at = |x: usize, y: usize| Point::new(x as i64 - 1, y as i64);
         let net = |i: usize| label(self.owner[i] - 1);

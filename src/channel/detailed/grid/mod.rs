@@ -13,11 +13,13 @@ use crate::geom::Point;
 use crate::graph::UnionFind;
 
 mod components;
+mod extent;
 mod geometry;
 mod journal;
 mod marks;
 mod point;
 
+pub use extent::Extent;
 pub use journal::Mark;
 use journal::{Change, Journal};
 pub use marks::Marks;
@@ -38,12 +40,8 @@ pub const VIA: u8 = 4;
 /// and which unit edges and vias join points (see the module docs).
 #[derive(Clone, Debug)]
 pub struct Grid {
-    /// Number of columns `C`; `x` runs over `-1 ..= C`.
-    pub columns: i64,
-    /// Number of tracks `W`; `y` runs over `0 ..= W + 1`.
-    pub width: i64,
-    /// Number of layers `L`.
-    pub layers: u32,
+    /// What the grid covers; the fields below are what lies on it.
+    pub extent: Extent,
     owner: Vec<u32>,
     edges: Vec<u8>,
     /// Cells claimed by each net, in claim order.
@@ -159,7 +157,8 @@ impl Grid {
 
     /// [`Grid::new`], with a spare of an earlier grid: the same empty grid.
     pub fn reusing(columns: u32, width: u32, layers: u32, nets: usize, spare: Spare) -> Self {
-        let n = (columns as usize + 2) * (width as usize + 2) * layers as usize;
+        let extent = Extent::new(columns, width, layers);
+        let n = extent.points();
         debug_assert!(n <= u32::MAX as usize, "raster indices are kept in 32 bits");
         let room = (columns as usize + 2) * (width as usize + 2 + ROOM_ROWS) * layers as usize;
         let Spare {
@@ -186,9 +185,7 @@ impl Grid {
         journal.clear();
         stack.clear();
         Grid {
-            columns: columns as i64,
-            width: width as i64,
-            layers,
+            extent,
             owner,
             edges,
             cells_of,
@@ -304,13 +301,9 @@ impl Grid {
     }
 
     /// The cell at a raster index.
+    #[inline]
     pub fn cell_at(&self, i: usize) -> Cell {
-        // Raster indices fit in 32 bits (cell lists store them so), and
-        // 32-bit division is the quicker.
-        debug_assert!(i <= u32::MAX as usize);
-        let (i, cols, rows) = (i as u32, (self.columns + 2) as u32, (self.width + 2) as u32);
-        let (r, x) = (i / cols, i % cols);
-        Cell::new(x as i64 - 1, (r % rows) as i64, r / rows + 1)
+        self.extent.cell_at(i)
     }
 
     /// The raster indices a net has claimed, in claim order (floods start
@@ -326,9 +319,7 @@ impl Grid {
     pub fn copy_wiring(&self) -> Grid {
         let n = self.owner.len();
         Grid {
-            columns: self.columns,
-            width: self.width,
-            layers: self.layers,
+            extent: self.extent,
             owner: self.owner.clone(),
             edges: self.edges.clone(),
             cells_of: vec![Vec::new(); self.cells_of.len()],
@@ -403,15 +394,13 @@ impl Grid {
     /// The top pin row, `W + 1`.
     #[inline]
     pub fn top_row(&self) -> i64 {
-        self.width + 1
+        self.extent.top_row()
     }
 
     /// Whether `c` lies on the grid, side columns and pin rows included.
     #[inline]
     pub fn contains(&self, c: Cell) -> bool {
-        (-1..=self.columns).contains(&c.x)
-            && (0..=self.width + 1).contains(&c.y)
-            && (1..=self.layers).contains(&c.layer)
+        self.extent.contains(c)
     }
 
     /// The number of cells (raster indices run below it).
@@ -423,7 +412,7 @@ impl Grid {
     /// by one so `x = -1` is 0). `c` must lie on the grid.
     #[inline(always)]
     pub fn index(&self, c: Cell) -> usize {
-        (((c.layer - 1) as i64 * (self.width + 2) + c.y) * (self.columns + 2) + c.x + 1) as usize
+        self.extent.index(c)
     }
 
     /// The owner of the cell at a raster index (see [`Grid::owner`]).
@@ -512,7 +501,7 @@ impl Grid {
         // raster index: a step along x is 1, along y a row.
         let (dx, dy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
         let steps = (b.x - a.x).abs() + (b.y - a.y).abs();
-        let stride = dx + dy * (self.columns + 2);
+        let stride = dx + dy * (self.extent.columns + 2);
         let flag = if dx != 0 { RIGHT } else { UP };
         let mut i = self.index(a);
         if !self.claim_at(i, net) {

@@ -8,14 +8,15 @@ use super::{Cell, Grid, Marks, Point, Via, Wire, RIGHT, UP, VIA};
 fn runs_cell_by_cell(g: &Grid) -> (Vec<Wire>, Vec<Via>) {
     let (mut wires, mut vias) = (Vec::new(), Vec::new());
     let net = |c: Cell| g.owner(c) - 1;
-    for layer in 1..=g.layers {
-        for y in 0..=g.width + 1 {
-            for x in -1..=g.columns {
+    for layer in 1..=g.extent.layers {
+        for y in 0..=g.extent.width + 1 {
+            for x in -1..=g.extent.columns {
                 let c = Cell::new(x, y, layer);
                 let left = Cell::new(x - 1, y, layer);
                 if g.flags(c) & RIGHT != 0 && (x == -1 || g.flags(left) & RIGHT == 0) {
                     let mut end = x;
-                    while end <= g.columns && g.flags(Cell::new(end, y, layer)) & RIGHT != 0 {
+                    while end <= g.extent.columns && g.flags(Cell::new(end, y, layer)) & RIGHT != 0
+                    {
                         end += 1;
                     }
                     wires.push(Wire {
@@ -28,7 +29,7 @@ fn runs_cell_by_cell(g: &Grid) -> (Vec<Wire>, Vec<Via>) {
                 let below = Cell::new(x, y - 1, layer);
                 if g.flags(c) & UP != 0 && (y == 0 || g.flags(below) & UP == 0) {
                     let mut end = y;
-                    while end <= g.width + 1 && g.flags(Cell::new(x, end, layer)) & UP != 0 {
+                    while end <= g.extent.width + 1 && g.flags(Cell::new(x, end, layer)) & UP != 0 {
                         end += 1;
                     }
                     wires.push(Wire {
@@ -39,12 +40,12 @@ fn runs_cell_by_cell(g: &Grid) -> (Vec<Wire>, Vec<Via>) {
                     });
                 }
                 let under = Cell::new(x, y, layer.wrapping_sub(1));
-                if layer < g.layers
+                if layer < g.extent.layers
                     && g.flags(c) & VIA != 0
                     && (layer == 1 || g.flags(under) & VIA == 0)
                 {
                     let mut top = layer;
-                    while top < g.layers && g.flags(Cell::new(x, y, top)) & VIA != 0 {
+                    while top < g.extent.layers && g.flags(Cell::new(x, y, top)) & VIA != 0 {
                         top += 1;
                     }
                     vias.push(Via {
@@ -126,9 +127,9 @@ fn a_run_is_its_cells_claimed_and_joined_in_turn() {
     };
     let state = |g: &Grid, nets: u32| {
         let mut cells = Vec::new();
-        for layer in 1..=g.layers {
-            for y in 0..=g.width + 1 {
-                for x in -1..=g.columns {
+        for layer in 1..=g.extent.layers {
+            for y in 0..=g.extent.width + 1 {
+                for x in -1..=g.extent.columns {
                     let c = Cell::new(x, y, layer);
                     cells.push((g.owner(c), g.flags(c)));
                 }
@@ -200,13 +201,13 @@ fn the_geometry_of_layers_apart_is_the_geometry_of_all() {
     let mut split = 0;
     for (p, g) in super::super::tests::raw_grids(59, 80) {
         let (mut wires, mut vias) = g.geometry_of(1..=1, &|n| n);
-        let rest = g.geometry_of(2..=g.layers, &|n| n);
+        let rest = g.geometry_of(2..=g.extent.layers, &|n| n);
         assert!(!rest.0.is_empty(), "{}", p.name());
         wires.extend(rest.0);
         vias.extend(rest.1);
         wires.sort_unstable();
         vias.sort_unstable();
-        let (mut all_wires, mut all_vias) = g.geometry_of(1..=g.layers, &|n| n);
+        let (mut all_wires, mut all_vias) = g.geometry_of(1..=g.extent.layers, &|n| n);
         all_wires.sort_unstable();
         all_vias.sort_unstable();
         assert_eq!((wires, vias), (all_wires, all_vias), "{}", p.name());
