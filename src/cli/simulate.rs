@@ -15,7 +15,7 @@ use crate::sim::algorithms::{route, Algorithm, AlgorithmKind, RandomConstants};
 use crate::sim::bft::LinkTree;
 use crate::sim::fattree::FatTree;
 use crate::sim::traffic::{generate, theorem8_capacities, Traffic, TrafficKind};
-use crate::sim::{run_trials, Fabric, Message, Policy, SimReport, SimRun, TimeModel};
+use crate::sim::{run_trials, Fabric, Message, Policy, SimError, SimReport, SimRun, TimeModel};
 
 use super::{check_output_paths, outputs_of, read_text, write_all_or_nothing};
 
@@ -132,6 +132,11 @@ impl Net {
 
 fn usage(e: String) -> Error {
     Error::Usage(e)
+}
+
+/// A network that cannot be built from a checked layout: the job fails.
+fn failed(e: SimError) -> Error {
+    Error::Failed(e.to_string())
 }
 
 /// The layout file, checked legal and realising the network its parameters
@@ -323,7 +328,7 @@ fn build_net(
         let graph = Network::from_embedding(&e).map_err(Error::Failed)?;
         let lengths: Vec<u64> = e.edges.iter().map(|x| x.length()).collect();
         capacity_text = "2^l wires above 4^l leaves".into();
-        Net::Wires(LinkTree::new(&graph, Some(&lengths), delay).map_err(Error::Failed)?)
+        Net::Wires(LinkTree::new(&graph, Some(&lengths), delay).map_err(failed)?)
     } else {
         let (n, capacity) = match &layout {
             Some(e) => {
@@ -400,8 +405,8 @@ fn build_net(
             Some(e) => e,
             None => crate::layout::fattree::fat_tree(&spec).map_err(usage)?.0,
         };
-        let tree = FatTree::new(n as u32, caps).map_err(usage)?;
-        Net::Fat(tree.with_layout(&e, delay).map_err(Error::Failed)?)
+        let tree = FatTree::new(n as u32, caps).map_err(|e| usage(e.to_string()))?;
+        Net::Fat(tree.with_layout(&e, delay).map_err(failed)?)
     };
     Ok((net, capacity_text))
 }
@@ -518,7 +523,7 @@ fn run_rates(
             policy,
             &mut crate::sim::trial_rng(seed, 0),
         )
-        .map_err(usage)?;
+        .map_err(|e| usage(e.to_string()))?;
         let make = |_i: u64, rng: &mut rand_chacha::ChaCha8Rng| -> Vec<Message> {
             generate(traffic, n, rate, policy, rng).expect("checked above")
         };
@@ -628,10 +633,7 @@ fn finish(args: &SimulateArgs, rep: &SimReport, build_seconds: f64, seconds: f64
         outputs.push((path.clone(), report::yaml::simulation_yaml(rep)));
     }
     if let Some(path) = &args.plot {
-        outputs.push((
-            path.clone(),
-            report::chart::cycles_chart(rep).map_err(Error::Failed)?,
-        ));
+        outputs.push((path.clone(), report::chart::cycles_chart(rep)?));
     }
     write_all_or_nothing(&outputs)?;
     print!("{}", report::table::simulation_table(rep));

@@ -24,12 +24,15 @@
 
 pub mod algorithms;
 pub mod bft;
+mod error;
 pub mod fattree;
 pub mod traffic;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+
+pub use error::SimError;
 
 /// The destination of a message that leaves the tree through the root's
 /// external channel (the virtual sink of Theorem 8).
