@@ -9,7 +9,7 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{ChannelLoad, Fabric, LoadFactor, Message, Policy, SimError, TimeModel};
+use super::{ChannelLoad, Fabric, FabricFigures, LoadFactor, Message, Policy, SimError, TimeModel};
 use crate::network::{Network, NodeId, Role};
 
 /// The wire-level fabric.
@@ -305,6 +305,28 @@ impl Fabric for LinkTree {
             delivered.push(id);
         }
         steps
+    }
+}
+
+impl FabricFigures for LinkTree {
+    fn network_name(&self) -> &'static str {
+        "butterfly-fat-tree"
+    }
+
+    fn level_loads(&self, msgs: &[Message]) -> Vec<Option<ChannelLoad>> {
+        LinkTree::level_loads(self, msgs)
+    }
+
+    fn capacities(&self) -> &[u32] {
+        &[]
+    }
+
+    fn wire_lengths(&self) -> &[u64] {
+        &self.wire_length
+    }
+
+    fn wire_delays(&self) -> &[f64] {
+        &self.wire_delay
     }
 }
 /// Check that the processors are the nodes `0 .. n`, all at level 0.

@@ -14,7 +14,8 @@
 use rand_chacha::ChaCha8Rng;
 
 use super::{
-    concentrate, ChannelLoad, Fabric, LoadFactor, Message, Policy, SimError, TimeModel, SINK,
+    concentrate, ChannelLoad, Fabric, FabricFigures, LoadFactor, Message, Policy, SimError,
+    TimeModel, SINK,
 };
 use crate::layout::Embedding;
 
@@ -295,6 +296,28 @@ impl Fabric for FatTree {
             steps += self.down_stage(i, &step, rng, w, delivered);
         }
         steps
+    }
+}
+
+impl FabricFigures for FatTree {
+    fn network_name(&self) -> &'static str {
+        "fat-tree"
+    }
+
+    fn level_loads(&self, msgs: &[Message]) -> Vec<Option<ChannelLoad>> {
+        FatTree::level_loads(self, msgs)
+    }
+
+    fn capacities(&self) -> &[u32] {
+        &self.cap
+    }
+
+    fn wire_lengths(&self) -> &[u64] {
+        &self.wire_length
+    }
+
+    fn wire_delays(&self) -> &[f64] {
+        &self.wire_delay
     }
 }
 

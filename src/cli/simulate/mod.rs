@@ -18,7 +18,7 @@ use crate::sim::algorithms::route;
 use crate::sim::bft::LinkTree;
 use crate::sim::fattree::FatTree;
 use crate::sim::traffic::generate;
-use crate::sim::{run_trials, Fabric, Message, SimError, SimReport, SimRun, TimeModel};
+use crate::sim::{run_trials, FabricFigures, Message, SimError, SimReport, SimRun, TimeModel};
 
 pub use args::SimulateArgs;
 use job::{ExternalChannel, NetPlan, SimulateJob};
@@ -26,20 +26,11 @@ use job::{ExternalChannel, NetPlan, SimulateJob};
 use super::write_all_or_nothing;
 
 /// A built network: a fat-tree or the butterfly fat-tree, routed wire by
-/// wire.
+/// wire. Everything after the build is generic over [`FabricFigures`]; this enum
+/// is the one place that names the fabrics.
 enum Net {
     Fat(FatTree),
     Wires(LinkTree),
-}
-
-impl Net {
-    /// The network's processors.
-    fn processors(&self) -> u32 {
-        match self {
-            Net::Fat(t) => t.processors(),
-            Net::Wires(t) => t.processors(),
-        }
-    }
 }
 
 fn usage(e: String) -> Error {
@@ -112,9 +103,22 @@ fn time_model(job: &SimulateJob, net: &Net) -> TimeModel {
     }
 }
 
+/// Every rate's trials on the built network.
+fn run_rates(job: &SimulateJob, net: &Net, time: &TimeModel, start: Instant) -> Vec<SimRun> {
+    match net {
+        Net::Fat(t) => rates_on(job, t, time, start),
+        Net::Wires(t) => rates_on(job, t, time, start),
+    }
+}
+
 /// Every rate's trials, in parallel within a rate, with progress on a
 /// terminal (the job has checked the memory budget and the message sets).
-fn run_rates(job: &SimulateJob, net: &Net, time: &TimeModel, start: Instant) -> Vec<SimRun> {
+fn rates_on<F: FabricFigures>(
+    job: &SimulateJob,
+    fabric: &F,
+    time: &TimeModel,
+    start: Instant,
+) -> Vec<SimRun> {
     let (traffic, policy) = (job.traffic, job.policy);
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let total = job.trials * job.rates.len() as u64;
@@ -128,7 +132,7 @@ fn run_rates(job: &SimulateJob, net: &Net, time: &TimeModel, start: Instant) -> 
             );
         }
     };
-    let n = net.processors();
+    let n = fabric.processors();
     let algorithm = &job.algorithm;
     let mut runs = Vec::new();
     for (j, &rate) in job.rates.iter().enumerate() {
@@ -136,25 +140,15 @@ fn run_rates(job: &SimulateJob, net: &Net, time: &TimeModel, start: Instant) -> 
         let make = |_i: u64, rng: &mut rand_chacha::ChaCha8Rng| -> Vec<Message> {
             generate(traffic, n, rate, policy, rng).expect("checked by the job")
         };
-        let trials = match net {
-            Net::Fat(t) => run_trials(t, job.trials, seed, time, make, |m, rng| {
-                let out = route(t, m, algorithm, policy, job.max_cycles, rng);
-                progress();
-                (t.load_factor(m), out)
-            }),
-            Net::Wires(t) => run_trials(t, job.trials, seed, time, make, |m, rng| {
-                let out = route(t, m, algorithm, policy, job.max_cycles, rng);
-                progress();
-                (t.load_factor(m), out)
-            }),
-        };
+        let trials = run_trials(fabric, job.trials, seed, time, make, |m, rng| {
+            let out = route(fabric, m, algorithm, policy, job.max_cycles, rng);
+            progress();
+            (fabric.load_factor(m), out)
+        });
         // Trial 0's message set again (its stream starts with the draw), for
         // the per-level loads.
         let first = make(0, &mut crate::sim::trial_rng(seed, 0));
-        let levels = match net {
-            Net::Fat(t) => t.level_loads(&first),
-            Net::Wires(t) => t.level_loads(&first),
-        };
+        let levels = fabric.level_loads(&first);
         debug_assert_eq!(first.len(), trials[0].messages);
         runs.push(SimRun {
             rate,
@@ -170,48 +164,35 @@ fn run_rates(job: &SimulateJob, net: &Net, time: &TimeModel, start: Instant) -> 
 
 /// The report of the runs.
 fn report_of(job: &SimulateJob, net: &Net, time: TimeModel, runs: Vec<SimRun>) -> SimReport {
-    let worst = match net {
-        Net::Fat(t) => t.worst_latency(&time),
-        Net::Wires(t) => t.worst_latency(&time),
-    };
-    let address = match net {
-        Net::Fat(t) => t.address_bits(),
-        Net::Wires(t) => t.address_bits(),
-    };
-    let network_cycle_bit_time = 2.0 * worst + (address + time.payload_bits) as f64;
-    let (n, levels_cap, wire_length, wire_delay, r) = match net {
-        Net::Fat(t) => (
-            t.processors(),
-            t.cap.clone(),
-            t.wire_length.clone(),
-            t.wire_delay.clone(),
-            job.congestion,
-        ),
-        Net::Wires(t) => (
-            t.processors(),
-            Vec::new(),
-            t.wire_length.clone(),
-            t.wire_delay.clone(),
-            None,
-        ),
-    };
+    match net {
+        Net::Fat(t) => report_on(job, t, time, runs),
+        Net::Wires(t) => report_on(job, t, time, runs),
+    }
+}
+
+/// The report of the runs on one fabric.
+fn report_on<F: FabricFigures>(
+    job: &SimulateJob,
+    fabric: &F,
+    time: TimeModel,
+    runs: Vec<SimRun>,
+) -> SimReport {
+    let worst = fabric.worst_latency(&time);
+    let network_cycle_bit_time = 2.0 * worst + (fabric.address_bits() + time.payload_bits) as f64;
     SimReport {
-        network: match net {
-            Net::Wires(_) => "butterfly-fat-tree".into(),
-            Net::Fat(_) => "fat-tree".into(),
-        },
-        processors: n,
+        network: fabric.network_name().into(),
+        processors: fabric.processors(),
         capacity: job.capacity_text.clone(),
-        capacities: levels_cap,
-        congestion_parameter: r,
+        capacities: fabric.capacities().to_vec(),
+        congestion_parameter: job.congestion,
         algorithm: job.algorithm,
         policy: job.policy,
         traffic: job.traffic,
         seed: job.seed,
         layout: job.layout_name.clone(),
         delay: job.delay_text.clone(),
-        wire_length,
-        wire_delay,
+        wire_length: fabric.wire_lengths().to_vec(),
+        wire_delay: fabric.wire_delays().to_vec(),
         time,
         network_cycle_bit_time,
         max_cycles: job.max_cycles,
