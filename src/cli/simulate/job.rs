@@ -6,7 +6,6 @@
 use std::path::{Path, PathBuf};
 
 use super::args::{CongestionArg, SimulateArgs};
-use super::usage;
 use crate::cli::{check_output_paths, outputs_of, read_text};
 use crate::error::{Error, Result};
 use crate::layout::fattree::{Capacity, FatTreeSpec};
@@ -17,6 +16,11 @@ use crate::sim::algorithms::{Algorithm, AlgorithmKind, RandomConstants};
 use crate::sim::fattree::FatTree;
 use crate::sim::traffic::{generate, theorem8_capacities, Traffic};
 use crate::sim::Policy;
+
+/// A bad flag, flag combination or layout parameter (exit 2).
+pub(super) fn usage(e: String) -> Error {
+    Error::Usage(e)
+}
 
 /// The network a job builds.
 pub(super) enum NetPlan {
@@ -308,6 +312,12 @@ fn param(e: &Embedding, key: &str) -> Result<String> {
         .ok_or_else(|| usage(format!("the layout has no `{key}` parameter")))
 }
 
+/// `--size`, which clap requires when no --layout is given.
+fn size_without_layout(args: &SimulateArgs) -> Result<u64> {
+    args.size
+        .ok_or_else(|| usage("give --size or --layout".into()))
+}
+
 /// The layout's processor count.
 fn processors_of(e: &Embedding) -> Result<u64> {
     param(e, "processors")?
@@ -326,7 +336,7 @@ fn wires_plan(args: &SimulateArgs, layout: Option<Embedding>) -> Result<(NetPlan
             )))
         }
         None => {
-            let n = args.size.expect("clap requires --size without --layout");
+            let n = size_without_layout(args)?;
             if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
                 return Err(usage(format!(
                     "{n} processors: the butterfly fat-tree needs a power of 4, at least 4"
@@ -368,7 +378,7 @@ fn fat_plan(
             (n, cap)
         }
         None => {
-            let n = args.size.expect("clap requires --size without --layout");
+            let n = size_without_layout(args)?;
             let cap = if adversary {
                 Capacity::Table(
                     theorem8_capacities(n.min(1 << 30) as u32)

@@ -21,7 +21,7 @@ use crate::sim::traffic::generate;
 use crate::sim::{run_trials, FabricFigures, Message, SimError, SimReport, SimRun, TimeModel};
 
 pub use args::SimulateArgs;
-use job::{ExternalChannel, NetPlan, SimulateJob};
+use job::{usage, ExternalChannel, NetPlan, SimulateJob};
 
 use super::write_all_or_nothing;
 
@@ -31,10 +31,6 @@ use super::write_all_or_nothing;
 enum Net {
     Fat(FatTree),
     Wires(LinkTree),
-}
-
-fn usage(e: String) -> Error {
-    Error::Usage(e)
 }
 
 /// A network that cannot be built from a checked layout: the job fails.
