@@ -85,5 +85,12 @@ impl Error {
     }
 }
 
+/// A chart that cannot be drawn fails the job (exit 1).
+impl From<crate::report::chart::ChartError> for Error {
+    fn from(e: crate::report::chart::ChartError) -> Error {
+        Error::Failed(e.to_string())
+    }
+}
+
 /// `Result` with the crate's [`enum@Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -243,7 +243,7 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
         ));
     }
     if let Some(path) = &args.svg {
-        let chart = report::chart::sweep_chart(&title, x_name, &rows).map_err(Error::Failed)?;
+        let chart = report::chart::sweep_chart(&title, x_name, &rows)?;
         outputs.push((path.clone(), chart));
     }
     write_all_or_nothing(&outputs)?;

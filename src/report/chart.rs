@@ -5,20 +5,30 @@ use plotters::prelude::*;
 
 use crate::layout::sweep::{fitted_exponent, SweepRow};
 
+/// A chart plotters could not draw.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ChartError {
+    /// The backend's reason, as plotters words it.
+    #[error("{0}")]
+    Draw(String),
+}
+
+fn draw(e: impl std::fmt::Display) -> ChartError {
+    ChartError::Draw(e.to_string())
+}
+
 /// A panel's measured and closed-form values for one size.
 type Pick = Box<dyn Fn(&SweepRow) -> (f64, f64)>;
 
 /// Two log-log panels, area and longest wire against `n`: the measured
 /// points with their fitted exponent, and the construction's closed form
 /// as a line.
-pub fn sweep_chart(title: &str, x_name: &str, rows: &[SweepRow]) -> Result<String, String> {
+pub fn sweep_chart(title: &str, x_name: &str, rows: &[SweepRow]) -> Result<String, ChartError> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (1000, 480)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let root = root
-            .titled(title, ("sans-serif", 18))
-            .map_err(|e| e.to_string())?;
+        root.fill(&WHITE).map_err(draw)?;
+        let root = root.titled(title, ("sans-serif", 18)).map_err(draw)?;
         let panels = root.split_evenly((1, 2));
         let series: [(&str, Pick); 2] = [
             (
@@ -63,13 +73,13 @@ pub fn sweep_chart(title: &str, x_name: &str, rows: &[SweepRow]) -> Result<Strin
                     (xmin * 0.8..xmax * 1.25).log_scale(),
                     (ymin * 0.8..ymax * 1.25).log_scale(),
                 )
-                .map_err(|e| e.to_string())?;
+                .map_err(draw)?;
             chart
                 .configure_mesh()
                 .x_desc(x_name)
                 .y_desc(*name)
                 .draw()
-                .map_err(|e| e.to_string())?;
+                .map_err(draw)?;
             chart
                 .draw_series(LineSeries::new(
                     xs.iter()
@@ -78,7 +88,7 @@ pub fn sweep_chart(title: &str, x_name: &str, rows: &[SweepRow]) -> Result<Strin
                         .map(|(&x, y)| (x, y.1)),
                     BLUE.stroke_width(2),
                 ))
-                .map_err(|e| e.to_string())?
+                .map_err(draw)?
                 .label("closed form")
                 .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
             chart
@@ -87,7 +97,7 @@ pub fn sweep_chart(title: &str, x_name: &str, rows: &[SweepRow]) -> Result<Strin
                         .zip(&ys)
                         .map(|(&x, y)| Circle::new((x, y.0), 4, RED.filled())),
                 )
-                .map_err(|e| e.to_string())?
+                .map_err(draw)?
                 .label(match exponent {
                     Some(e) => format!("measured (fitted exponent {e:.3})"),
                     None => "measured".to_string(),
@@ -99,9 +109,9 @@ pub fn sweep_chart(title: &str, x_name: &str, rows: &[SweepRow]) -> Result<Strin
                 .background_style(WHITE)
                 .border_style(BLACK)
                 .draw()
-                .map_err(|e| e.to_string())?;
+                .map_err(draw)?;
         }
-        root.present().map_err(|e| e.to_string())?;
+        root.present().map_err(draw)?;
     }
     Ok(out)
 }
@@ -109,7 +119,7 @@ pub fn sweep_chart(title: &str, x_name: &str, rows: &[SweepRow]) -> Result<Strin
 /// Delivery cycles against the load factor, log-log: one point per trial,
 /// the lower bound `cycles = lambda`, and Figure 3-3's region boundaries
 /// (`lambda = 1, 2, lg n lg lg n`) for fat-trees.
-pub fn cycles_chart(r: &crate::sim::SimReport) -> Result<String, String> {
+pub fn cycles_chart(r: &crate::sim::SimReport) -> Result<String, ChartError> {
     let points: Vec<(f64, f64)> = r
         .runs
         .iter()
@@ -125,7 +135,7 @@ pub fn cycles_chart(r: &crate::sim::SimReport) -> Result<String, String> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (800, 560)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        root.fill(&WHITE).map_err(draw)?;
         let title = format!(
             "{} on {} processors ({}): {} traffic, {} switches",
             r.algorithm.name(),
@@ -143,13 +153,13 @@ pub fn cycles_chart(r: &crate::sim::SimReport) -> Result<String, String> {
                 (xmin.max(0.1)..xmax).log_scale(),
                 (0.7f64..ymax).log_scale(),
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(draw)?;
         chart
             .configure_mesh()
             .x_desc("load factor lambda")
             .y_desc("delivery cycles")
             .draw()
-            .map_err(|e| e.to_string())?;
+            .map_err(draw)?;
         if r.network == "fat-tree" {
             let band = RGBColor(0, 140, 60);
             for (k, (x, name)) in [
@@ -166,14 +176,14 @@ pub fn cycles_chart(r: &crate::sim::SimReport) -> Result<String, String> {
                             vec![(x, 0.7), (x, ymax)],
                             band.stroke_width(2),
                         ))
-                        .map_err(|e| e.to_string())?;
+                        .map_err(draw)?;
                     chart
                         .draw_series(std::iter::once(Text::new(
                             name,
                             (x * 1.04, ymax / (2.0 + 1.5 * k as f64)),
                             ("sans-serif", 13).into_font().color(&band),
                         )))
-                        .map_err(|e| e.to_string())?;
+                        .map_err(draw)?;
                 }
             }
             chart
@@ -183,19 +193,19 @@ pub fn cycles_chart(r: &crate::sim::SimReport) -> Result<String, String> {
                     (xmin.max(0.1) * 1.1, 0.9),
                     ("sans-serif", 12).into_font().color(&band),
                 )))
-                .map_err(|e| e.to_string())?;
+                .map_err(draw)?;
         }
         chart
             .draw_series(LineSeries::new(
                 vec![(xmin.max(0.1), xmin.max(0.1)), (xmax, xmax)],
                 BLUE.stroke_width(2),
             ))
-            .map_err(|e| e.to_string())?
+            .map_err(draw)?
             .label("lower bound: cycles = lambda")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
         chart
             .draw_series(points.iter().map(|&p| Circle::new(p, 3, RED.filled())))
-            .map_err(|e| e.to_string())?
+            .map_err(draw)?
             .label("measured (one point per trial)")
             .legend(|(x, y)| Circle::new((x + 10, y), 3, RED.filled()));
         chart
@@ -204,8 +214,8 @@ pub fn cycles_chart(r: &crate::sim::SimReport) -> Result<String, String> {
             .background_style(WHITE)
             .border_style(BLACK)
             .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+            .map_err(draw)?;
+        root.present().map_err(draw)?;
     }
     Ok(out)
 }

@@ -9,7 +9,7 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{ChannelLoad, Fabric, LoadFactor, Message, Policy, TimeModel};
+use super::{ChannelLoad, Fabric, FabricFigures, LoadFactor, Message, Policy, SimError, TimeModel};
 use crate::network::{Network, NodeId, Role};
 
 /// The wire-level fabric.
@@ -57,103 +57,27 @@ impl LinkTree {
         net: &Network,
         lengths: Option<&[u64]>,
         w: &crate::layout::metrics::Delay,
-    ) -> Result<LinkTree, String> {
+    ) -> Result<LinkTree, SimError> {
         let nodes = net.node_count();
         let level: Vec<u32> = (0..nodes as u32)
             .map(|i| net.node(NodeId(i)).level)
             .collect();
         let n = net.processors().len() as u32;
-        for i in 0..nodes as u32 {
-            let d = net.node(NodeId(i));
-            if (d.role == Role::Processor) != (i < n) {
-                return Err("the processors must be the nodes 0 .. n".into());
-            }
-            if d.role == Role::Processor && d.level != 0 {
-                return Err(format!("processor {i} is not at level 0"));
-            }
-        }
+        check_processors(net, n)?;
         let levels = level.iter().copied().max().unwrap_or(0);
-        let mut ups: Vec<Vec<(u32, u32)>> = vec![Vec::new(); nodes];
-        let mut downs: Vec<Vec<(u32, u32)>> = vec![Vec::new(); nodes];
-        let mut longest = vec![1u64; levels as usize + 1];
-        for l in 0..net.link_count() as u32 {
-            let (a, b) = net.link(crate::network::LinkId(l));
-            let (la, lb) = (level[a.0 as usize], level[b.0 as usize]);
-            if la.abs_diff(lb) != 1 {
-                return Err(format!(
-                    "link {l} joins levels {la} and {lb}; links must join adjacent levels"
-                ));
-            }
-            let (child, parent) = if la < lb { (a.0, b.0) } else { (b.0, a.0) };
-            ups[child as usize].push((l, parent));
-            downs[parent as usize].push((l, child));
-            if let Some(len) = lengths {
-                let lv = level[child as usize] as usize;
-                longest[lv] = longest[lv].max(len[l as usize]);
-            }
-        }
-        // Blocks of processors, level by level.
-        let mut lo: Vec<u32> = (0..nodes as u32).collect();
-        let mut hi: Vec<u32> = (1..=nodes as u32).collect();
-        let mut order: Vec<u32> = (0..nodes as u32).collect();
-        order.sort_by_key(|&i| level[i as usize]);
-        for &v in &order {
-            if v < n {
-                continue;
-            }
-            let kids = &downs[v as usize];
-            if kids.is_empty() {
-                return Err(format!("switch {v} has no children"));
-            }
-            let l = kids.iter().map(|&(_, c)| lo[c as usize]).min().unwrap();
-            let h = kids.iter().map(|&(_, c)| hi[c as usize]).max().unwrap();
-            let mut spans: Vec<(u32, u32)> = kids
-                .iter()
-                .map(|&(_, c)| (lo[c as usize], hi[c as usize]))
-                .collect();
-            spans.sort_unstable();
-            spans.dedup();
-            if spans.windows(2).any(|s| s[0].1 != s[1].0) {
-                return Err(format!(
-                    "switch {v}: its children's processors are not disjoint contiguous blocks"
-                ));
-            }
-            if spans.len() != kids.len() {
-                return Err(format!(
-                    "switch {v}: two children cover the same processors"
-                ));
-            }
-            lo[v as usize] = l;
-            hi[v as usize] = h;
-        }
-        for (v, u) in ups.iter().enumerate() {
+        let links = Links::of(net, &level, lengths)?;
+        let (lo, hi) = processor_blocks(&level, n, &links)?;
+        for (v, u) in links.ups.iter().enumerate() {
             for &(_, p) in u {
                 if lo[p as usize] > lo[v] || hi[p as usize] < hi[v] {
-                    return Err(format!("node {p} is a parent of {v} but does not cover it"));
+                    return Err(SimError::ParentCover {
+                        parent: p,
+                        child: v,
+                    });
                 }
             }
         }
-        let mut blocks: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); levels as usize + 1];
-        for v in 0..nodes {
-            blocks[level[v] as usize].push((lo[v], hi[v], ups[v].len() as u32));
-        }
-        for b in &mut blocks {
-            b.sort_unstable();
-            let mut merged: Vec<(u32, u32, u32)> = Vec::new();
-            for &x in b.iter() {
-                match merged.last_mut() {
-                    Some(m) if m.0 == x.0 && m.1 == x.1 => m.2 += x.2,
-                    Some(m) if m.1 > x.0 => {
-                        return Err(format!(
-                            "nodes of one level cover overlapping blocks [{}, {}) and [{}, {})",
-                            m.0, m.1, x.0, x.1
-                        ))
-                    }
-                    _ => merged.push(x),
-                }
-            }
-            *b = merged;
-        }
+        let blocks = level_blocks(&level, levels, &lo, &hi, &links.ups)?;
         let csr = |lists: Vec<Vec<(u32, u32)>>| {
             let mut start = vec![0u32];
             let mut flat = Vec::new();
@@ -163,6 +87,11 @@ impl LinkTree {
             }
             (start, flat)
         };
+        let Links {
+            ups,
+            downs,
+            longest,
+        } = links;
         let (up_start, up) = csr(ups);
         let (down_start, down) = csr(downs);
         Ok(LinkTree {
@@ -377,4 +306,159 @@ impl Fabric for LinkTree {
         }
         steps
     }
+}
+
+impl FabricFigures for LinkTree {
+    fn network_name(&self) -> &'static str {
+        "butterfly-fat-tree"
+    }
+
+    fn level_loads(&self, msgs: &[Message]) -> Vec<Option<ChannelLoad>> {
+        LinkTree::level_loads(self, msgs)
+    }
+
+    fn capacities(&self) -> &[u32] {
+        &[]
+    }
+
+    fn wire_lengths(&self) -> &[u64] {
+        &self.wire_length
+    }
+
+    fn wire_delays(&self) -> &[f64] {
+        &self.wire_delay
+    }
+}
+/// Check that the processors are the nodes `0 .. n`, all at level 0.
+fn check_processors(net: &Network, n: u32) -> Result<(), SimError> {
+    for i in 0..net.node_count() as u32 {
+        let d = net.node(NodeId(i));
+        if (d.role == Role::Processor) != (i < n) {
+            return Err(SimError::ProcessorsFirst);
+        }
+        if d.role == Role::Processor && d.level != 0 {
+            return Err(SimError::ProcessorLevel { node: i });
+        }
+    }
+    Ok(())
+}
+
+/// The links of a leveled network, by node, and each level's longest wire.
+struct Links {
+    /// Up links of each node as `(link, parent)`.
+    ups: Vec<Vec<(u32, u32)>>,
+    /// Down links of each node as `(link, child)`.
+    downs: Vec<Vec<(u32, u32)>>,
+    /// Length of each level's longest up wire (1 without lengths).
+    longest: Vec<u64>,
+}
+
+impl Links {
+    /// Sort every link into its child's ups and its parent's downs; a link
+    /// must join adjacent levels.
+    fn of(net: &Network, level: &[u32], lengths: Option<&[u64]>) -> Result<Links, SimError> {
+        let nodes = level.len();
+        let levels = level.iter().copied().max().unwrap_or(0);
+        let mut ups: Vec<Vec<(u32, u32)>> = vec![Vec::new(); nodes];
+        let mut downs: Vec<Vec<(u32, u32)>> = vec![Vec::new(); nodes];
+        let mut longest = vec![1u64; levels as usize + 1];
+        for l in 0..net.link_count() as u32 {
+            let (a, b) = net.link(crate::network::LinkId(l));
+            let (la, lb) = (level[a.0 as usize], level[b.0 as usize]);
+            if la.abs_diff(lb) != 1 {
+                return Err(SimError::LinkLevels {
+                    link: l,
+                    a: la,
+                    b: lb,
+                });
+            }
+            let (child, parent) = if la < lb { (a.0, b.0) } else { (b.0, a.0) };
+            ups[child as usize].push((l, parent));
+            downs[parent as usize].push((l, child));
+            if let Some(len) = lengths {
+                let lv = level[child as usize] as usize;
+                longest[lv] = longest[lv].max(len[l as usize]);
+            }
+        }
+        Ok(Links {
+            ups,
+            downs,
+            longest,
+        })
+    }
+}
+
+/// The block `lo[v] .. hi[v]` of processors under every node, level by
+/// level: a switch's children must cover disjoint contiguous blocks.
+fn processor_blocks(
+    level: &[u32],
+    n: u32,
+    links: &Links,
+) -> Result<(Vec<u32>, Vec<u32>), SimError> {
+    let nodes = level.len();
+    let mut lo: Vec<u32> = (0..nodes as u32).collect();
+    let mut hi: Vec<u32> = (1..=nodes as u32).collect();
+    let mut order: Vec<u32> = (0..nodes as u32).collect();
+    order.sort_by_key(|&i| level[i as usize]);
+    for &v in &order {
+        if v < n {
+            continue;
+        }
+        let kids = &links.downs[v as usize];
+        if kids.is_empty() {
+            return Err(SimError::NoChildren { node: v });
+        }
+        let l = kids.iter().map(|&(_, c)| lo[c as usize]).min().unwrap();
+        let h = kids.iter().map(|&(_, c)| hi[c as usize]).max().unwrap();
+        let mut spans: Vec<(u32, u32)> = kids
+            .iter()
+            .map(|&(_, c)| (lo[c as usize], hi[c as usize]))
+            .collect();
+        spans.sort_unstable();
+        spans.dedup();
+        if spans.windows(2).any(|s| s[0].1 != s[1].0) {
+            return Err(SimError::ChildBlocks { node: v });
+        }
+        if spans.len() != kids.len() {
+            return Err(SimError::SharedChildren { node: v });
+        }
+        lo[v as usize] = l;
+        hi[v as usize] = h;
+    }
+    Ok((lo, hi))
+}
+
+/// A block of processors `lo .. hi` under a level's nodes and the wires
+/// leaving it upward: `(lo, hi, wires)`.
+type Block = (u32, u32, u32);
+
+/// Each level's channels: the blocks `(lo, hi, wires)` under its nodes,
+/// sorted, nodes over the same block merged; partly shared blocks are
+/// refused.
+fn level_blocks(
+    level: &[u32],
+    levels: u32,
+    lo: &[u32],
+    hi: &[u32],
+    ups: &[Vec<(u32, u32)>],
+) -> Result<Vec<Vec<Block>>, SimError> {
+    let mut blocks: Vec<Vec<Block>> = vec![Vec::new(); levels as usize + 1];
+    for v in 0..level.len() {
+        blocks[level[v] as usize].push((lo[v], hi[v], ups[v].len() as u32));
+    }
+    for b in &mut blocks {
+        b.sort_unstable();
+        let mut merged: Vec<(u32, u32, u32)> = Vec::new();
+        for &x in b.iter() {
+            match merged.last_mut() {
+                Some(m) if m.0 == x.0 && m.1 == x.1 => m.2 += x.2,
+                Some(m) if m.1 > x.0 => {
+                    return Err(SimError::OverlappingBlocks(m.0, m.1, x.0, x.1))
+                }
+                _ => merged.push(x),
+            }
+        }
+        *b = merged;
+    }
+    Ok(blocks)
 }

@@ -13,7 +13,10 @@
 
 use rand_chacha::ChaCha8Rng;
 
-use super::{concentrate, ChannelLoad, Fabric, LoadFactor, Message, Policy, TimeModel, SINK};
+use super::{
+    concentrate, ChannelLoad, Fabric, FabricFigures, LoadFactor, Message, Policy, SimError,
+    TimeModel, SINK,
+};
 use crate::layout::Embedding;
 
 /// A fat-tree fabric.
@@ -47,20 +50,20 @@ pub struct Work {
 impl FatTree {
     /// A fat-tree of `n` processors (a power of 2) with the given
     /// capacities per level, unit wires.
-    pub fn new(n: u32, cap: Vec<u32>) -> Result<FatTree, String> {
+    pub fn new(n: u32, cap: Vec<u32>) -> Result<FatTree, SimError> {
         if n < 2 || !n.is_power_of_two() {
-            return Err(format!("{n} processors: need a power of 2, at least 2"));
+            return Err(SimError::NotPowerOf2 { n });
         }
         let levels = n.trailing_zeros();
         if cap.len() != levels as usize + 1 {
-            return Err(format!(
-                "{} capacities for {n} processors; need {} (one per level and the root's)",
-                cap.len(),
-                levels + 1
-            ));
+            return Err(SimError::CapacityCount {
+                given: cap.len(),
+                n,
+                need: levels + 1,
+            });
         }
         if cap.contains(&0) {
-            return Err("a channel of capacity 0 cannot carry messages".into());
+            return Err(SimError::ZeroCapacity);
         }
         Ok(FatTree {
             levels,
@@ -83,7 +86,7 @@ impl FatTree {
         mut self,
         e: &Embedding,
         w: &crate::layout::metrics::Delay,
-    ) -> Result<FatTree, String> {
+    ) -> Result<FatTree, SimError> {
         let n = self.n() as u64;
         let heap_of = |id: u32| -> Option<u64> {
             let id = id as u64;
@@ -102,17 +105,11 @@ impl FatTree {
             .collect();
         for edge in &e.edges {
             let (Some(a), Some(b)) = (heap_of(edge.from), heap_of(edge.to)) else {
-                return Err(format!(
-                    "edge {} joins node ids outside the fat-tree of {n} processors",
-                    edge.id
-                ));
+                return Err(SimError::EdgeOutsideTree { edge: edge.id, n });
             };
             let (child, parent) = if a > b { (a, b) } else { (b, a) };
             if child / 2 != parent {
-                return Err(format!(
-                    "edge {} does not join a node to its parent in the tree",
-                    edge.id
-                ));
+                return Err(SimError::EdgeNotToParent { edge: edge.id });
             }
             let level = self.levels - (63 - child.leading_zeros());
             longest[level as usize] = longest[level as usize].max(edge.length());
@@ -123,13 +120,13 @@ impl FatTree {
         for (i, &count) in wires.iter().enumerate().take(self.levels as usize) {
             let channels = n >> i;
             if count < channels * self.cap[i] as u64 {
-                return Err(format!(
-                    "the layout has {} wires at level {i}; {} channels of capacity {} need {}",
+                return Err(SimError::TooFewWires {
                     count,
+                    level: i,
                     channels,
-                    self.cap[i],
-                    channels * self.cap[i] as u64
-                ));
+                    cap: self.cap[i],
+                    need: channels * self.cap[i] as u64,
+                });
             }
         }
         longest[self.levels as usize] = 1;
@@ -283,116 +280,186 @@ impl Fabric for FatTree {
                 w.cur.push(id);
             }
         }
-        // Up stages: `cur` is ordered by the channel at level i (src >> i),
-        // and within a channel left input first, each in wire order.
+        let step = Step {
+            msgs,
+            policy,
+            cycle,
+        };
         for i in 0..=k {
             if w.cur.is_empty() {
                 break;
             }
-            let cap = self.cap[i as usize] as usize;
-            w.next.clear();
-            let cur = std::mem::take(&mut w.cur);
-            let mut a = 0;
-            while a < cur.len() {
-                let c = msgs[cur[a] as usize].src >> i;
-                let mut b = a;
-                let mut split = 0;
-                while b < cur.len() && msgs[cur[b] as usize].src >> i == c {
-                    if i > 0 && (msgs[cur[b] as usize].src >> (i - 1)) & 1 == 0 {
-                        split += 1;
-                    }
-                    b += 1;
-                }
-                if i == 0 {
-                    split = b - a;
-                }
-                w.group.clear();
-                w.group.extend_from_slice(&cur[a..b]);
-                steps += (b - a) as u64;
-                let kept = concentrate(policy, &mut w.group, split, cap, cycle, rng);
-                assert!(kept <= cap, "channel over capacity");
-                // A message whose path tops out at level i + 1 turns down
-                // into level i; a sink message past the root is done.
-                for &id in &w.group[..kept] {
-                    let m = msgs[id as usize];
-                    if m.dst == SINK && i == k {
-                        delivered.push(id);
-                    } else if self.up_len(m) == i + 1 {
-                        w.turning[i as usize].push(id);
-                    } else {
-                        w.next.push(id);
-                    }
-                }
-                a = b;
-            }
-            w.cur = cur;
-            std::mem::swap(&mut w.cur, &mut w.next);
+            steps += self.up_stage(i, &step, rng, w, delivered);
         }
-        // Down stages, from the root: `cur` is ordered by the channel at
-        // level i + 1 (dst >> (i + 1)); the turning messages of level i by
-        // their up channel (src >> i), whose sibling is their down channel.
         w.cur.clear();
         for i in (0..k).rev() {
-            let turning = std::mem::take(&mut w.turning[i as usize]);
-            if w.cur.is_empty() && turning.is_empty() {
-                w.turning[i as usize] = turning;
-                continue;
-            }
-            let cap = self.cap[i as usize] as usize;
-            let cur = std::mem::take(&mut w.cur);
-            w.next.clear();
-            let (mut a, mut b) = (0, 0);
-            while a < cur.len() || b < turning.len() {
-                let pa = cur.get(a).map(|&id| msgs[id as usize].dst >> (i + 1));
-                let pb = turning.get(b).map(|&id| msgs[id as usize].src >> (i + 1));
-                let p = match (pa, pb) {
-                    (Some(x), Some(y)) => x.min(y),
-                    (Some(x), None) => x,
-                    (None, Some(y)) => y,
-                    (None, None) => unreachable!(),
-                };
-                let mut a_end = a;
-                while a_end < cur.len() && msgs[cur[a_end] as usize].dst >> (i + 1) == p {
-                    a_end += 1;
-                }
-                let mut b_end = b;
-                while b_end < turning.len() && msgs[turning[b_end] as usize].src >> (i + 1) == p {
-                    b_end += 1;
-                }
-                for c in [2 * p, 2 * p + 1] {
-                    w.group.clear();
-                    w.group.extend(
-                        cur[a..a_end]
-                            .iter()
-                            .copied()
-                            .filter(|&id| msgs[id as usize].dst >> i == c),
-                    );
-                    let split = w.group.len();
-                    w.group.extend(
-                        turning[b..b_end]
-                            .iter()
-                            .copied()
-                            .filter(|&id| (msgs[id as usize].src >> i) ^ 1 == c),
-                    );
-                    if w.group.is_empty() {
-                        continue;
-                    }
-                    steps += w.group.len() as u64;
-                    let kept = concentrate(policy, &mut w.group, split, cap, cycle, rng);
-                    assert!(kept <= cap, "channel over capacity");
-                    if i == 0 {
-                        delivered.extend_from_slice(&w.group[..kept]);
-                    } else {
-                        w.next.extend_from_slice(&w.group[..kept]);
-                    }
-                }
-                a = a_end;
-                b = b_end;
-            }
-            w.turning[i as usize] = turning;
-            w.cur = cur;
-            std::mem::swap(&mut w.cur, &mut w.next);
+            steps += self.down_stage(i, &step, rng, w, delivered);
         }
+        steps
+    }
+}
+
+impl FabricFigures for FatTree {
+    fn network_name(&self) -> &'static str {
+        "fat-tree"
+    }
+
+    fn level_loads(&self, msgs: &[Message]) -> Vec<Option<ChannelLoad>> {
+        FatTree::level_loads(self, msgs)
+    }
+
+    fn capacities(&self) -> &[u32] {
+        &self.cap
+    }
+
+    fn wire_lengths(&self) -> &[u64] {
+        &self.wire_length
+    }
+
+    fn wire_delays(&self) -> &[f64] {
+        &self.wire_delay
+    }
+}
+
+/// What every stage of one delivery cycle reads.
+struct Step<'a> {
+    msgs: &'a [Message],
+    policy: Policy,
+    cycle: u64,
+}
+
+impl FatTree {
+    /// The up stage into the channels at level `i`: `w.cur` is ordered by
+    /// the channel at level i (src >> i), and within a channel left input
+    /// first, each in wire order. The survivors go on up (`w.cur` after
+    /// the stage), turn down (`w.turning[i]`) or, past the root, reach the
+    /// sink. Returns the message-channel steps.
+    fn up_stage(
+        &self,
+        i: u32,
+        s: &Step,
+        rng: &mut ChaCha8Rng,
+        w: &mut Work,
+        delivered: &mut Vec<u32>,
+    ) -> u64 {
+        let (msgs, k) = (s.msgs, self.levels);
+        let mut steps = 0u64;
+        let cap = self.cap[i as usize] as usize;
+        w.next.clear();
+        let cur = std::mem::take(&mut w.cur);
+        let mut a = 0;
+        while a < cur.len() {
+            let c = msgs[cur[a] as usize].src >> i;
+            let mut b = a;
+            let mut split = 0;
+            while b < cur.len() && msgs[cur[b] as usize].src >> i == c {
+                if i > 0 && (msgs[cur[b] as usize].src >> (i - 1)) & 1 == 0 {
+                    split += 1;
+                }
+                b += 1;
+            }
+            if i == 0 {
+                split = b - a;
+            }
+            w.group.clear();
+            w.group.extend_from_slice(&cur[a..b]);
+            steps += (b - a) as u64;
+            let kept = concentrate(s.policy, &mut w.group, split, cap, s.cycle, rng);
+            assert!(kept <= cap, "channel over capacity");
+            // A message whose path tops out at level i + 1 turns down
+            // into level i; a sink message past the root is done.
+            for &id in &w.group[..kept] {
+                let m = msgs[id as usize];
+                if m.dst == SINK && i == k {
+                    delivered.push(id);
+                } else if self.up_len(m) == i + 1 {
+                    w.turning[i as usize].push(id);
+                } else {
+                    w.next.push(id);
+                }
+            }
+            a = b;
+        }
+        w.cur = cur;
+        std::mem::swap(&mut w.cur, &mut w.next);
+        steps
+    }
+
+    /// The down stage into the channels at level `i`, from the root:
+    /// `w.cur` is ordered by the channel at level i + 1 (dst >> (i + 1));
+    /// the turning messages of level i by their up channel (src >> i),
+    /// whose sibling is their down channel. The survivors go on down
+    /// (`w.cur` after the stage) or, at level 0, are delivered. Returns the
+    /// message-channel steps.
+    fn down_stage(
+        &self,
+        i: u32,
+        s: &Step,
+        rng: &mut ChaCha8Rng,
+        w: &mut Work,
+        delivered: &mut Vec<u32>,
+    ) -> u64 {
+        let msgs = s.msgs;
+        let turning = std::mem::take(&mut w.turning[i as usize]);
+        if w.cur.is_empty() && turning.is_empty() {
+            w.turning[i as usize] = turning;
+            return 0;
+        }
+        let mut steps = 0u64;
+        let cap = self.cap[i as usize] as usize;
+        let cur = std::mem::take(&mut w.cur);
+        w.next.clear();
+        let (mut a, mut b) = (0, 0);
+        while a < cur.len() || b < turning.len() {
+            let pa = cur.get(a).map(|&id| msgs[id as usize].dst >> (i + 1));
+            let pb = turning.get(b).map(|&id| msgs[id as usize].src >> (i + 1));
+            let p = match (pa, pb) {
+                (Some(x), Some(y)) => x.min(y),
+                (Some(x), None) => x,
+                (None, Some(y)) => y,
+                (None, None) => unreachable!(),
+            };
+            let mut a_end = a;
+            while a_end < cur.len() && msgs[cur[a_end] as usize].dst >> (i + 1) == p {
+                a_end += 1;
+            }
+            let mut b_end = b;
+            while b_end < turning.len() && msgs[turning[b_end] as usize].src >> (i + 1) == p {
+                b_end += 1;
+            }
+            for c in [2 * p, 2 * p + 1] {
+                w.group.clear();
+                w.group.extend(
+                    cur[a..a_end]
+                        .iter()
+                        .copied()
+                        .filter(|&id| msgs[id as usize].dst >> i == c),
+                );
+                let split = w.group.len();
+                w.group.extend(
+                    turning[b..b_end]
+                        .iter()
+                        .copied()
+                        .filter(|&id| (msgs[id as usize].src >> i) ^ 1 == c),
+                );
+                if w.group.is_empty() {
+                    continue;
+                }
+                steps += w.group.len() as u64;
+                let kept = concentrate(s.policy, &mut w.group, split, cap, s.cycle, rng);
+                assert!(kept <= cap, "channel over capacity");
+                if i == 0 {
+                    delivered.extend_from_slice(&w.group[..kept]);
+                } else {
+                    w.next.extend_from_slice(&w.group[..kept]);
+                }
+            }
+            a = a_end;
+            b = b_end;
+        }
+        w.turning[i as usize] = turning;
+        w.cur = cur;
+        std::mem::swap(&mut w.cur, &mut w.next);
         steps
     }
 }

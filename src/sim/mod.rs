@@ -19,17 +19,49 @@
 //! Fabrics: [`fattree::FatTree`] (channels with ideal concentrators, the
 //! fat-tree of chapter 3) and [`bft::LinkTree`] (every wire a channel of
 //! capacity 1, the butterfly fat-tree of section 3.5).
+//!
+//! # Adding a simulator
+//!
+//! A network routed in delivery cycles (whole paths at once, losers lost
+//! and retried, no buffering) is one file implementing [`Fabric`] (the
+//! cycle, path latencies, address bits) and [`FabricFigures`] (channel
+//! loads per level, capacities and wire figures for the report). The
+//! routing algorithms ([`algorithms::route`]), the message sets
+//! ([`traffic`]), the trial streams ([`trial_rng`]), the parallel trials
+//! ([`run_trials`]) and the report ([`SimReport`], its YAML, table and
+//! chart) then work on it unchanged; `fabric simulate` names the fabrics
+//! in one enum (`Net` in `cli/simulate`), chosen from the
+//! [`algorithms::AlgorithmKind`] and the network flag, and runs everything
+//! after the build generically.
+//!
+//! Packet-level simulators (bounded-queue butterflies, wormhole routing,
+//! mesh k-k routing, pruned butterflies) do not fit [`Fabric::cycle`]:
+//! packets advance a hop per step and wait in bounded queues instead of
+//! being lost, and a trial ends in steps to drain and queue and latency
+//! figures rather than delivery cycles against the load factor. Neither
+//! fabric here has queues, so no trait for them is stated yet; their step
+//! loop (inject, route, arbitrate, advance and deliver, record) is theirs.
+//! What they share with the fabrics: [`Message`] and
+//! [`traffic::generate`] (message sets sorted by source), [`trial_rng`]
+//! (one stream per seed and trial, so results do not depend on the number
+//! of threads), [`Policy`] and [`concentrate`] (which contenders a switch
+//! keeps), [`Spread`] (mean, extremes, deviation over trials), and the
+//! shape of [`run_trials`] (trials in parallel, results in trial order).
+//! Errors are [`SimError`] variants.
 
 #![warn(missing_docs)]
 
 pub mod algorithms;
 pub mod bft;
+mod error;
 pub mod fattree;
 pub mod traffic;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+
+pub use error::SimError;
 
 /// The destination of a message that leaves the tree through the root's
 /// external channel (the virtual sink of Theorem 8).
@@ -166,6 +198,33 @@ pub trait Fabric: Sync {
     /// Latency of the longest path any message between processors can take
     /// (through the root, over each level's slowest wire).
     fn worst_latency(&self, time: &TimeModel) -> f64;
+}
+
+/// What a report says of a fabric beyond its delivery cycles: the load of
+/// a message set on its channels and the figures of its wires.
+pub trait FabricFigures: Fabric {
+    /// The network's name in reports (`fat-tree`, `butterfly-fat-tree`).
+    fn network_name(&self) -> &'static str;
+
+    /// The heaviest channel of each level for a message set (load over
+    /// capacity; the first of equals), `None` for an idle level.
+    fn level_loads(&self, msgs: &[Message]) -> Vec<Option<ChannelLoad>>;
+
+    /// The load factor of a message set (Lemma 1) and the first channel
+    /// attaining it, lowest level first.
+    fn load_factor(&self, msgs: &[Message]) -> LoadFactor {
+        LoadFactor::of_levels(&self.level_loads(msgs))
+    }
+
+    /// Wires per direction of each level's channels, from the processors
+    /// up; empty for a fabric whose every wire is a channel.
+    fn capacities(&self) -> &[u32];
+
+    /// Layout length of each level's longest wire, from the processors up.
+    fn wire_lengths(&self) -> &[u64];
+
+    /// Delay in bit-times of each level's slowest wire.
+    fn wire_delays(&self) -> &[f64];
 }
 
 /// How bit-times are counted (spec note §3.6).

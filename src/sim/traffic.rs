@@ -7,7 +7,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{concentrate, Message, Policy, SINK};
+use super::{concentrate, Message, Policy, SimError, SINK};
 
 /// A traffic pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,7 +107,7 @@ pub fn generate(
     rate: u32,
     policy: Policy,
     rng: &mut ChaCha8Rng,
-) -> Result<Vec<Message>, String> {
+) -> Result<Vec<Message>, SimError> {
     let mut msgs = Vec::new();
     match traffic {
         Traffic::Permutation => {
@@ -132,9 +132,7 @@ pub fn generate(
         }
         Traffic::Local { subtree } => {
             if subtree < 2 || !subtree.is_power_of_two() || subtree > n {
-                return Err(format!(
-                    "local traffic: the subtree size {subtree} must be a power of 2 from 2 to {n}"
-                ));
+                return Err(SimError::LocalSubtree { subtree, n });
             }
             for s in 0..n {
                 let base = s & !(subtree - 1);
@@ -181,9 +179,9 @@ pub fn generate(
     Ok(sorted(msgs))
 }
 
-fn power_of_4(n: u32) -> Result<u32, String> {
+fn power_of_4(n: u32) -> Result<u32, SimError> {
     if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
-        return Err(format!("{n} processors: need a power of 4, at least 4"));
+        return Err(SimError::NotPowerOf4 { n });
     }
     Ok(n.trailing_zeros() / 2)
 }
@@ -192,7 +190,7 @@ fn power_of_4(n: u32) -> Result<u32, String> {
 /// `(x, y)` of a `sqrt n x sqrt n` mesh, at index `y sqrt n + x`. The square
 /// is bisected recursively by lines perpendicular to the longer side (the
 /// first cut splits `x`); leaves are numbered in that order.
-pub fn mesh_mapping(n: u32) -> Result<Vec<u32>, String> {
+pub fn mesh_mapping(n: u32) -> Result<Vec<u32>, SimError> {
     let k = power_of_4(n)?;
     let side = 1u32 << k;
     let mut map = vec![0u32; n as usize];
@@ -238,12 +236,10 @@ pub fn greedy_adversary(
     lambda: u32,
     policy: Policy,
     rng: &mut ChaCha8Rng,
-) -> Result<Vec<Message>, String> {
+) -> Result<Vec<Message>, SimError> {
     let k = power_of_4(n)?;
     if lambda < 12 || lambda % 12 != 0 {
-        return Err(format!(
-            "greedy-adversary: the load factor {lambda} must be a positive multiple of 12"
-        ));
+        return Err(SimError::AdversaryLoad { lambda });
     }
     let mut msgs = Vec::new();
     build(k, 0, lambda, policy, rng, &mut msgs);

@@ -1,0 +1,275 @@
+//! `fabric route`: the arguments checked into a [`RouteJob`] (the problem
+//! read, the router and its options settled, the limits checked), then the
+//! routing with progress on a terminal, the verifier on every routing, the
+//! outputs and the summary.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::{check_output_paths, outputs_of, read_problem, violations_text, write_all_or_nothing};
+use super::{BoundaryRule, RouteArgs};
+use crate::channel::analysis::{density, layer_bounds};
+use crate::channel::mulch::{route_mulch, AssignOptions, MulchResult, SelectOptions};
+use crate::channel::problem::ChannelProblem;
+use crate::channel::registry::RouterKind;
+use crate::channel::router::{Effort, RouteEvent, RouteOptions};
+use crate::channel::solution::{ChannelSolution, Metrics};
+use crate::channel::verify::verify;
+use crate::error::{Error, Result};
+use crate::report;
+
+/// MulCh's part of a job: the selection loop's options and whether the
+/// partition is also solved exactly.
+struct MulchPlan {
+    select: SelectOptions,
+    exact: Exact,
+}
+
+/// Whether MulCh also solves the partition exactly (`--exact`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Exact {
+    /// Solve the integer programs within this many seconds in all.
+    Solve {
+        /// The shared time limit, in seconds.
+        time_limit: f64,
+    },
+    /// The heuristic's partition only.
+    Skip,
+}
+
+/// Everything `fabric route` runs, checked.
+pub(super) struct RouteJob {
+    problem: ChannelProblem,
+    kind: RouterKind,
+    options: RouteOptions,
+    /// `Some` for the mulch router.
+    mulch: Option<MulchPlan>,
+    output: Option<PathBuf>,
+    svg: Option<PathBuf>,
+}
+
+impl RouteJob {
+    /// Check the output paths, read the problem, settle the router (yacr
+    /// when only a --model is given, else mulch; mulch refuses a --model)
+    /// and check the problem against the limits.
+    pub fn from_args(args: RouteArgs) -> Result<RouteJob> {
+        check_output_paths(&[&args.file], &outputs_of(&args.output, &args.svg))?;
+        let problem = read_problem(&args.file)?;
+        let kind = args.router.unwrap_or(if args.model.is_some() {
+            RouterKind::Yacr
+        } else {
+            RouterKind::Mulch
+        });
+        if kind == RouterKind::Mulch && args.model.is_some() {
+            return Err(Error::Usage(
+                "--model applies to the yacr router; mulch chooses its own groups".into(),
+            ));
+        }
+        crate::limits::check_channel(&problem, Some(args.layers))?;
+        let effort = Effort {
+            level: args.effort,
+            starts: args.starts,
+            seed: args.seed,
+        };
+        let mulch = (kind == RouterKind::Mulch).then_some(MulchPlan {
+            select: SelectOptions {
+                assign: AssignOptions {
+                    cost: args.cost,
+                    excess: args.excess,
+                },
+                no_b_layers: args.no_b_layers,
+                extra: args.extra_b_layers,
+                effort,
+            },
+            exact: if args.exact {
+                Exact::Solve {
+                    time_limit: args.time_limit,
+                }
+            } else {
+                Exact::Skip
+            },
+        });
+        Ok(RouteJob {
+            problem,
+            kind,
+            options: RouteOptions {
+                layers: args.layers,
+                model: args.model,
+                effort,
+            },
+            mulch,
+            output: args.output,
+            svg: args.svg,
+        })
+    }
+}
+
+/// A verified routing and how it was found.
+struct Routed {
+    solution: ChannelSolution,
+    metrics: Metrics,
+    /// MulCh's report (with the exact partition's), for the mulch router.
+    mulch: Option<MulchResult>,
+    seconds: f64,
+}
+
+/// `fabric route`.
+pub(super) fn run_route(args: RouteArgs) -> Result<i32> {
+    let job = RouteJob::from_args(args)?;
+    let router_name = job.kind.router().name();
+    let (solution, mulch, seconds) = route(&job)?;
+    let metrics = verified(&job, &solution, router_name)?;
+    let routed = Routed {
+        solution,
+        metrics,
+        mulch,
+        seconds,
+    };
+    write_outputs(&job, &routed)?;
+    print_summary(&job, &routed, router_name);
+    Ok(0)
+}
+
+/// Route the channel, with progress on stderr when it is a terminal; MulCh
+/// then solves the partition exactly when asked.
+fn route(job: &RouteJob) -> Result<(ChannelSolution, Option<MulchResult>, f64)> {
+    let problem = &job.problem;
+    let start = Instant::now();
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let mut observer = |event: RouteEvent| {
+        if tty {
+            let RouteEvent::Trying { width, method } = event;
+            eprint!(
+                "\r{}: trying {width} tracks ({method}), {:.1} s   ",
+                problem.name(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let mut mulch = None;
+    let routed = match &job.mulch {
+        Some(plan) => {
+            route_mulch(problem, job.options.layers, plan.select, &mut observer).map(|r| {
+                let s = r.solution.clone();
+                mulch = Some(r);
+                s
+            })
+        }
+        None => job
+            .kind
+            .router()
+            .route_observed(problem, &job.options, &mut observer),
+    };
+    if let (Some(Exact::Solve { time_limit }), Some(r)) =
+        (job.mulch.as_ref().map(|p| p.exact), mulch.as_mut())
+    {
+        if tty {
+            eprint!(
+                "\r{}: integer programs ({} s at most)   ",
+                problem.name(),
+                time_limit
+            );
+        }
+        r.add_exact(problem, time_limit, &mut observer)?;
+    }
+    let routed = match (&mulch, routed) {
+        (Some(r), Ok(_)) => Ok(r.solution.clone()),
+        (_, routed) => routed,
+    };
+    if tty {
+        eprint!("\r\x1b[K");
+    }
+    let solution = routed?;
+    Ok((solution, mulch, start.elapsed().as_secs_f64()))
+}
+
+/// The routing's metrics once the verifier passes it (strictly: no wires
+/// along the boundary either); nothing is written otherwise.
+fn verified(job: &RouteJob, solution: &ChannelSolution, router_name: &str) -> Result<Metrics> {
+    let problem = &job.problem;
+    let metrics = solution.metrics(density(problem));
+    let check = verify(problem, solution, Some(&metrics));
+    if check.too_large().is_some() {
+        // The routing is wider than the density the limits were checked
+        // at: a limit of the checker, not a fault of the router.
+        let (c, w, l) = (
+            problem.columns() as u64,
+            metrics.width as u64,
+            solution.layers as u64,
+        );
+        return Err(Error::Limit(crate::limits::LimitError::Count {
+            what: format!(
+                "{}: the {} router's routing ({c} columns, width {w}, {l} layers), grid points",
+                problem.name(),
+                router_name
+            ),
+            count: crate::channel::verify::grid_points(c, w, l),
+            limit: crate::channel::verify::MAX_POINTS,
+            unit: "grid points",
+            why: "the verifier checks every routing point by point, so nothing was written",
+        }));
+    }
+    if !check.is_legal_strict() {
+        return Err(Error::Failed(format!(
+            "the {} router produced an illegal routing of {} ({} violations); nothing was written:\n{}",
+            router_name,
+            problem.name(),
+            check.total,
+            violations_text(&check, BoundaryRule::Refused)
+        )));
+    }
+    Ok(metrics)
+}
+
+/// The YAML (with MulCh's report and the exact partition's) and the SVG.
+fn write_outputs(job: &RouteJob, r: &Routed) -> Result<()> {
+    let mut outputs = Vec::new();
+    if let Some(path) = &job.output {
+        let mut text = report::yaml::solution_yaml(&r.solution, &r.metrics);
+        if let Some(m) = &r.mulch {
+            text.push_str(&report::yaml::mulch_yaml(m));
+        }
+        if let (Some((e, routed)), Some(Exact::Solve { time_limit })) = (
+            r.mulch.as_ref().and_then(|m| m.exact.as_ref()),
+            job.mulch.as_ref().map(|p| p.exact),
+        ) {
+            text.push_str(&report::yaml::exact_yaml(e, routed.as_ref(), time_limit));
+        }
+        outputs.push((path.clone(), text));
+    }
+    if let Some(path) = &job.svg {
+        outputs.push((
+            path.clone(),
+            report::svg::solution_svg(&job.problem, &r.solution, &r.metrics),
+        ));
+    }
+    write_all_or_nothing(&outputs)
+}
+
+/// The summary on stdout: the routing's figures against the bound of the
+/// layer model the router used (else of any model), then MulCh's.
+fn print_summary(job: &RouteJob, r: &Routed, router_name: &str) {
+    let d = density(&job.problem);
+    let layers = job.options.layers;
+    let bound = match r.solution.horizontal_layers() {
+        0 => layer_bounds(d, layers).width_lower_bound,
+        h => d.div_ceil(h),
+    };
+    print!(
+        "{}",
+        report::table::route_summary(
+            job.problem.name(),
+            router_name,
+            layers,
+            &r.metrics,
+            bound,
+            r.seconds
+        )
+    );
+    if let Some(m) = &r.mulch {
+        print!("{}", report::table::mulch_summary(m));
+    }
+    if let Some((e, routed)) = r.mulch.as_ref().and_then(|m| m.exact.as_ref()) {
+        print!("{}", report::table::exact_summary(e, routed.as_ref()));
+    }
+}

@@ -1,0 +1,239 @@
+//! `fabric simulate`: route message sets over a laid-out network and report
+//! delivery cycles and bit-times against the load factor.
+//!
+//! The flags are parsed into typed fields (`args`), then checked and turned
+//! into a [`job::SimulateJob`] (`job`) before anything long runs; [`run`]
+//! then builds the network, runs every rate's trials and writes the report.
+
+mod args;
+mod job;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use crate::error::{Error, Result};
+use crate::network::Network;
+use crate::report;
+use crate::sim::algorithms::route;
+use crate::sim::bft::LinkTree;
+use crate::sim::fattree::FatTree;
+use crate::sim::traffic::generate;
+use crate::sim::{run_trials, FabricFigures, Message, SimError, SimReport, SimRun, TimeModel};
+
+pub use args::SimulateArgs;
+use job::{usage, ExternalChannel, NetPlan, SimulateJob};
+
+use super::write_all_or_nothing;
+
+/// A built network: a fat-tree or the butterfly fat-tree, routed wire by
+/// wire. Everything after the build is generic over [`FabricFigures`]; this enum
+/// is the one place that names the fabrics.
+enum Net {
+    Fat(FatTree),
+    Wires(LinkTree),
+}
+
+/// A network that cannot be built from a checked layout: the job fails.
+fn failed(e: SimError) -> Error {
+    Error::Failed(e.to_string())
+}
+
+/// `fabric simulate`: check the arguments into a job, then run it.
+pub fn run(args: &SimulateArgs) -> Result<i32> {
+    let job = SimulateJob::from_args(args)?;
+    let start = Instant::now();
+    let net = build_net(&job)?;
+    let build_seconds = start.elapsed().as_secs_f64();
+    let time = time_model(&job, &net);
+    let sim_start = Instant::now();
+    let runs = run_rates(&job, &net, &time, start);
+    let seconds = sim_start.elapsed().as_secs_f64();
+    let rep = report_of(&job, &net, time, runs);
+    finish(&job, &rep, build_seconds, seconds)
+}
+
+/// The network and its wire lengths, from the layout file or laid out in
+/// memory.
+fn build_net(job: &SimulateJob) -> Result<Net> {
+    Ok(match &job.plan {
+        NetPlan::Wires { n, layout } => {
+            let e = match layout {
+                Some(e) => e.clone(),
+                None => crate::layout::butterfly::butterfly_fat_tree(*n).map_err(usage)?,
+            };
+            let graph = Network::from_embedding(&e).map_err(Error::Failed)?;
+            let lengths: Vec<u64> = e.edges.iter().map(|x| x.length()).collect();
+            Net::Wires(LinkTree::new(&graph, Some(&lengths), &job.delay).map_err(failed)?)
+        }
+        NetPlan::Fat { tree, spec, layout } => {
+            let built;
+            let e = match layout {
+                Some(e) => e,
+                None => {
+                    built = crate::layout::fattree::fat_tree(spec).map_err(usage)?.0;
+                    &built
+                }
+            };
+            Net::Fat(tree.clone().with_layout(e, &job.delay).map_err(failed)?)
+        }
+    })
+}
+
+/// The bit-time model: the switch delay from the flag or from the largest
+/// capacity in use.
+fn time_model(job: &SimulateJob, net: &Net) -> TimeModel {
+    TimeModel {
+        switch_delay: job.switch_delay.unwrap_or(match net {
+            // The root's external channel counts only for sink traffic.
+            Net::Fat(t) => {
+                let used = match job.external {
+                    ExternalChannel::Used => &t.cap[..],
+                    ExternalChannel::Unused => &t.cap[..t.levels as usize],
+                };
+                let c_max = used.iter().copied().max().unwrap_or(1);
+                2.0 * (2.0 * c_max as f64).log2().ceil()
+            }
+            Net::Wires(_) => 1.0,
+        }),
+        payload_bits: job.payload,
+    }
+}
+
+/// Every rate's trials on the built network.
+fn run_rates(job: &SimulateJob, net: &Net, time: &TimeModel, start: Instant) -> Vec<SimRun> {
+    match net {
+        Net::Fat(t) => rates_on(job, t, time, start),
+        Net::Wires(t) => rates_on(job, t, time, start),
+    }
+}
+
+/// Every rate's trials, in parallel within a rate, with progress on a
+/// terminal (the job has checked the memory budget and the message sets).
+fn rates_on<F: FabricFigures>(
+    job: &SimulateJob,
+    fabric: &F,
+    time: &TimeModel,
+    start: Instant,
+) -> Vec<SimRun> {
+    let (traffic, policy) = (job.traffic, job.policy);
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let total = job.trials * job.rates.len() as u64;
+    let finished = AtomicU64::new(0);
+    let progress = || {
+        let k = finished.fetch_add(1, Ordering::Relaxed) + 1;
+        if tty {
+            eprint!(
+                "\rsimulate: trial {k} of {total}, {:.1} s   ",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let n = fabric.processors();
+    let algorithm = &job.algorithm;
+    let mut runs = Vec::new();
+    for (j, &rate) in job.rates.iter().enumerate() {
+        let seed = job.rate_seed(j);
+        let make = |_i: u64, rng: &mut rand_chacha::ChaCha8Rng| -> Vec<Message> {
+            generate(traffic, n, rate, policy, rng).expect("checked by the job")
+        };
+        let trials = run_trials(fabric, job.trials, seed, time, make, |m, rng| {
+            let out = route(fabric, m, algorithm, policy, job.max_cycles, rng);
+            progress();
+            (fabric.load_factor(m), out)
+        });
+        // Trial 0's message set again (its stream starts with the draw), for
+        // the per-level loads.
+        let first = make(0, &mut crate::sim::trial_rng(seed, 0));
+        let levels = fabric.level_loads(&first);
+        debug_assert_eq!(first.len(), trials[0].messages);
+        runs.push(SimRun {
+            rate,
+            trials,
+            levels,
+        });
+    }
+    if tty {
+        eprint!("\r\x1b[K");
+    }
+    runs
+}
+
+/// The report of the runs.
+fn report_of(job: &SimulateJob, net: &Net, time: TimeModel, runs: Vec<SimRun>) -> SimReport {
+    match net {
+        Net::Fat(t) => report_on(job, t, time, runs),
+        Net::Wires(t) => report_on(job, t, time, runs),
+    }
+}
+
+/// The report of the runs on one fabric.
+fn report_on<F: FabricFigures>(
+    job: &SimulateJob,
+    fabric: &F,
+    time: TimeModel,
+    runs: Vec<SimRun>,
+) -> SimReport {
+    let worst = fabric.worst_latency(&time);
+    let network_cycle_bit_time = 2.0 * worst + (fabric.address_bits() + time.payload_bits) as f64;
+    SimReport {
+        network: fabric.network_name().into(),
+        processors: fabric.processors(),
+        capacity: job.capacity_text.clone(),
+        capacities: fabric.capacities().to_vec(),
+        congestion_parameter: job.congestion,
+        algorithm: job.algorithm,
+        policy: job.policy,
+        traffic: job.traffic,
+        seed: job.seed,
+        layout: job.layout_name.clone(),
+        delay: job.delay_text.clone(),
+        wire_length: fabric.wire_lengths().to_vec(),
+        wire_delay: fabric.wire_delays().to_vec(),
+        time,
+        network_cycle_bit_time,
+        max_cycles: job.max_cycles,
+        runs,
+    }
+}
+
+/// Write the outputs, print the table and the timing; exit 1 when a trial
+/// did not deliver every message.
+fn finish(job: &SimulateJob, rep: &SimReport, build_seconds: f64, seconds: f64) -> Result<i32> {
+    let total = job.trials * job.rates.len() as u64;
+    let mut outputs = Vec::new();
+    if let Some(path) = &job.output {
+        outputs.push((path.clone(), report::yaml::simulation_yaml(rep)));
+    }
+    if let Some(path) = &job.plot {
+        outputs.push((path.clone(), report::chart::cycles_chart(rep)?));
+    }
+    write_all_or_nothing(&outputs)?;
+    print!("{}", report::table::simulation_table(rep));
+    let steps: u64 = rep
+        .runs
+        .iter()
+        .flat_map(|r| &r.trials)
+        .map(|t| t.outcome.steps)
+        .sum();
+    println!(
+        "  network built in {:.2} s; {} trials in {:.2} s ({:.1} M message-channel steps/s)",
+        build_seconds,
+        total,
+        seconds,
+        steps as f64 / seconds.max(1e-9) / 1e6
+    );
+    let incomplete = rep
+        .runs
+        .iter()
+        .flat_map(|r| &r.trials)
+        .filter(|t| !t.outcome.complete)
+        .count();
+    if incomplete > 0 {
+        eprintln!(
+            "error: {incomplete} trial(s) did not deliver every message within {} cycles (--max-cycles)",
+            job.max_cycles
+        );
+        return Ok(1);
+    }
+    Ok(0)
+}
