@@ -14,7 +14,7 @@ use std::time::Instant;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use fabric::channel::analysis::density;
 use fabric::channel::density_tree::DensityTree;
-use fabric::channel::mulch::{route_mulch, selection, Context, SelectOptions};
+use fabric::channel::routers::mulch::{route_mulch, selection, Context, SelectOptions};
 use fabric::channel::verify::verify;
 use rand::{Rng, SeedableRng};
 

@@ -127,9 +127,9 @@ fn the_plane_router_keeps_the_width_it_is_asked_for() {
         if !crossing_pairs(&p).is_empty() {
             continue;
         }
-        let own = fabric::channel::plane::route_plane(&p).unwrap();
+        let own = fabric::channel::routers::plane::route_plane(&p).unwrap();
         for w in [0, own.width, own.width + 1, own.width + 3] {
-            let s = fabric::channel::plane::route_plane_at(&p, w).unwrap();
+            let s = fabric::channel::routers::plane::route_plane_at(&p, w).unwrap();
             assert_eq!(s.width, w.max(own.width), "seed {seed} at {w}");
             let report = verify(&p, &s, None);
             assert!(

@@ -8,10 +8,10 @@
 
 use clap::Parser;
 use fabric::channel::analysis::density;
-use fabric::channel::detailed::LayerModel;
-use fabric::channel::mulch::{route_mulch, SelectOptions};
+use fabric::channel::layer_model::LayerModel;
 use fabric::channel::registry::router_by_name;
 use fabric::channel::router::{Effort, EffortLevel, RouteOptions};
+use fabric::channel::routers::mulch::{route_mulch, SelectOptions};
 use fabric::channel::verify::verify;
 use fabric::cli::{layout_file_text, Cli, Command};
 use rayon::prelude::*;

@@ -4,12 +4,13 @@
 //! router, which runs the sweep first, is never wider than it.
 
 use fabric::channel::analysis::density;
-use fabric::channel::detailed::greedy::Params;
-use fabric::channel::detailed::{greedy_solution, LayerModel};
 use fabric::channel::generate::{random_channel, ChannelShape};
+use fabric::channel::layer_model::LayerModel;
 use fabric::channel::problem::ChannelProblem;
 use fabric::channel::registry::router_by_name;
 use fabric::channel::router::{RouteError, RouteOptions};
+use fabric::channel::routers::greedy::greedy_solution;
+use fabric::channel::routers::greedy::Params;
 use fabric::channel::solution::ChannelSolution;
 use fabric::channel::verify::verify;
 use rand::{Rng, SeedableRng};

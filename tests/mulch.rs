@@ -6,11 +6,11 @@
 use fabric::channel::analysis::{crossing_pairs, density};
 use fabric::channel::generate::{random_channel, random_planar_terminals, ChannelShape};
 use fabric::channel::layer_model::Configuration;
-use fabric::channel::mulch::{
+use fabric::channel::problem::ChannelProblem;
+use fabric::channel::routers::mulch::{
     assign::assign_nets, partition::group_kinds, route_mulch, AssignOptions, Context, CostFunction,
     Excess, GroupKind, MulchResult, RoutedPartition, SelectOptions,
 };
-use fabric::channel::problem::ChannelProblem;
 use fabric::channel::verify::verify;
 use rand::{Rng, SeedableRng};
 
@@ -171,7 +171,7 @@ fn chameleon_packing_without_b_layers() {
     let p = bundled("dde");
     let ctx = Context::new(&p);
     for layers in 2..=8 {
-        let s = fabric::channel::mulch::selection::select(
+        let s = fabric::channel::routers::mulch::selection::select(
             &ctx,
             layers,
             SelectOptions {
@@ -308,7 +308,7 @@ fn same_input_same_output() {
 /// assignment of the nets to the groups, on small random channels.
 #[test]
 fn exact_partition_equals_brute_force() {
-    use fabric::channel::mulch::exact::solve_configuration;
+    use fabric::channel::routers::mulch::exact::solve_configuration;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(808);
     let mut checked = 0;
     let mut below_heuristic = 0;
@@ -416,7 +416,7 @@ fn exact_answer_is_never_worse() {
 
 #[test]
 fn narrow_b_groups_use_the_channel_width_to_save_wire() {
-    use fabric::channel::plane::route_plane;
+    use fabric::channel::routers::plane::route_plane;
     // Spec §4.4: a B group narrower than the stacked channel re-runs the
     // final optimisation at the channel's width. Its wire in the stacked
     // routing never exceeds the narrow routing with the top stubs stretched,

@@ -1,5 +1,5 @@
 //! An exact one-layer router by exhaustive search, independent of
-//! `channel::separation` and `channel::plane`: on every channel of up to
+//! `channel::separation` and `channel::routers::plane`: on every channel of up to
 //! four columns (and random ones of five and six), the searched minimum
 //! chapter 7 separation equals CHANNEL-SEPARATION, and the searched
 //! minimum chapter 6 width equals the plane router's width.
@@ -9,8 +9,8 @@
 //! joined, and which already hold a terminal).
 
 use fabric::channel::analysis::crossing_pairs;
-use fabric::channel::plane::route_plane;
 use fabric::channel::problem::ChannelProblem;
+use fabric::channel::routers::plane::route_plane;
 use fabric::channel::separation::{separation, Terminals};
 use rand::{Rng, SeedableRng};
 

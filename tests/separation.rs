@@ -239,7 +239,7 @@ fn plane_routes_floating_side_terminals_through_the_extension() {
     let p =
         fabric::channel::ChannelProblem::from_rows("s", &[4, 0, 4], &[1, 0, 2], &[1, 3], &[2, 3])
             .unwrap();
-    let routed = fabric::channel::plane::route_plane(&p).unwrap();
+    let routed = fabric::channel::routers::plane::route_plane(&p).unwrap();
     let r = fabric::channel::verify::verify(&p, &routed, None);
     assert!(r.is_legal_strict(), "{:?}", r.violations);
 }

@@ -3,7 +3,7 @@
 //! routing a router returns is strictly legal.
 #![no_main]
 
-use fabric::channel::detailed::LayerModel;
+use fabric::channel::layer_model::LayerModel;
 use fabric::channel::registry::router_by_name;
 use fabric::channel::router::{Effort, EffortLevel, RouteOptions};
 use fabric::channel::verify::verify;

@@ -9,15 +9,14 @@
 
 pub mod analysis;
 pub mod density_tree;
-pub mod detailed;
 pub mod generate;
+pub mod grid;
 pub mod layer_model;
-pub mod left_edge;
-pub mod mulch;
-pub mod plane;
 pub mod problem;
 pub mod registry;
 pub mod router;
+pub mod routers;
+pub mod search;
 pub mod separation;
 pub mod side_extension;
 pub mod solution;

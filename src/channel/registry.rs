@@ -2,8 +2,8 @@
 //! Apart from [`super::router`], which the routers themselves use, so that
 //! no import runs both ways.
 
-use super::left_edge::LeftEdgeRouter;
 use super::router::ChannelRouter;
+use super::routers::left_edge::LeftEdgeRouter;
 
 /// The channel routers, by their command-line names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -33,11 +33,11 @@ impl RouterKind {
     /// The router itself.
     pub fn router(self) -> Box<dyn ChannelRouter> {
         match self {
-            RouterKind::Mulch => Box::new(super::mulch::MulchRouter::default()),
+            RouterKind::Mulch => Box::new(super::routers::mulch::MulchRouter::default()),
             RouterKind::LeftEdge => Box::new(LeftEdgeRouter),
-            RouterKind::Yacr => Box::new(super::detailed::DetailedRouter),
-            RouterKind::Greedy => Box::new(super::detailed::GreedyRouter),
-            RouterKind::Plane => Box::new(super::plane::PlaneRouter),
+            RouterKind::Yacr => Box::new(super::routers::yacr::YacrRouter),
+            RouterKind::Greedy => Box::new(super::routers::greedy::GreedyRouter),
+            RouterKind::Plane => Box::new(super::routers::plane::PlaneRouter),
         }
     }
 

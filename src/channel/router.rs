@@ -2,6 +2,7 @@
 
 use thiserror::Error;
 
+use super::layer_model::LayerModel;
 use super::problem::ChannelProblem;
 use super::solution::ChannelSolution;
 
@@ -159,4 +160,28 @@ pub enum RouteEvent {
         /// The method, as the router names it in progress output.
         method: &'static str,
     },
+}
+
+/// The layer model a caller asks for, checked against the layer count.
+pub fn model_for(router: &'static str, options: &RouteOptions) -> Result<LayerModel, RouteError> {
+    let model = match options.model {
+        Some(m) => m,
+        None => LayerModel::default_for(options.layers).ok_or(RouteError::Layers {
+            router,
+            layers: options.layers,
+            supported: "2 (HV, VH) or 3 (HVH, VHV)",
+        })?,
+    };
+    if model.layers() != options.layers {
+        return Err(RouteError::Layers {
+            router,
+            layers: options.layers,
+            supported: if model.layers() == 2 {
+                "2 for HV and VH"
+            } else {
+                "3 for HVH and VHV"
+            },
+        });
+    }
+    Ok(model)
 }

@@ -22,11 +22,11 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use crate::channel::analysis::analyze;
-use crate::channel::detailed::LayerModel;
-use crate::channel::mulch::{CostFunction, Excess};
+use crate::channel::layer_model::LayerModel;
 use crate::channel::problem::ChannelProblem;
 use crate::channel::registry::RouterKind;
 use crate::channel::router::EffortLevel;
+use crate::channel::routers::mulch::{CostFunction, Excess};
 use crate::channel::verify::{verify, VerifyReport};
 use crate::error::{Error, Result};
 use crate::report;

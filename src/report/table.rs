@@ -175,9 +175,9 @@ pub fn route_summary(
 }
 
 /// Lines about a MulCh run: the partitions routed and which one answered.
-pub fn mulch_summary(result: &crate::channel::mulch::MulchResult) -> String {
+pub fn mulch_summary(result: &crate::channel::routers::mulch::MulchResult) -> String {
     let mut o = String::new();
-    let line = |o: &mut String, what: &str, r: &crate::channel::mulch::RoutedPartition| {
+    let line = |o: &mut String, what: &str, r: &crate::channel::routers::mulch::RoutedPartition| {
         let widths: Vec<String> = r
             .groups
             .iter()
@@ -202,10 +202,10 @@ pub fn mulch_summary(result: &crate::channel::mulch::MulchResult) -> String {
         line(&mut o, "extra effort", e);
     }
     let which = match result.answer {
-        crate::channel::mulch::Answer::Chosen => "the MulCh partition",
-        crate::channel::mulch::Answer::Chameleon => "the partition without B layers",
-        crate::channel::mulch::Answer::Extra(_) => "an extra-effort partition",
-        crate::channel::mulch::Answer::Exact => "the exact (integer program) partition",
+        crate::channel::routers::mulch::Answer::Chosen => "the MulCh partition",
+        crate::channel::routers::mulch::Answer::Chameleon => "the partition without B layers",
+        crate::channel::routers::mulch::Answer::Extra(_) => "an extra-effort partition",
+        crate::channel::routers::mulch::Answer::Exact => "the exact (integer program) partition",
     };
     let _ = writeln!(o, "  answer: {which}");
     o
@@ -213,8 +213,8 @@ pub fn mulch_summary(result: &crate::channel::mulch::MulchResult) -> String {
 
 /// Lines about `--exact`: the integer programs per configuration.
 pub fn exact_summary(
-    report: &crate::channel::mulch::exact::ExactReport,
-    routed: Option<&crate::channel::mulch::RoutedPartition>,
+    report: &crate::channel::routers::mulch::exact::ExactReport,
+    routed: Option<&crate::channel::routers::mulch::RoutedPartition>,
 ) -> String {
     let mut o = String::new();
     let opt = |v: Option<u32>| v.map_or("-".to_string(), |v| v.to_string());

@@ -220,8 +220,8 @@ pub fn separation_yaml(
 /// loop, and per routed partition its groups and totals, so that the gain of
 /// B layers over Chameleon's partition shows on every run. Readers of
 /// FORMATS.md section 3 ignore the extra key.
-pub fn mulch_yaml(result: &crate::channel::mulch::MulchResult) -> String {
-    use crate::channel::mulch::RoutedPartition;
+pub fn mulch_yaml(result: &crate::channel::routers::mulch::MulchResult) -> String {
+    use crate::channel::routers::mulch::RoutedPartition;
     let mut o = String::from("mulch:\n  attempts:\n");
     for a in &result.attempts {
         let estimate = a.estimate.map_or("null".to_string(), |e| e.to_string());
@@ -276,10 +276,10 @@ pub fn mulch_yaml(result: &crate::channel::mulch::MulchResult) -> String {
         partition(&mut o, &format!("extra_{}", k + 1), e);
     }
     let answer = match result.answer {
-        crate::channel::mulch::Answer::Chosen => "chosen".to_string(),
-        crate::channel::mulch::Answer::Chameleon => "without_b_layers".to_string(),
-        crate::channel::mulch::Answer::Extra(k) => format!("extra_{}", k + 1),
-        crate::channel::mulch::Answer::Exact => "exact".to_string(),
+        crate::channel::routers::mulch::Answer::Chosen => "chosen".to_string(),
+        crate::channel::routers::mulch::Answer::Chameleon => "without_b_layers".to_string(),
+        crate::channel::routers::mulch::Answer::Extra(k) => format!("extra_{}", k + 1),
+        crate::channel::routers::mulch::Answer::Exact => "exact".to_string(),
     };
     let _ = writeln!(o, "  answer: {answer}");
     o
@@ -287,8 +287,8 @@ pub fn mulch_yaml(result: &crate::channel::mulch::MulchResult) -> String {
 
 /// The `exact:` part of the `mulch:` section (`fabric route --exact`).
 pub fn exact_yaml(
-    report: &crate::channel::mulch::exact::ExactReport,
-    routed: Option<&crate::channel::mulch::RoutedPartition>,
+    report: &crate::channel::routers::mulch::exact::ExactReport,
+    routed: Option<&crate::channel::routers::mulch::RoutedPartition>,
     seconds: f64,
 ) -> String {
     let mut o = String::from("  exact:\n");
