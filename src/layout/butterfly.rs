@@ -31,7 +31,10 @@
 
 use std::collections::BTreeMap;
 
+use super::fattree::Capacity;
+use super::parameters::FileParameters;
 use super::{Edge, Embedding, Node, P3};
+use crate::network::{Network, NodeData, NodeId, Role};
 
 /// `S_0 .. S_k` of the butterfly fat-tree layout.
 pub fn sides(k: u32) -> Vec<u64> {
@@ -296,10 +299,7 @@ fn lay_out(
 
 /// Capacities `c_j = c(4^j)` of the scalable fat-tree: wires above a
 /// level-`j` node (`c_0 = 1`, growth at most x2 per 4-ary level).
-pub fn scalable_capacities(
-    n: u64,
-    capacity: &super::fattree::Capacity,
-) -> Result<Vec<u64>, String> {
+pub fn scalable_capacities(n: u64, capacity: &Capacity) -> Result<Vec<u64>, String> {
     if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
         return Err(format!(
             "{n} processors: the scalable fat-tree needs a power of 4, at least 4"
@@ -335,7 +335,7 @@ pub fn scalable_capacities(
 /// of the four child channels; switches `0 .. c'-c` are of type D (two
 /// up-links), the others of type U (one); up-link `e` of switch `i` goes to
 /// switch `i + e c` of the parent. Every switch is a constant-size box.
-pub fn scalable_fat_tree(n: u64, capacity: &super::fattree::Capacity) -> Result<Embedding, String> {
+pub fn scalable_fat_tree(n: u64, capacity: &Capacity) -> Result<Embedding, String> {
     let c = scalable_capacities(n, capacity)?;
     let k = c.len() - 1;
     let switches: Vec<u64> = (0..=k).map(|j| if j == 0 { 1 } else { c[j - 1] }).collect();
@@ -371,6 +371,102 @@ pub fn scalable_parents(c: Vec<u64>) -> impl Fn(u32, u64) -> Vec<u64> {
             vec![parent_first + i]
         }
     }
+}
+
+impl Network {
+    /// The butterfly fat-tree of `n = 4^k` processors (spec note §2.3), ids
+    /// as [`crate::layout::butterfly::switch_id`].
+    pub fn butterfly_fat_tree(n: u64) -> Result<Network, String> {
+        if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
+            return Err(format!("{n} processors: not a power of 4 of at least 4"));
+        }
+        let k = n.trailing_zeros() / 2;
+        let switches: u64 = (1..=k).map(|l| n >> (l + 1)).sum();
+        let mut net = Network::with_nodes("butterfly-fat-tree", (n + switches) as usize);
+        for l in 1..=k {
+            for a in 0..(n >> (l + 1)) {
+                net.set_node(
+                    NodeId(switch_id(n, l, a)),
+                    NodeData {
+                        role: Role::Switch,
+                        level: l,
+                    },
+                );
+            }
+        }
+        for l in 0..k {
+            let count = if l == 0 { n } else { n >> (l + 1) };
+            for a in 0..count {
+                let me = if l == 0 {
+                    NodeId(a as u32)
+                } else {
+                    NodeId(switch_id(n, l, a))
+                };
+                for p in parents(l, a, k) {
+                    net.add_link(me, NodeId(switch_id(n, l + 1, p)));
+                }
+            }
+        }
+        Ok(net)
+    }
+
+    /// The scalable fat-tree of `n = 4^k` processors for a capacity function
+    /// (docs/layout.md): nodes numbered as the layout numbers them
+    /// (processors, then each level's switches in order).
+    pub fn scalable_fat_tree(n: u64, capacity: &Capacity) -> Result<Network, String> {
+        let c = scalable_capacities(n, capacity)?;
+        let k = c.len() - 1;
+        // Switches per level: (nodes at level j) x c_{j-1}.
+        let per_level: Vec<u64> = (0..=k)
+            .map(|j| if j == 0 { n } else { (n >> (2 * j)) * c[j - 1] })
+            .collect();
+        let mut first = vec![0u64];
+        for j in 1..=k {
+            first.push(first[j - 1] + per_level[j - 1]);
+        }
+        let total = first[k] + per_level[k];
+        let mut net = Network::with_nodes("scalable-fat-tree", total as usize);
+        let parents = scalable_parents(c.clone());
+        for j in 0..=k {
+            for a in 0..per_level[j] {
+                let me = NodeId((first[j] + a) as u32);
+                net.set_node(
+                    me,
+                    NodeData {
+                        role: if j == 0 {
+                            Role::Processor
+                        } else {
+                            Role::Switch
+                        },
+                        level: j as u32,
+                    },
+                );
+                for p in parents(j as u32, a) {
+                    net.add_link(me, NodeId((first[j + 1] + p) as u32));
+                }
+            }
+        }
+        Ok(net)
+    }
+}
+
+/// The intended network of a `butterfly-fat-tree` layout file.
+pub(crate) fn intended_butterfly(p: &FileParameters) -> Result<Network, String> {
+    p.processors().and_then(Network::butterfly_fat_tree)
+}
+
+/// The intended network of a `scalable-fat-tree` layout file.
+pub(crate) fn intended_scalable(p: &FileParameters) -> Result<Network, String> {
+    let capacity = Capacity::parse(p.text_or("capacity", "sqrt"))?;
+    let n = p.processors()?;
+    // Nodes: the processors, then (nodes at level j) x c_{j-1}
+    // switches at each level j.
+    let c = scalable_capacities(n, &capacity)?;
+    let switches = (1..c.len()).try_fold(n, |sum, j| {
+        (n >> (2 * j)).checked_mul(c[j - 1])?.checked_add(sum)
+    });
+    p.fits_nodes(switches)?;
+    Network::scalable_fat_tree(n, &capacity)
 }
 
 #[cfg(test)]

@@ -41,7 +41,9 @@ use std::collections::BTreeMap;
 
 use super::fattree::heap_id;
 use super::fattree::Capacity;
+use super::parameters::FileParameters;
 use super::{Edge, Embedding, Node, P3};
+use crate::network::Network;
 
 /// Parameters of a 3-D fat-tree layout.
 #[derive(Clone, Debug, PartialEq)]
@@ -366,6 +368,25 @@ pub fn fat_tree_3d(spec: &FatTree3dSpec) -> Result<(Embedding, Plan), String> {
             edges: b.edges,
         },
         plan,
+    ))
+}
+
+/// The intended network of a `fat-tree-3d` layout file.
+pub(crate) fn intended(p: &FileParameters) -> Result<Network, String> {
+    let spec = FatTree3dSpec {
+        processors: p.processors()?,
+        capacity: Capacity::parse(p.text_or("capacity", "two-thirds-over-lg"))?,
+        omega: if p.has("omega") { p.num("omega")? } else { 1 },
+    };
+    let plan = spec.plan()?;
+    p.fits_links(Network::binary_fat_tree_links(
+        spec.processors,
+        &plan.tracks,
+    ))?;
+    Ok(Network::binary_fat_tree(
+        "fat-tree-3d",
+        spec.processors,
+        &plan.tracks,
     ))
 }
 

@@ -36,7 +36,9 @@
 
 use std::collections::BTreeMap;
 
+use super::parameters::FileParameters;
 use super::{Edge, Embedding, Node, P3};
+use crate::network::{Network, NodeData, NodeId, Role};
 
 /// Block size along dimension `k` at level `i` of `T(D, n)`.
 pub fn block_size(n: u64, dims: u32, i: u32, k: u32) -> u64 {
@@ -395,6 +397,65 @@ pub fn fold_and_squash_3d(n: u64, l: u32) -> Result<Embedding, String> {
         node.max = P3::new(node.min.x + 1, node.min.y + 1, node.min.z + 1);
     }
     Ok(e)
+}
+
+impl Network {
+    /// The tree of meshes `T(3, n)` truncated to `l` levels, by the folded
+    /// definition of [`crate::layout::folded`]: node `(i, X, Y, Z)` is
+    /// `i n^3 + Z n^2 + Y n + X`, at level `l - i`; the level-`l` nodes are
+    /// the processors.
+    pub fn tree_of_meshes_3d(n: u64, l: u32) -> Network {
+        let mut net =
+            Network::with_nodes("tree-of-meshes-3d", (n * n * n) as usize * (l as usize + 1));
+        for i in 0..=l {
+            for z in 0..n {
+                for y in 0..n {
+                    for x in 0..n {
+                        let c = [x, y, z];
+                        let me = NodeId(node_id(n, 3, i, &c));
+                        net.set_node(
+                            me,
+                            NodeData {
+                                role: if i == l {
+                                    Role::Processor
+                                } else {
+                                    Role::Switch
+                                },
+                                level: l - i,
+                            },
+                        );
+                        for k in 0..3 {
+                            let s = block_size(n, 3, i, k as u32);
+                            if (c[k] + 1) % s != 0 {
+                                let mut d = c;
+                                d[k] += 1;
+                                net.add_link(me, NodeId(node_id(n, 3, i, &d)));
+                            }
+                        }
+                        if i < l {
+                            let d = (i % 3) as usize;
+                            let s = block_size(n, 3, i, d as u32);
+                            if c[d] % s == 0 || c[d] % s == s - 1 {
+                                net.add_link(me, NodeId(node_id(n, 3, i + 1, &c)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        net
+    }
+}
+
+/// The intended network of a `tree-of-meshes-3d` layout file.
+pub(crate) fn intended_3d(p: &FileParameters) -> Result<Network, String> {
+    let n = p.num("root_side")?;
+    let l = p.small("levels")?;
+    if n < 2 || !n.is_power_of_two() || l > 3 * n.trailing_zeros() {
+        return Err("bad tree-of-meshes-3d parameters".to_string());
+    }
+    p.fits_nodes(n.checked_pow(3).and_then(|m| m.checked_mul(l as u64 + 1)))?;
+    Ok(Network::tree_of_meshes_3d(n, l))
 }
 
 #[cfg(test)]

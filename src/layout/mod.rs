@@ -17,9 +17,11 @@ pub mod fattree3d;
 pub mod folded;
 pub mod kind;
 pub mod metrics;
+mod parameters;
 pub mod pyramid;
 pub mod sweep;
 pub mod tree_of_meshes;
+pub mod twin;
 
 pub use kind::LayoutKind;
 

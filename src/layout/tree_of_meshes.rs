@@ -27,7 +27,9 @@
 
 use std::collections::BTreeMap;
 
+use super::parameters::FileParameters;
 use super::{Edge, Embedding, Node, P3};
+use crate::network::{Network, NodeData, NodeId, Role};
 
 /// `S(m, r)`: side of the layout of a block of side `m` with `r` levels below.
 pub fn side(m: u64, r: u32) -> u64 {
@@ -281,6 +283,64 @@ pub fn tree_of_meshes(n: u64, levels: Option<u32>) -> Result<Embedding, String> 
         nodes,
         edges,
     })
+}
+
+impl Network {
+    /// The tree of meshes `T(2, n)` truncated to `l` levels, by its folded
+    /// definition (docs/layout.md): node `(i, X, Y)` is `i n^2 + Y n + X`,
+    /// at level `l - i`; the level-`l` nodes are the processors.
+    pub fn tree_of_meshes(n: u64, l: u32) -> Network {
+        let n = n as i64;
+        let id = |i: u32, x: i64, y: i64| NodeId((i as i64 * n * n + y * n + x) as u32);
+        let mut net = Network::with_nodes("tree-of-meshes", (n * n) as usize * (l as usize + 1));
+        for i in 0..=l {
+            let w = n >> i.div_ceil(2);
+            let h = n >> (i / 2);
+            for y in 0..n {
+                for x in 0..n {
+                    net.set_node(
+                        id(i, x, y),
+                        NodeData {
+                            role: if i == l {
+                                Role::Processor
+                            } else {
+                                Role::Switch
+                            },
+                            level: l - i,
+                        },
+                    );
+                    if x % w + 1 < w {
+                        net.add_link(id(i, x, y), id(i, x + 1, y));
+                    }
+                    if y % h + 1 < h {
+                        net.add_link(id(i, x, y), id(i, x, y + 1));
+                    }
+                    if i < l {
+                        let face = if i % 2 == 0 {
+                            x % w == 0 || x % w == w - 1
+                        } else {
+                            y % h == 0 || y % h == h - 1
+                        };
+                        if face {
+                            net.add_link(id(i, x, y), id(i + 1, x, y));
+                        }
+                    }
+                }
+            }
+        }
+        net
+    }
+}
+
+/// The intended network of a `tree-of-meshes` layout file.
+pub(crate) fn intended(p: &FileParameters) -> Result<Network, String> {
+    let n = p.num("root_side")?;
+    let l = p.small("levels")?;
+    if !n.is_power_of_two() || l > 2 * n.trailing_zeros() {
+        return Err("bad tree-of-meshes parameters".to_string());
+    }
+    p.fits_nodes(n.checked_pow(2).and_then(|m| m.checked_mul(l as u64 + 1)))?;
+    Ok(Network::tree_of_meshes(n, l))
 }
 
 #[cfg(test)]
