@@ -31,6 +31,7 @@
 
 use std::collections::BTreeMap;
 
+use super::construction::{ClosedForms, Construction, Laid, LayoutOptions, Measured};
 use super::fattree::Capacity;
 use super::parameters::FileParameters;
 use super::{Edge, Embedding, Node, P3};
@@ -370,6 +371,81 @@ pub fn scalable_parents(c: Vec<u64>) -> impl Fn(u32, u64) -> Vec<u64> {
         } else {
             vec![parent_first + i]
         }
+    }
+}
+
+/// Parameters of a butterfly fat-tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ButterflySpec {
+    /// Number of processors, a power of 4.
+    pub processors: u64,
+}
+
+impl Construction for ButterflySpec {
+    fn build(&self) -> Result<Laid, String> {
+        let embedding = butterfly_fat_tree(self.processors)?;
+        let k = self.processors.trailing_zeros() / 2;
+        let side = *sides(k).last().expect("k + 1 sides");
+        Ok(Laid {
+            embedding,
+            forms: ClosedForms::square(side, closed_form_side(k), None),
+        })
+    }
+
+    fn network(&self) -> Result<Network, String> {
+        Network::butterfly_fat_tree(self.processors)
+    }
+
+    fn figures(&self, m: &Measured) -> Vec<String> {
+        vec![m.recurrence_line("S_j = 2 S_(j-1) + 2^(j+1) + 1; closed form 2^(k+1) (k+1) - 1 =")]
+    }
+}
+
+/// Parameters of a scalable fat-tree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScalableSpec {
+    /// Number of processors, a power of 4.
+    pub processors: u64,
+    /// The capacity function its switch counts follow.
+    pub capacity: Capacity,
+}
+
+impl ScalableSpec {
+    /// The spec `fabric layout scalable-fat-tree --size n` asks for
+    /// (`--capacity` defaults to `sqrt-over-lg`).
+    pub fn from_options(n: u64, o: &LayoutOptions) -> Result<ScalableSpec, String> {
+        Ok(ScalableSpec {
+            processors: n,
+            capacity: Capacity::parse(o.capacity.as_deref().unwrap_or("sqrt-over-lg"))?,
+        })
+    }
+}
+
+impl Construction for ScalableSpec {
+    fn build(&self) -> Result<Laid, String> {
+        let embedding = scalable_fat_tree(self.processors, &self.capacity)?;
+        let c = scalable_capacities(self.processors, &self.capacity)?;
+        // S_j = 2 S_{j-1} + 4 c_{j-1} + 1, S_0 = 1; closed form
+        // 2^k + sum_j 2^(k-j) (4 c_{j-1} + 1).
+        let k = c.len() - 1;
+        let mut s = 1u64;
+        let mut closed = 1u64 << k;
+        for j in 1..=k {
+            s = 2 * s + 4 * c[j - 1] + 1;
+            closed += (1u64 << (k - j)) * (4 * c[j - 1] + 1);
+        }
+        Ok(Laid {
+            embedding,
+            forms: ClosedForms::square(s, closed, None),
+        })
+    }
+
+    fn network(&self) -> Result<Network, String> {
+        Network::scalable_fat_tree(self.processors, &self.capacity)
+    }
+
+    fn figures(&self, m: &Measured) -> Vec<String> {
+        vec![m.recurrence_line("S_j = 2 S_(j-1) + 4 c(4^(j-1)) + 1; closed form")]
     }
 }
 

@@ -12,6 +12,7 @@
 
 pub mod butterfly;
 pub mod check;
+pub mod construction;
 pub mod fattree;
 pub mod fattree3d;
 pub mod folded;
@@ -23,6 +24,7 @@ pub mod sweep;
 pub mod tree_of_meshes;
 pub mod twin;
 
+pub use construction::{Construction, LayoutOptions};
 pub use kind::LayoutKind;
 
 use std::collections::BTreeMap;

@@ -27,6 +27,7 @@
 
 use std::collections::BTreeMap;
 
+use super::construction::{ClosedForms, Construction, Laid, LayoutOptions, Measured};
 use super::parameters::FileParameters;
 use super::{Edge, Embedding, Node, P3};
 use crate::network::{Network, NodeData, NodeId, Role};
@@ -283,6 +284,59 @@ pub fn tree_of_meshes(n: u64, levels: Option<u32>) -> Result<Embedding, String> 
         nodes,
         edges,
     })
+}
+
+/// Parameters of a tree of meshes in H-tree style.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeOfMeshesSpec {
+    /// The root mesh's side `n`, a power of 2.
+    pub root_side: u64,
+    /// Levels below the root (`None`: the full tree, `2 lg n`).
+    pub levels: Option<u32>,
+}
+
+impl TreeOfMeshesSpec {
+    /// The spec `fabric layout tree-of-meshes --size n` asks for.
+    pub fn from_options(n: u64, o: &LayoutOptions) -> TreeOfMeshesSpec {
+        TreeOfMeshesSpec {
+            root_side: n,
+            levels: o.levels,
+        }
+    }
+}
+
+impl Construction for TreeOfMeshesSpec {
+    fn build(&self) -> Result<Laid, String> {
+        let size = self.root_side;
+        let embedding = tree_of_meshes(size, self.levels)?;
+        let l: u32 = embedding.parameters["levels"]
+            .parse()
+            .expect("written by the builder");
+        let (w, h) = extent(size, l);
+        let closed = if l % 2 == 1 {
+            size * (l as u64 + 1) / 2
+        } else {
+            size * (l as u64 / 2 + 1)
+        };
+        let mut forms = ClosedForms::square(h, closed, Some(longest_wire(size, l)));
+        forms.width = w;
+        Ok(Laid { embedding, forms })
+    }
+
+    fn network(&self) -> Result<Network, String> {
+        let n = self.root_side;
+        let l = self.levels.unwrap_or(2 * n.trailing_zeros());
+        if !n.is_power_of_two() || l > 2 * n.trailing_zeros() {
+            return Err("bad tree-of-meshes parameters".to_string());
+        }
+        Ok(Network::tree_of_meshes(n, l))
+    }
+
+    fn figures(&self, m: &Measured) -> Vec<String> {
+        vec![m.recurrence_line(
+            "S(m, r) = 2 S(m/2, r-2) + m (height); closed form n (l/2 + 1), n (l+1)/2 for odd l",
+        )]
+    }
 }
 
 impl Network {

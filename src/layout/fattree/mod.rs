@@ -527,7 +527,10 @@ pub fn fat_tree(spec: &FatTreeSpec) -> Result<(Embedding, Recurrence), String> {
     ))
 }
 
+mod construction;
 mod network;
+
+pub use construction::HtreeSpec;
 
 pub(crate) use network::intended;
 

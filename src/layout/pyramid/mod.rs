@@ -39,6 +39,7 @@ use std::collections::BTreeMap;
 use super::fattree::{heap_id, htree};
 use super::{Edge, Embedding, Node, P3};
 
+mod figures;
 mod network;
 mod shortcut;
 

@@ -1,7 +1,10 @@
 //! The fat-pyramid's network twin, built from its definition without the
 //! layout's link list, from a spec or from a layout file's parameters.
 
-use super::{Ids, PyramidSpec};
+use super::{fat_pyramid, Ids, PyramidSpec};
+use crate::layout::construction::{
+    Bound, ClosedForms, Construction, Laid, LayoutOptions, Measured,
+};
 use crate::layout::parameters::FileParameters;
 use crate::network::{Network, NodeData, NodeId, Role};
 
@@ -121,6 +124,43 @@ impl Network {
             total = total.checked_add(mesh)?;
         }
         Some(total)
+    }
+}
+
+impl PyramidSpec {
+    /// The spec `fabric layout fat-pyramid --size n` asks for: the default
+    /// blocks, with `--mesh-capacity`.
+    pub fn from_options(n: u64, o: &LayoutOptions) -> Result<PyramidSpec, String> {
+        Ok(PyramidSpec {
+            mesh_capacity: o.mesh_capacity,
+            ..PyramidSpec::new(n)?
+        })
+    }
+}
+
+impl Construction for PyramidSpec {
+    fn build(&self) -> Result<Laid, String> {
+        let p = fat_pyramid(self)?;
+        let tiles = 1u64 << self.k();
+        let (w, h) = (tiles * p.pitch.0 as u64, tiles * p.pitch.1 as u64);
+        let mut forms = ClosedForms::square(h, h, None);
+        forms.width = w;
+        forms.bound = Bound::Tiles {
+            pitch: p.pitch,
+            tracks: p.tracks,
+        };
+        Ok(Laid {
+            embedding: p.embedding,
+            forms,
+        })
+    }
+
+    fn network(&self) -> Result<Network, String> {
+        Ok(Network::fat_pyramid(self))
+    }
+
+    fn figures(&self, m: &Measured) -> Vec<String> {
+        super::figures::figures(self, m)
     }
 }
 
