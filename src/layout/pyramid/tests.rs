@@ -1,5 +1,6 @@
 use super::super::check::check;
 use super::*;
+use crate::layout::Edge;
 
 #[test]
 fn z_order_round_trips() {
