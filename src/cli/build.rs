@@ -55,8 +55,10 @@ pub(super) fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
     let construction = args
         .kind
         .construction(size, &options(args))
-        .map_err(Error::Usage)?;
-    let laid = construction.build().map_err(Error::Usage)?;
+        .map_err(|e| Error::Usage(e.to_string()))?;
+    let laid = construction
+        .build()
+        .map_err(|e| Error::Usage(e.to_string()))?;
     let embedding = &laid.embedding;
     let verdict = check::check(embedding);
     if let Some(v) = verdict.too_large() {
@@ -81,7 +83,7 @@ pub(super) fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
     let m = metrics::measure(embedding);
     laid.forms
         .check(&m, embedding.dimensions)
-        .map_err(Error::Failed)?;
+        .map_err(|e| Error::Failed(e.to_string()))?;
     crate::network::Network::realised_by(embedding)
         .map_err(|e| Error::Failed(format!("the layout does not realise its network: {e}")))?;
     Ok(Built {

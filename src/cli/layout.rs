@@ -65,7 +65,7 @@ pub fn verify_layout_text(text: &str, path: &str) -> Result<LayoutVerdict> {
     // The network the layout realises against the one its parameters
     // describe, when the network is known.
     let realises = crate::network::Network::realised_by(&file.embedding).unwrap_or_else(|e| {
-        problems.push(e);
+        problems.push(e.to_string());
         None
     });
     let e = &file.embedding;

@@ -320,7 +320,7 @@ fn build_net(
                 crate::layout::butterfly::butterfly_fat_tree(n).map_err(usage)?
             }
         };
-        let graph = Network::from_embedding(&e).map_err(Error::Failed)?;
+        let graph = Network::from_embedding(&e).map_err(|e| Error::Failed(e.to_string()))?;
         let lengths: Vec<u64> = e.edges.iter().map(|x| x.length()).collect();
         capacity_text = "2^l wires above 4^l leaves".into();
         Net::Wires(LinkTree::new(&graph, Some(&lengths), delay).map_err(Error::Failed)?)

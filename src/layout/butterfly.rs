@@ -31,10 +31,10 @@
 
 use std::collections::BTreeMap;
 
-use super::construction::{ClosedForms, Construction, Laid, LayoutOptions, Measured};
+use super::construction::{ClosedForms, Construction, Laid, LayoutError, LayoutOptions, Measured};
 use super::fattree::Capacity;
-use super::parameters::FileParameters;
-use super::{Edge, Embedding, Node, P3};
+use super::parameters::{FileParameters, ParameterError};
+use super::{Edge, Embedding, NetworkName, Node, P3};
 use crate::network::{Network, NodeData, NodeId, Role};
 
 /// `S_0 .. S_k` of the butterfly fat-tree layout.
@@ -241,7 +241,7 @@ pub fn butterfly_fat_tree(n: u64) -> Result<Embedding, String> {
     let mut parameters = BTreeMap::new();
     parameters.insert("processors".to_string(), n.to_string());
     Ok(lay_out(
-        "butterfly-fat-tree",
+        NetworkName::ButterflyFatTree,
         parameters,
         n,
         switches,
@@ -252,7 +252,7 @@ pub fn butterfly_fat_tree(n: u64) -> Result<Embedding, String> {
 /// Lay out a 4-ary tree of switch groups (module comment) of `n = 4^k`
 /// processors with `switches[j]` switches per level-`j` node.
 fn lay_out(
-    network: &str,
+    network: NetworkName,
     parameters: BTreeMap<String, String>,
     n: u64,
     switches: Vec<u64>,
@@ -290,7 +290,7 @@ fn lay_out(
     let mut nodes = b.nodes;
     nodes.sort_unstable_by_key(|x| x.id);
     Embedding {
-        network: network.into(),
+        network,
         parameters,
         dimensions: 2,
         nodes,
@@ -345,7 +345,7 @@ pub fn scalable_fat_tree(n: u64, capacity: &Capacity) -> Result<Embedding, Strin
     parameters.insert("processors".to_string(), n.to_string());
     parameters.insert("capacity".to_string(), capacity.spec());
     Ok(lay_out(
-        "scalable-fat-tree",
+        NetworkName::ScalableFatTree,
         parameters,
         n,
         switches,
@@ -382,7 +382,7 @@ pub struct ButterflySpec {
 }
 
 impl Construction for ButterflySpec {
-    fn build(&self) -> Result<Laid, String> {
+    fn build(&self) -> Result<Laid, LayoutError> {
         let embedding = butterfly_fat_tree(self.processors)?;
         let k = self.processors.trailing_zeros() / 2;
         let side = *sides(k).last().expect("k + 1 sides");
@@ -392,8 +392,8 @@ impl Construction for ButterflySpec {
         })
     }
 
-    fn network(&self) -> Result<Network, String> {
-        Network::butterfly_fat_tree(self.processors)
+    fn network(&self) -> Result<Network, LayoutError> {
+        Ok(Network::butterfly_fat_tree(self.processors)?)
     }
 
     fn figures(&self, m: &Measured) -> Vec<String> {
@@ -413,7 +413,7 @@ pub struct ScalableSpec {
 impl ScalableSpec {
     /// The spec `fabric layout scalable-fat-tree --size n` asks for
     /// (`--capacity` defaults to `sqrt-over-lg`).
-    pub fn from_options(n: u64, o: &LayoutOptions) -> Result<ScalableSpec, String> {
+    pub fn from_options(n: u64, o: &LayoutOptions) -> Result<ScalableSpec, LayoutError> {
         Ok(ScalableSpec {
             processors: n,
             capacity: Capacity::parse(o.capacity.as_deref().unwrap_or("sqrt-over-lg"))?,
@@ -422,7 +422,7 @@ impl ScalableSpec {
 }
 
 impl Construction for ScalableSpec {
-    fn build(&self) -> Result<Laid, String> {
+    fn build(&self) -> Result<Laid, LayoutError> {
         let embedding = scalable_fat_tree(self.processors, &self.capacity)?;
         let c = scalable_capacities(self.processors, &self.capacity)?;
         // S_j = 2 S_{j-1} + 4 c_{j-1} + 1, S_0 = 1; closed form
@@ -440,8 +440,8 @@ impl Construction for ScalableSpec {
         })
     }
 
-    fn network(&self) -> Result<Network, String> {
-        Network::scalable_fat_tree(self.processors, &self.capacity)
+    fn network(&self) -> Result<Network, LayoutError> {
+        Ok(Network::scalable_fat_tree(self.processors, &self.capacity)?)
     }
 
     fn figures(&self, m: &Measured) -> Vec<String> {
@@ -527,12 +527,12 @@ impl Network {
 }
 
 /// The intended network of a `butterfly-fat-tree` layout file.
-pub(crate) fn intended_butterfly(p: &FileParameters) -> Result<Network, String> {
-    p.processors().and_then(Network::butterfly_fat_tree)
+pub(crate) fn intended_butterfly(p: &FileParameters) -> Result<Network, ParameterError> {
+    Ok(Network::butterfly_fat_tree(p.processors()?)?)
 }
 
 /// The intended network of a `scalable-fat-tree` layout file.
-pub(crate) fn intended_scalable(p: &FileParameters) -> Result<Network, String> {
+pub(crate) fn intended_scalable(p: &FileParameters) -> Result<Network, ParameterError> {
     let capacity = Capacity::parse(p.text_or("capacity", "sqrt"))?;
     let n = p.processors()?;
     // Nodes: the processors, then (nodes at level j) x c_{j-1}
@@ -542,7 +542,7 @@ pub(crate) fn intended_scalable(p: &FileParameters) -> Result<Network, String> {
         (n >> (2 * j)).checked_mul(c[j - 1])?.checked_add(sum)
     });
     p.fits_nodes(switches)?;
-    Network::scalable_fat_tree(n, &capacity)
+    Ok(Network::scalable_fat_tree(n, &capacity)?)
 }
 
 #[cfg(test)]

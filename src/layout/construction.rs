@@ -7,6 +7,75 @@ use super::metrics::LayoutMetrics;
 use super::Embedding;
 use crate::network::Network;
 
+/// Why a family cannot lay out the network asked for.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    /// `--capacity` other than 1 for an H-tree of a power of 4 processors.
+    #[error("an htree has capacity 1; use `fat-tree` for --capacity")]
+    HtreeCapacity,
+    /// `--alpha` for the 3-D fat-tree, whose processors have unit area.
+    #[error("--alpha applies to 2-D fat-trees; fat-tree-3d has unit processors")]
+    UnitProcessors,
+    /// The family's construction refuses its parameters (its message).
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl From<String> for LayoutError {
+    fn from(message: String) -> LayoutError {
+        LayoutError::Refused(message)
+    }
+}
+
+/// How a layout's measures break its closed forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FormsError {
+    /// A fat-pyramid wider or higher than its tiles.
+    #[error("the layout is {width} x {height}, beyond its tiles' {tiles_w} x {tiles_h}")]
+    BeyondTiles {
+        /// Measured width.
+        width: u64,
+        /// Measured height.
+        height: u64,
+        /// The tiles' width.
+        tiles_w: u64,
+        /// The tiles' height.
+        tiles_h: u64,
+    },
+    /// A 3-D fold-and-squash beyond its side or wire bound.
+    #[error("the layout is {width} x {height} x {depth} with wires up to {max_wire} long, beyond the bounds 4nq = {side} and 8q - 4 = {wire}")]
+    BeyondCube {
+        /// Measured width.
+        width: u64,
+        /// Measured height.
+        height: u64,
+        /// Measured depth.
+        depth: u64,
+        /// Measured longest wire.
+        max_wire: u64,
+        /// The side bound.
+        side: u64,
+        /// The wire bound.
+        wire: u64,
+    },
+    /// A layout whose measures are not its recurrence's.
+    #[error("the layout is {width} x {height} with wires up to {max_wire} long, but the recurrence gives side {side} (closed form {closed}) and wires up to {formula_max_wire:?}")]
+    NotTheRecurrence {
+        /// Measured width.
+        width: u64,
+        /// Measured height.
+        height: u64,
+        /// Measured longest wire.
+        max_wire: u64,
+        /// The recurrence's side.
+        side: u64,
+        /// The closed form's side.
+        closed: u64,
+        /// The closed-form longest wire.
+        formula_max_wire: Option<u64>,
+    },
+}
+
 /// The options of `fabric layout` a family reads its parameters from,
 /// besides the size.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,24 +146,30 @@ impl ClosedForms {
 
     /// Holds the measures `m` of a layout of `dimensions` dimensions
     /// against the forms; the disagreement otherwise.
-    pub fn check(&self, m: &LayoutMetrics, dimensions: u32) -> Result<(), String> {
+    pub fn check(&self, m: &LayoutMetrics, dimensions: u32) -> Result<(), FormsError> {
         let side = self.side;
         match self.bound {
             Bound::Tiles { .. } => {
                 let (w, h) = (self.width, self.side);
                 if m.width > w || m.height > h {
-                    return Err(format!(
-                        "the layout is {} x {}, beyond its tiles' {w} x {h}",
-                        m.width, m.height
-                    ));
+                    return Err(FormsError::BeyondTiles {
+                        width: m.width,
+                        height: m.height,
+                        tiles_w: w,
+                        tiles_h: h,
+                    });
                 }
             }
             Bound::Cube { wire } => {
                 if m.width.max(m.height).max(m.depth) > side || m.max_wire_length > wire {
-                    return Err(format!(
-                        "the layout is {} x {} x {} with wires up to {} long, beyond the bounds 4nq = {side} and 8q - 4 = {wire}",
-                        m.width, m.height, m.depth, m.max_wire_length
-                    ));
+                    return Err(FormsError::BeyondCube {
+                        width: m.width,
+                        height: m.height,
+                        depth: m.depth,
+                        max_wire: m.max_wire_length,
+                        side,
+                        wire,
+                    });
                 }
             }
             Bound::Exact => {
@@ -104,10 +179,14 @@ impl ClosedForms {
                     || self.closed != side
                     || self.max_wire.is_some_and(|w| w != m.max_wire_length)
                 {
-                    return Err(format!(
-                        "the layout is {} x {} with wires up to {} long, but the recurrence gives side {side} (closed form {}) and wires up to {:?}",
-                        m.width, m.height, m.max_wire_length, self.closed, self.max_wire
-                    ));
+                    return Err(FormsError::NotTheRecurrence {
+                        width: m.width,
+                        height: m.height,
+                        max_wire: m.max_wire_length,
+                        side,
+                        closed: self.closed,
+                        formula_max_wire: self.max_wire,
+                    });
                 }
             }
         }
@@ -156,11 +235,11 @@ impl Measured<'_> {
 pub trait Construction {
     /// Lays the network out, with what its recurrence and closed forms say
     /// of the layout.
-    fn build(&self) -> Result<Laid, String>;
+    fn build(&self) -> Result<Laid, LayoutError>;
 
     /// The network a layout of these parameters realises, built from the
     /// parameters alone.
-    fn network(&self) -> Result<Network, String>;
+    fn network(&self) -> Result<Network, LayoutError>;
 
     /// The family's figures for `fabric layout --size`, line by line: the
     /// measures held against the thesis' recurrence, closed forms and

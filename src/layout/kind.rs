@@ -2,7 +2,7 @@
 //! to each family's [`Construction`].
 
 use super::butterfly::{ButterflySpec, ScalableSpec};
-use super::construction::{Construction, LayoutOptions};
+use super::construction::{Construction, LayoutError, LayoutOptions};
 use super::fattree::{FatTreeSpec, HtreeSpec};
 use super::fattree3d::FatTree3dSpec;
 use super::folded::{Folded2dSpec, Folded3dSpec};
@@ -71,7 +71,7 @@ impl LayoutKind {
         self,
         size: u64,
         o: &LayoutOptions,
-    ) -> Result<Box<dyn Construction>, String> {
+    ) -> Result<Box<dyn Construction>, LayoutError> {
         Ok(match self {
             LayoutKind::Htree => Box::new(HtreeSpec::from_options(size, o)?),
             LayoutKind::FatTree => Box::new(FatTreeSpec::from_options(size, o)?),

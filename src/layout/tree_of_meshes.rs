@@ -27,9 +27,9 @@
 
 use std::collections::BTreeMap;
 
-use super::construction::{ClosedForms, Construction, Laid, LayoutOptions, Measured};
-use super::parameters::FileParameters;
-use super::{Edge, Embedding, Node, P3};
+use super::construction::{ClosedForms, Construction, Laid, LayoutError, LayoutOptions, Measured};
+use super::parameters::{FileParameters, ParameterError};
+use super::{Edge, Embedding, NetworkName, Node, P3};
 use crate::network::{Network, NodeData, NodeId, Role};
 
 /// `S(m, r)`: side of the layout of a block of side `m` with `r` levels below.
@@ -278,7 +278,7 @@ pub fn tree_of_meshes(n: u64, levels: Option<u32>) -> Result<Embedding, String> 
     parameters.insert("root_side".to_string(), n.to_string());
     parameters.insert("levels".to_string(), l.to_string());
     Ok(Embedding {
-        network: "tree-of-meshes".into(),
+        network: NetworkName::TreeOfMeshes,
         parameters,
         dimensions: 2,
         nodes,
@@ -306,7 +306,7 @@ impl TreeOfMeshesSpec {
 }
 
 impl Construction for TreeOfMeshesSpec {
-    fn build(&self) -> Result<Laid, String> {
+    fn build(&self) -> Result<Laid, LayoutError> {
         let size = self.root_side;
         let embedding = tree_of_meshes(size, self.levels)?;
         let l: u32 = embedding.parameters["levels"]
@@ -323,11 +323,13 @@ impl Construction for TreeOfMeshesSpec {
         Ok(Laid { embedding, forms })
     }
 
-    fn network(&self) -> Result<Network, String> {
+    fn network(&self) -> Result<Network, LayoutError> {
         let n = self.root_side;
         let l = self.levels.unwrap_or(2 * n.trailing_zeros());
         if !n.is_power_of_two() || l > 2 * n.trailing_zeros() {
-            return Err("bad tree-of-meshes parameters".to_string());
+            return Err(LayoutError::Refused(
+                "bad tree-of-meshes parameters".to_string(),
+            ));
         }
         Ok(Network::tree_of_meshes(n, l))
     }
@@ -387,11 +389,11 @@ impl Network {
 }
 
 /// The intended network of a `tree-of-meshes` layout file.
-pub(crate) fn intended(p: &FileParameters) -> Result<Network, String> {
+pub(crate) fn intended(p: &FileParameters) -> Result<Network, ParameterError> {
     let n = p.num("root_side")?;
     let l = p.small("levels")?;
     if !n.is_power_of_two() || l > 2 * n.trailing_zeros() {
-        return Err("bad tree-of-meshes parameters".to_string());
+        return Err(ParameterError::Bad("tree-of-meshes"));
     }
     p.fits_nodes(n.checked_pow(2).and_then(|m| m.checked_mul(l as u64 + 1)))?;
     Ok(Network::tree_of_meshes(n, l))

@@ -11,6 +11,67 @@
 
 use std::collections::BTreeMap;
 
+/// How a network differs from the one it should be, or why a layout's
+/// nodes and edges make no network.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NetworkError {
+    /// The node counts differ.
+    #[error("{have} nodes, but the intended network has {want}")]
+    NodeCount {
+        /// Nodes of this network.
+        have: usize,
+        /// Nodes of the intended one.
+        want: usize,
+    },
+    /// A node's role or level differs.
+    #[error("node {id} is a {have_role:?} at level {have_level}, but should be a {want_role:?} at level {want_level}")]
+    Node {
+        /// The node.
+        id: usize,
+        /// Its role here.
+        have_role: Role,
+        /// Its level here.
+        have_level: u32,
+        /// Its role in the intended network.
+        want_role: Role,
+        /// Its level in the intended network.
+        want_level: u32,
+    },
+    /// Two nodes are joined by the wrong number of links.
+    #[error("nodes {a} and {b} are joined by {have} links, but should be by {want}")]
+    Links {
+        /// One end.
+        a: u32,
+        /// The other end.
+        b: u32,
+        /// Links here.
+        have: u32,
+        /// Links in the intended network.
+        want: u32,
+    },
+    /// Two nodes are joined that should not be.
+    #[error("nodes {a} and {b} are joined by {have} links, but should not be joined")]
+    NotJoined {
+        /// One end.
+        a: u32,
+        /// The other end.
+        b: u32,
+        /// Links here.
+        have: u32,
+    },
+    /// A layout's node ids are not `0 .. N` without repeats.
+    #[error("node ids must be 0 .. {last} without repeats; found {found}")]
+    NodeIds {
+        /// `N - 1` (0 for no nodes).
+        last: usize,
+        /// The id out of range or repeated.
+        found: u32,
+    },
+    /// A layout's edge names a node that does not exist.
+    #[error("edge {0} names a node that does not exist")]
+    UnknownNode(u32),
+}
+
 /// A node of a network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct NodeId(pub u32);
@@ -130,20 +191,22 @@ impl Network {
     /// Whether two networks are the same labelled multigraph (same nodes
     /// with the same roles and levels, same links counted with
     /// multiplicity); the first difference otherwise.
-    pub fn compare(&self, other: &Network) -> Result<(), String> {
+    pub fn compare(&self, other: &Network) -> Result<(), NetworkError> {
         if self.nodes.len() != other.nodes.len() {
-            return Err(format!(
-                "{} nodes, but the intended network has {}",
-                self.nodes.len(),
-                other.nodes.len()
-            ));
+            return Err(NetworkError::NodeCount {
+                have: self.nodes.len(),
+                want: other.nodes.len(),
+            });
         }
         for (k, (a, b)) in self.nodes.iter().zip(&other.nodes).enumerate() {
             if a != b {
-                return Err(format!(
-                    "node {k} is a {:?} at level {}, but should be a {:?} at level {}",
-                    a.role, a.level, b.role, b.level
-                ));
+                return Err(NetworkError::Node {
+                    id: k,
+                    have_role: a.role,
+                    have_level: a.level,
+                    want_role: b.role,
+                    want_level: b.level,
+                });
             }
         }
         let count = |net: &Network| {
@@ -157,18 +220,21 @@ impl Network {
         for (pair, &k) in &theirs {
             let have = mine.get(pair).copied().unwrap_or(0);
             if have != k {
-                return Err(format!(
-                    "nodes {} and {} are joined by {have} links, but should be by {k}",
-                    pair.0, pair.1
-                ));
+                return Err(NetworkError::Links {
+                    a: pair.0,
+                    b: pair.1,
+                    have,
+                    want: k,
+                });
             }
         }
         for (pair, &k) in &mine {
             if !theirs.contains_key(pair) {
-                return Err(format!(
-                    "nodes {} and {} are joined by {k} links, but should not be joined",
-                    pair.0, pair.1
-                ));
+                return Err(NetworkError::NotJoined {
+                    a: pair.0,
+                    b: pair.1,
+                    have: k,
+                });
             }
         }
         Ok(())

@@ -2,7 +2,9 @@
 //! (4.1), its closed form and the longest wire, and their network twins.
 
 use super::{closed_form_side, fat_tree, htree, Capacity, FatTreeSpec};
-use crate::layout::construction::{ClosedForms, Construction, Laid, LayoutOptions, Measured};
+use crate::layout::construction::{
+    ClosedForms, Construction, Laid, LayoutError, LayoutOptions, Measured,
+};
 use crate::network::Network;
 
 /// The recurrence and closed form the fat-tree's figures name.
@@ -11,7 +13,7 @@ const RECURRENCE: &str = "S(n) = 2 S(n/4) + t(n); closed form";
 impl FatTreeSpec {
     /// The spec `fabric layout fat-tree --size n` asks for (`--capacity`
     /// defaults to `sqrt-over-lg`).
-    pub fn from_options(n: u64, o: &LayoutOptions) -> Result<FatTreeSpec, String> {
+    pub fn from_options(n: u64, o: &LayoutOptions) -> Result<FatTreeSpec, LayoutError> {
         Ok(FatTreeSpec {
             processors: n,
             capacity: Capacity::parse(o.capacity.as_deref().unwrap_or("sqrt-over-lg"))?,
@@ -22,7 +24,7 @@ impl FatTreeSpec {
 }
 
 impl Construction for FatTreeSpec {
-    fn build(&self) -> Result<Laid, String> {
+    fn build(&self) -> Result<Laid, LayoutError> {
         let (embedding, rec) = fat_tree(self)?;
         let k = rec.sides.len() - 1;
         // Bundle wires of F_j are S_{j-2} + 1 long; at j = 1 the half-node
@@ -42,8 +44,8 @@ impl Construction for FatTreeSpec {
         })
     }
 
-    fn network(&self) -> Result<Network, String> {
-        Network::fat_tree(self)
+    fn network(&self) -> Result<Network, LayoutError> {
+        Ok(Network::fat_tree(self)?)
     }
 
     fn figures(&self, m: &Measured) -> Vec<String> {
@@ -67,7 +69,7 @@ pub struct HtreeSpec {
 impl HtreeSpec {
     /// The spec `fabric layout htree --size n` asks for; a power of 4
     /// refuses a `--capacity` other than 1 (or the default).
-    pub fn from_options(n: u64, o: &LayoutOptions) -> Result<HtreeSpec, String> {
+    pub fn from_options(n: u64, o: &LayoutOptions) -> Result<HtreeSpec, LayoutError> {
         let spec = HtreeSpec {
             processors: n,
             omega: o.omega,
@@ -79,7 +81,7 @@ impl HtreeSpec {
                 None | Some("sqrt-over-lg") | Some("one")
             )
         {
-            return Err("an htree has capacity 1; use `fat-tree` for --capacity".into());
+            return Err(LayoutError::HtreeCapacity);
         }
         Ok(spec)
     }
@@ -97,7 +99,7 @@ impl HtreeSpec {
 }
 
 impl Construction for HtreeSpec {
-    fn build(&self) -> Result<Laid, String> {
+    fn build(&self) -> Result<Laid, LayoutError> {
         if let Some(spec) = self.fat_tree() {
             return spec.build();
         }
@@ -111,14 +113,14 @@ impl Construction for HtreeSpec {
         Ok(Laid { embedding, forms })
     }
 
-    fn network(&self) -> Result<Network, String> {
+    fn network(&self) -> Result<Network, LayoutError> {
         let spec = self.fat_tree().unwrap_or(FatTreeSpec {
             processors: self.processors,
             capacity: Capacity::One,
             omega: 1,
             alpha: 1,
         });
-        Network::fat_tree(&spec)
+        Ok(Network::fat_tree(&spec)?)
     }
 
     fn figures(&self, m: &Measured) -> Vec<String> {

@@ -25,7 +25,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Edge, Embedding, Node, P3};
+use super::{Edge, Embedding, NetworkName, Node, Orientation, P3};
 
 /// The channel capacity function `c(p)` for a subtree of `p` leaves.
 #[derive(Clone, Debug, PartialEq)]
@@ -294,9 +294,12 @@ impl Map {
     }
 
     /// The map of a sub-layout of side `side` placed at local `(bx, by)`,
-    /// mirrored vertically when `flip`.
-    fn child(&self, bx: i64, by: i64, side: i64, flip: bool) -> Map {
-        let (by, sy) = if flip { (by + side - 1, -1) } else { (by, 1) };
+    /// mirrored vertically when `orientation` says so.
+    fn child(&self, bx: i64, by: i64, side: i64, orientation: Orientation) -> Map {
+        let (by, sy) = match orientation {
+            Orientation::Mirrored => (by + side - 1, -1),
+            Orientation::Upright => (by, 1),
+        };
         let o = self.at(bx, by);
         Map {
             ox: o.x,
@@ -394,11 +397,19 @@ impl Builder<'_> {
         }
         for b in 0..2i64 {
             for b2 in 0..2i64 {
-                let flip = b2 == 1;
-                let cmap = map.child(b * (s + t), b2 * (s + t), s, flip);
+                let orientation = if b2 == 1 {
+                    Orientation::Mirrored
+                } else {
+                    Orientation::Upright
+                };
+                let cmap = map.child(b * (s + t), b2 * (s + t), s, orientation);
                 let child = self.build(j - 1, cmap, 2 * (2 * heap + b as u64) + b2 as u64);
                 // Up-bundle: from the child's root box top row to W_b.
-                let w_row = if flip { s + t - 1 } else { s };
+                let w_row = if orientation == Orientation::Mirrored {
+                    s + t - 1
+                } else {
+                    s
+                };
                 for i in 0..t_q {
                     let from = cmap.at(g + i, child_top);
                     let to = map.at(b * (s + t) + g + i, w_row);
@@ -484,7 +495,7 @@ pub fn htree(n: u64) -> Result<Embedding, String> {
     parameters.insert("omega".to_string(), "1".to_string());
     parameters.insert("alpha".to_string(), "1".to_string());
     Ok(Embedding {
-        network: "htree".into(),
+        network: NetworkName::Htree,
         parameters,
         dimensions: 2,
         nodes,
@@ -511,13 +522,13 @@ pub fn fat_tree(spec: &FatTreeSpec) -> Result<(Embedding, Recurrence), String> {
     parameters.insert("omega".to_string(), spec.omega.to_string());
     parameters.insert("alpha".to_string(), spec.alpha.to_string());
     let network = if spec.capacity == Capacity::One && spec.omega == 1 && spec.alpha == 1 {
-        "htree"
+        NetworkName::Htree
     } else {
-        "fat-tree"
+        NetworkName::FatTree
     };
     Ok((
         Embedding {
-            network: network.to_string(),
+            network,
             parameters,
             dimensions: 2,
             nodes,

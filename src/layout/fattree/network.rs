@@ -2,7 +2,7 @@
 //! parallel links, from a spec or from a layout file's parameters.
 
 use super::{heap_id, Capacity, FatTreeSpec};
-use crate::layout::parameters::FileParameters;
+use crate::layout::parameters::{FileParameters, ParameterError};
 use crate::network::{Network, NodeData, NodeId, Role};
 
 impl Network {
@@ -77,7 +77,7 @@ impl Network {
 }
 
 /// The intended network of an `htree` or `fat-tree` layout file.
-pub(crate) fn intended(p: &FileParameters) -> Result<Network, String> {
+pub(crate) fn intended(p: &FileParameters) -> Result<Network, ParameterError> {
     let capacity = Capacity::parse(p.text_or("capacity", "one"))?;
     let spec = FatTreeSpec {
         processors: p.processors()?,

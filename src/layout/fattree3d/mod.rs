@@ -39,11 +39,11 @@
 
 use std::collections::BTreeMap;
 
-use super::construction::{ClosedForms, Construction, Laid, LayoutOptions, Measured};
+use super::construction::{ClosedForms, Construction, Laid, LayoutError, LayoutOptions, Measured};
 use super::fattree::heap_id;
 use super::fattree::Capacity;
-use super::parameters::FileParameters;
-use super::{Edge, Embedding, Node, P3};
+use super::parameters::{FileParameters, ParameterError};
+use super::{Edge, Embedding, NetworkName, Node, Orientation, P3};
 use crate::network::Network;
 
 /// Parameters of a 3-D fat-tree layout.
@@ -189,8 +189,10 @@ impl Frame {
     }
 
     /// A copy placed at `(dx, dy, dz)` in this frame, mirrored in `z`
-    /// (relative to this frame) when `flip`, its side being `side`.
-    fn child(&self, dx: i64, dy: i64, dz: i64, flip: bool, side: i64) -> Frame {
+    /// (relative to this frame) when `orientation` says so, its side being
+    /// `side`.
+    fn child(&self, dx: i64, dy: i64, dz: i64, orientation: Orientation, side: i64) -> Frame {
+        let flip = orientation == Orientation::Mirrored;
         let local_origin = if flip {
             self.at(dx, dy, dz + side - 1)
         } else {
@@ -314,7 +316,12 @@ impl Builder<'_> {
                 for c in 0..2i64 {
                     let child = 2 * pp + c as u64;
                     let zc = c * (s1 + h);
-                    let cf = frame.child(xa, yb, zc, c == 1, s1);
+                    let orientation = if c == 1 {
+                        Orientation::Mirrored
+                    } else {
+                        Orientation::Upright
+                    };
+                    let cf = frame.child(xa, yb, zc, orientation, s1);
                     self.cube(j - 1, child, cf);
                     // The copy's up-bundle: straight in z from its root's
                     // up-face into P's near face.
@@ -362,7 +369,7 @@ pub fn fat_tree_3d(spec: &FatTree3dSpec) -> Result<(Embedding, Plan), String> {
     parameters.insert("omega".into(), spec.omega.to_string());
     Ok((
         Embedding {
-            network: "fat-tree-3d".into(),
+            network: NetworkName::FatTree3d,
             parameters,
             dimensions: 3,
             nodes,
@@ -376,9 +383,9 @@ impl FatTree3dSpec {
     /// The spec `fabric layout fat-tree-3d --size n` asks for (`--capacity`
     /// defaults to `two-thirds-over-lg`; processors have unit area, so
     /// `--alpha` is refused).
-    pub fn from_options(n: u64, o: &LayoutOptions) -> Result<FatTree3dSpec, String> {
+    pub fn from_options(n: u64, o: &LayoutOptions) -> Result<FatTree3dSpec, LayoutError> {
         if o.alpha != 1 {
-            return Err("--alpha applies to 2-D fat-trees; fat-tree-3d has unit processors".into());
+            return Err(LayoutError::UnitProcessors);
         }
         Ok(FatTree3dSpec {
             processors: n,
@@ -389,7 +396,7 @@ impl FatTree3dSpec {
 }
 
 impl Construction for FatTree3dSpec {
-    fn build(&self) -> Result<Laid, String> {
+    fn build(&self) -> Result<Laid, LayoutError> {
         let (embedding, plan) = fat_tree_3d(self)?;
         let k = plan.sides.len() - 1;
         // Closed form of S_j = 2 S_(j-1) + h_j: 2^k s0 + sum 2^(k-j) h_j.
@@ -401,7 +408,7 @@ impl Construction for FatTree3dSpec {
         })
     }
 
-    fn network(&self) -> Result<Network, String> {
+    fn network(&self) -> Result<Network, LayoutError> {
         let plan = self.plan()?;
         Ok(Network::binary_fat_tree(
             "fat-tree-3d",
@@ -440,7 +447,7 @@ impl Construction for FatTree3dSpec {
 }
 
 /// The intended network of a `fat-tree-3d` layout file.
-pub(crate) fn intended(p: &FileParameters) -> Result<Network, String> {
+pub(crate) fn intended(p: &FileParameters) -> Result<Network, ParameterError> {
     let spec = FatTree3dSpec {
         processors: p.processors()?,
         capacity: Capacity::parse(p.text_or("capacity", "two-thirds-over-lg"))?,

@@ -36,9 +36,11 @@
 
 use std::collections::BTreeMap;
 
-use super::construction::{Bound, ClosedForms, Construction, Laid, LayoutOptions, Measured};
-use super::parameters::FileParameters;
-use super::{Edge, Embedding, Node, P3};
+use super::construction::{
+    Bound, ClosedForms, Construction, Laid, LayoutError, LayoutOptions, Measured,
+};
+use super::parameters::{FileParameters, ParameterError};
+use super::{Edge, Embedding, NetworkName, Node, P3};
 use crate::network::{Network, NodeData, NodeId, Role};
 
 /// Block size along dimension `k` at level `i` of `T(D, n)`.
@@ -176,9 +178,9 @@ fn embedding(
     parameters.insert("layout".to_string(), layout.to_string());
     Embedding {
         network: if dims == 2 {
-            "tree-of-meshes".into()
+            NetworkName::TreeOfMeshes
         } else {
-            "tree-of-meshes-3d".into()
+            NetworkName::TreeOfMeshes3d
         },
         parameters,
         dimensions: dims,
@@ -421,7 +423,7 @@ impl Folded2dSpec {
 }
 
 impl Construction for Folded2dSpec {
-    fn build(&self) -> Result<Laid, String> {
+    fn build(&self) -> Result<Laid, LayoutError> {
         let (n, l) = (self.root_side, self.levels);
         let embedding = fold_and_squash_2d(n, l)?;
         let (w, h) = extent_2d(n, l);
@@ -430,7 +432,7 @@ impl Construction for Folded2dSpec {
         Ok(Laid { embedding, forms })
     }
 
-    fn network(&self) -> Result<Network, String> {
+    fn network(&self) -> Result<Network, LayoutError> {
         check_params(self.root_side, 2, self.levels)?;
         Ok(Network::tree_of_meshes(self.root_side, self.levels))
     }
@@ -471,7 +473,7 @@ impl Folded3dSpec {
 }
 
 impl Construction for Folded3dSpec {
-    fn build(&self) -> Result<Laid, String> {
+    fn build(&self) -> Result<Laid, LayoutError> {
         let (n, l) = (self.root_side, self.levels);
         let embedding = fold_and_squash_3d(n, l)?;
         let q = cubie(l).0 as u64;
@@ -482,7 +484,7 @@ impl Construction for Folded3dSpec {
         Ok(Laid { embedding, forms })
     }
 
-    fn network(&self) -> Result<Network, String> {
+    fn network(&self) -> Result<Network, LayoutError> {
         check_params(self.root_side, 3, self.levels)?;
         Ok(Network::tree_of_meshes_3d(self.root_side, self.levels))
     }
@@ -558,11 +560,11 @@ impl Network {
 }
 
 /// The intended network of a `tree-of-meshes-3d` layout file.
-pub(crate) fn intended_3d(p: &FileParameters) -> Result<Network, String> {
+pub(crate) fn intended_3d(p: &FileParameters) -> Result<Network, ParameterError> {
     let n = p.num("root_side")?;
     let l = p.small("levels")?;
     if n < 2 || !n.is_power_of_two() || l > 3 * n.trailing_zeros() {
-        return Err("bad tree-of-meshes-3d parameters".to_string());
+        return Err(ParameterError::Bad("tree-of-meshes-3d"));
     }
     p.fits_nodes(n.checked_pow(3).and_then(|m| m.checked_mul(l as u64 + 1)))?;
     Ok(Network::tree_of_meshes_3d(n, l))

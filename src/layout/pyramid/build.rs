@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::{switch_tile, upper_links, z_position, Ids, Pyramid, PyramidSpec};
 use crate::layout::fattree::htree;
-use crate::layout::{corners, Edge, Embedding, Node, P3};
+use crate::layout::{corners, Edge, Embedding, NetworkName, Node, P3};
 
 /// An upper link: its two ends, level, whether it is a mesh link, and the
 /// tile row of its horizontal band.
@@ -403,7 +403,7 @@ pub fn fat_pyramid(spec: &PyramidSpec) -> Result<Pyramid, String> {
     }
     Ok(Pyramid {
         embedding: Embedding {
-            network: "fat-pyramid".into(),
+            network: NetworkName::FatPyramid,
             parameters,
             dimensions: 2,
             nodes,

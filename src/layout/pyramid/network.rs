@@ -3,9 +3,9 @@
 
 use super::{fat_pyramid, Ids, PyramidSpec};
 use crate::layout::construction::{
-    Bound, ClosedForms, Construction, Laid, LayoutOptions, Measured,
+    Bound, ClosedForms, Construction, Laid, LayoutError, LayoutOptions, Measured,
 };
-use crate::layout::parameters::FileParameters;
+use crate::layout::parameters::{FileParameters, ParameterError};
 use crate::network::{Network, NodeData, NodeId, Role};
 
 impl Network {
@@ -130,7 +130,7 @@ impl Network {
 impl PyramidSpec {
     /// The spec `fabric layout fat-pyramid --size n` asks for: the default
     /// blocks, with `--mesh-capacity`.
-    pub fn from_options(n: u64, o: &LayoutOptions) -> Result<PyramidSpec, String> {
+    pub fn from_options(n: u64, o: &LayoutOptions) -> Result<PyramidSpec, LayoutError> {
         Ok(PyramidSpec {
             mesh_capacity: o.mesh_capacity,
             ..PyramidSpec::new(n)?
@@ -139,7 +139,7 @@ impl PyramidSpec {
 }
 
 impl Construction for PyramidSpec {
-    fn build(&self) -> Result<Laid, String> {
+    fn build(&self) -> Result<Laid, LayoutError> {
         let p = fat_pyramid(self)?;
         let tiles = 1u64 << self.k();
         let (w, h) = (tiles * p.pitch.0 as u64, tiles * p.pitch.1 as u64);
@@ -155,7 +155,7 @@ impl Construction for PyramidSpec {
         })
     }
 
-    fn network(&self) -> Result<Network, String> {
+    fn network(&self) -> Result<Network, LayoutError> {
         Ok(Network::fat_pyramid(self))
     }
 
@@ -165,7 +165,7 @@ impl Construction for PyramidSpec {
 }
 
 /// The intended network of a `fat-pyramid` layout file.
-pub(crate) fn intended(p: &FileParameters) -> Result<Network, String> {
+pub(crate) fn intended(p: &FileParameters) -> Result<Network, ParameterError> {
     let n = p.processors()?;
     let beta = p.small("block_levels")?;
     let spec = PyramidSpec::new(n)?;
@@ -175,7 +175,7 @@ pub(crate) fn intended(p: &FileParameters) -> Result<Network, String> {
         1
     };
     if beta >= n.trailing_zeros() / 2 || mesh_capacity == 0 {
-        return Err("bad fat-pyramid parameters".to_string());
+        return Err(ParameterError::Bad("fat-pyramid"));
     }
     let spec = PyramidSpec {
         beta,
