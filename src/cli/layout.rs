@@ -3,7 +3,7 @@
 //! network's embedding, run the independent checker on it, and hold its
 //! measures against the closed forms of the papers.
 
-use super::build::{build_layout, capacity_name, fattree_capacity};
+use super::build::{build_layout, capacity_name};
 use super::*;
 use crate::layout::LayoutKind;
 
@@ -65,7 +65,7 @@ pub fn verify_layout_text(text: &str, path: &str) -> Result<LayoutVerdict> {
     // The network the layout realises against the one its parameters
     // describe, when the network is known.
     let realises = crate::network::Network::realised_by(&file.embedding).unwrap_or_else(|e| {
-        problems.push(e);
+        problems.push(e.to_string());
         None
     });
     let e = &file.embedding;
@@ -143,7 +143,12 @@ fn build_size(args: &LayoutArgs) -> Result<super::build::Built> {
 
 /// The layout YAML of one built layout, with its recurrence.
 fn layout_text(b: &super::build::Built) -> String {
-    report::yaml::layout_yaml(&b.embedding, &b.metrics, Some((b.side, b.closed)))
+    let forms = &b.laid.forms;
+    report::yaml::layout_yaml(
+        &b.laid.embedding,
+        &b.metrics,
+        Some((forms.side, forms.closed)),
+    )
 }
 
 /// What `fabric layout KIND --size N ... --output FILE` writes to FILE: the
@@ -169,19 +174,7 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
 /// with fitted exponents of area and longest wire.
 fn run_sweep(args: &LayoutArgs) -> Result<i32> {
     use crate::layout::sweep;
-    let sizes: Vec<u64> = if args.kind == LayoutKind::FatTree3d {
-        (1..=6).map(|k| 8u64.pow(k)).collect()
-    } else if args.kind == LayoutKind::FatPyramid {
-        (2..=9).map(|k| 4u64.pow(k)).collect()
-    } else if args.kind == LayoutKind::TreeOfMeshes3d {
-        // The checker's raster needs about 25 bytes per point: n = 16
-        // (256^3 points) is the largest that fits well within 2 GB.
-        (1..=4).map(|k| 1u64 << k).collect()
-    } else if args.kind.is_tree_of_meshes() {
-        (1..=6).map(|k| 1u64 << k).collect()
-    } else {
-        (1..=8).map(|k| 4u64.pow(k)).collect()
-    };
+    let sizes = args.kind.sweep_sizes();
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let mut rows = Vec::new();
     for &n in &sizes {
@@ -189,21 +182,22 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
             eprint!("\r{} {n}   ", args.kind);
         }
         let b = build_layout(args, n)?;
+        let forms = &b.laid.forms;
         rows.push(sweep::SweepRow {
             n,
             side: b.metrics.width,
             area: b.metrics.area,
             total_wire_length: b.metrics.total_wire_length,
             max_wire_length: b.metrics.max_wire_length,
-            recurrence_side: b.side,
+            recurrence_side: forms.side,
             formula_area: if args.kind.is_3d() {
-                b.side.pow(3)
+                forms.side.pow(3)
             } else {
-                b.side * b.width
+                forms.side * forms.width
             },
-            formula_max_wire: b.formula_max_wire,
-            nodes: b.embedding.nodes.len(),
-            edges: b.embedding.edges.len(),
+            formula_max_wire: forms.max_wire,
+            nodes: b.laid.embedding.nodes.len(),
+            edges: b.laid.embedding.edges.len(),
             crossings: b.crossings,
             seconds: b.seconds,
         });
@@ -274,9 +268,8 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
 
 /// `fabric layout KIND --size N`: one layout, its outputs and its figures.
 fn run_one(args: &LayoutArgs, delay: &crate::layout::metrics::Delay) -> Result<i32> {
-    let size = args.size.expect("clap requires --size without --sweep");
     let b = build_size(args)?;
-    let (embedding, m) = (&b.embedding, &b.metrics);
+    let (embedding, m) = (&b.laid.embedding, &b.metrics);
     let mut outputs = Vec::new();
     if let Some(path) = &args.output {
         outputs.push((path.clone(), layout_text(&b)));
@@ -327,167 +320,11 @@ fn run_one(args: &LayoutArgs, delay: &crate::layout::metrics::Delay) -> Result<i
             m.area
         );
     }
-    match args.kind {
-        LayoutKind::FatPyramid => pyramid_figures(args, &b, size),
-        LayoutKind::FatTree3d => fat_tree_3d_figures(args, &b, size)?,
-        LayoutKind::TreeOfMeshes3d => tree_of_meshes_3d_figures(&b, size),
-        _ => recurrence_figures(args, &b, size),
+    for line in b.construction.figures(&b.measured(&args.delay)) {
+        println!("{line}");
     }
     wire_and_delay_figures(args, &b, delay);
     Ok(0)
-}
-
-/// The fat-pyramid's figures: blocks and tiles, area per processor, wires
-/// per level, Delta delta per delay function, Theorem 18's survey.
-fn pyramid_figures(args: &LayoutArgs, b: &super::build::Built, size: u64) {
-    let (embedding, m) = (&b.embedding, &b.metrics);
-    use crate::layout::pyramid;
-    let (spec, pitch, tracks) = b.pyramid.expect("set for fat-pyramid");
-    let lg_a = (size as f64).log2();
-    println!(
-            "  {} blocks of {} processors (H-trees) under {} butterfly levels; tiles {} x {} ({} vertical and {} horizontal tracks per band); verified legal ({} crossings), realises its network; {:.3} ms",
-            spec.blocks(),
-            spec.block(),
-            spec.k(),
-            pitch.0,
-            pitch.1,
-            tracks.0,
-            tracks.1,
-            b.crossings,
-            b.seconds * 1e3
-        );
-    println!(
-        "  area / A = {:.2} (A = n = {size}, unit processors)",
-        m.area as f64 / size as f64
-    );
-    for (h, tree, mesh) in pyramid::level_wires(embedding, spec) {
-        let unit = (1u64 << h) as f64 * lg_a;
-        println!(
-                "  level {h}: longest tree wire {tree} ({:.2} 2^h lg A), mesh wire {mesh} ({:.2} 2^h lg A)",
-                tree as f64 / unit,
-                mesh as f64 / unit
-            );
-    }
-    for (name, w) in [
-        ("unit", crate::layout::metrics::Delay::Unit),
-        ("log", crate::layout::metrics::Delay::Logarithmic),
-        ("sqrt", crate::layout::metrics::Delay::SquareRoot),
-        ("linear", crate::layout::metrics::Delay::Linear),
-    ]
-    .into_iter()
-    .chain(
-        (!matches!(
-            args.delay.as_str(),
-            "unit" | "log" | "logarithmic" | "sqrt" | "linear"
-        ))
-        .then(|| {
-            (
-                args.delay.as_str(),
-                crate::layout::metrics::Delay::parse(&args.delay).expect("checked"),
-            )
-        }),
-    ) {
-        let dd = pyramid::delta_delta(embedding, spec, &w);
-        println!(
-                "  wire delay w = {name}: delivery-cycle change / competitor's change (Delta delta) at most {:.2} (at d = {}); the thesis's w(d + lg A) lg d / (w(d) lg A) at most {:.2}",
-                dd.max, dd.at, dd.thesis_max
-            );
-    }
-    let survey = pyramid::survey(embedding, spec, 0);
-    println!(
-            "  Theorem 18 over {} pairs of a competing mesh of area A: max path / (d + lg A) = {:.2} (best parents), {:.2} (worst parents)",
-            survey.pairs, survey.max_best, survey.max_worst
-        );
-    if let Some(w) = survey.worst {
-        println!(
-            "    worst pair ({}, {}) -> ({}, {}): d = {}, path {} (turns at level {})",
-            w.from.0, w.from.1, w.to.0, w.to.1, w.d, w.worst, w.level
-        );
-    }
-}
-
-/// The 3-D fat-tree's figures against its recurrence and Theorem 26.
-fn fat_tree_3d_figures(args: &LayoutArgs, b: &super::build::Built, size: u64) -> Result<()> {
-    let m = &b.metrics;
-    let spec = crate::layout::fattree3d::FatTree3dSpec {
-        processors: size,
-        capacity: fattree_capacity(args)?,
-        omega: args.omega,
-    };
-    let plan = spec.plan().map_err(Error::Usage)?;
-    let n = size as f64;
-    // Root capacity c(n), without omega's up/down doubling.
-    let w = (*plan.tracks.last().expect("tracks") / args.omega) as f64;
-    let thm26 = n.max((w * w.max(2.0).log2()).powf(1.5));
-    println!(
-            "  side {} = recurrence S_j = 2 S_(j-1) + h_j = closed form {}; gaps h_j {:?}, root bands {:?}; verified legal ({} crossings), realises its network; {:.3} ms",
-            b.side,
-            b.closed,
-            &plan.gaps[1..],
-            &plan.bands[1..],
-            b.crossings,
-            b.seconds * 1e3
-        );
-    println!(
-            "  volume / V = {:.3} (V = n = {size}); Theorem 26: volume / max(V, (w lg w)^(3/2)) = {:.3} with root capacity w = {w}; longest wire / V^(1/3) = {:.3}",
-            m.area as f64 / n,
-            m.area as f64 / thm26,
-            m.max_wire_length as f64 / n.cbrt()
-        );
-    Ok(())
-}
-
-/// The 3-D tree of meshes' figures against its bounds.
-fn tree_of_meshes_3d_figures(b: &super::build::Built, size: u64) {
-    let (embedding, m) = (&b.embedding, &b.metrics);
-    let l: u32 = embedding.parameters["levels"].parse().expect("written");
-    let q = crate::layout::folded::cubie(l).0;
-    let n = size as f64;
-    println!(
-            "  side at most 4 n q = {} (cubie side q = {q}); verified legal ({} crossings), realises its network; {:.3} ms",
-            b.side,
-            b.crossings,
-            b.seconds * 1e3
-        );
-    println!(
-        "  volume / (n^3 l^(3/2)) = {:.3}; longest wire / l^(1/2) = {:.3} (at most 8q - 4 = {})",
-        m.area as f64 / (n * n * n * (l.max(1) as f64).powf(1.5)),
-        m.max_wire_length as f64 / (l.max(1) as f64).sqrt(),
-        8 * q - 4
-    );
-}
-
-/// The side against the family's recurrence and closed form (and the
-/// folded tree of meshes' area and wire).
-fn recurrence_figures(args: &LayoutArgs, b: &super::build::Built, size: u64) {
-    let (embedding, m) = (&b.embedding, &b.metrics);
-    let recurrence = if args.kind == LayoutKind::TreeOfMeshes {
-        "S(m, r) = 2 S(m/2, r-2) + m (height); closed form n (l/2 + 1), n (l+1)/2 for odd l"
-    } else if args.kind == LayoutKind::FoldedTreeOfMeshes {
-        "2 n (l + 1) (height; odd l: (2nm + 1) x (2nm - 1)); closed form"
-    } else if args.kind == LayoutKind::ButterflyFatTree {
-        "S_j = 2 S_(j-1) + 2^(j+1) + 1; closed form 2^(k+1) (k+1) - 1 ="
-    } else if args.kind == LayoutKind::ScalableFatTree {
-        "S_j = 2 S_(j-1) + 4 c(4^(j-1)) + 1; closed form"
-    } else {
-        "S(n) = 2 S(n/4) + t(n); closed form"
-    };
-    println!(
-            "  side {} = recurrence {recurrence} {}; verified legal ({} crossings), realises its network; {:.3} ms",
-            b.side,
-            b.closed,
-            b.crossings,
-            b.seconds * 1e3
-        );
-    if args.kind == LayoutKind::FoldedTreeOfMeshes {
-        let l: u32 = embedding.parameters["levels"].parse().expect("written");
-        let n = size as f64;
-        println!(
-                "  area / (n^2 (l+1)^2) = {:.3} (4 for even l); longest wire {} = max(2 (l + 1), 6), independent of n",
-                m.area as f64 / (n * n * ((l + 1) as f64).powi(2)),
-                m.max_wire_length
-            );
-    }
 }
 
 /// Wires per level with their delays, and the thesis's conditions C1 and
@@ -498,14 +335,16 @@ fn wire_and_delay_figures(
     delay: &crate::layout::metrics::Delay,
 ) {
     use crate::layout::metrics;
-    let (embedding, m) = (&b.embedding, &b.metrics);
+    let (embedding, m) = (&b.laid.embedding, &b.metrics);
     println!(
         "  {} nodes, {} wires; wire length {} in all, {} at most{}",
         embedding.nodes.len(),
         embedding.edges.len(),
         m.total_wire_length,
         m.max_wire_length,
-        b.formula_max_wire
+        b.laid
+            .forms
+            .max_wire
             .map_or(String::new(), |w| format!(" (closed form {w})"))
     );
     for (level, w) in &m.per_level {

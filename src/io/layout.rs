@@ -165,7 +165,7 @@ pub fn parse_layout(text: &str, file: &str) -> Result<LayoutFile, ParseError> {
     });
     Ok(LayoutFile {
         embedding: Embedding {
-            network: doc.network,
+            network: doc.network.into(),
             parameters,
             dimensions: doc.dimensions,
             nodes,

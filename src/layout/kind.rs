@@ -1,4 +1,13 @@
-//! The layout families `fabric layout` builds, as a type.
+//! The layout families `fabric layout` builds, as a type, and the dispatch
+//! to each family's [`Construction`].
+
+use super::butterfly::{ButterflySpec, ScalableSpec};
+use super::construction::{Construction, LayoutError, LayoutOptions};
+use super::fattree::{FatTreeSpec, HtreeSpec};
+use super::fattree3d::FatTree3dSpec;
+use super::folded::{Folded2dSpec, Folded3dSpec};
+use super::pyramid::PyramidSpec;
+use super::tree_of_meshes::TreeOfMeshesSpec;
 
 /// A family of networks with a grid layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -55,6 +64,51 @@ impl LayoutKind {
         }
     }
 
+    /// The family's construction of `size` (processors, or the root mesh's
+    /// side for trees of meshes) with the options `o`; the options it
+    /// refuses otherwise.
+    pub fn construction(
+        self,
+        size: u64,
+        o: &LayoutOptions,
+    ) -> Result<Box<dyn Construction>, LayoutError> {
+        Ok(match self {
+            LayoutKind::Htree => Box::new(HtreeSpec::from_options(size, o)?),
+            LayoutKind::FatTree => Box::new(FatTreeSpec::from_options(size, o)?),
+            LayoutKind::ButterflyFatTree => Box::new(ButterflySpec { processors: size }),
+            LayoutKind::ScalableFatTree => Box::new(ScalableSpec::from_options(size, o)?),
+            LayoutKind::TreeOfMeshes => Box::new(TreeOfMeshesSpec::from_options(size, o)),
+            LayoutKind::FoldedTreeOfMeshes => Box::new(Folded2dSpec::from_options(size, o)),
+            LayoutKind::TreeOfMeshes3d => Box::new(Folded3dSpec::from_options(size, o)),
+            LayoutKind::FatPyramid => Box::new(PyramidSpec::from_options(size, o)?),
+            LayoutKind::FatTree3d => Box::new(FatTree3dSpec::from_options(size, o)?),
+        })
+    }
+
+    /// The capacity function a fat-tree takes without `--capacity`.
+    pub fn default_capacity(self) -> &'static str {
+        if self == LayoutKind::FatTree3d {
+            "two-thirds-over-lg"
+        } else {
+            "sqrt-over-lg"
+        }
+    }
+
+    /// The sizes `fabric layout --sweep` lays out.
+    pub fn sweep_sizes(self) -> Vec<u64> {
+        match self {
+            LayoutKind::FatTree3d => (1..=6).map(|k| 8u64.pow(k)).collect(),
+            LayoutKind::FatPyramid => (2..=9).map(|k| 4u64.pow(k)).collect(),
+            // The checker's raster needs about 25 bytes per point: n = 16
+            // (256^3 points) is the largest that fits well within 2 GB.
+            LayoutKind::TreeOfMeshes3d => (1..=4).map(|k| 1u64 << k).collect(),
+            LayoutKind::TreeOfMeshes | LayoutKind::FoldedTreeOfMeshes => {
+                (1..=6).map(|k| 1u64 << k).collect()
+            }
+            _ => (1..=8).map(|k| 4u64.pow(k)).collect(),
+        }
+    }
+
     /// Trees of meshes, whose size is the root mesh's side.
     pub fn is_tree_of_meshes(self) -> bool {
         matches!(
@@ -89,6 +143,32 @@ mod tests {
         for k in LayoutKind::ALL {
             let parsed = <LayoutKind as clap::ValueEnum>::from_str(k.name(), false);
             assert_eq!(parsed, Ok(k));
+        }
+    }
+    /// Every family's network twin, built from its parameters alone, is
+    /// the network its layout realises.
+    #[test]
+    fn constructions_realise_their_network_twins() {
+        let o = LayoutOptions {
+            capacity: None,
+            omega: 1,
+            alpha: 1,
+            levels: None,
+            mesh_capacity: 1,
+        };
+        for k in LayoutKind::ALL {
+            let sizes: &[u64] = match k {
+                LayoutKind::FatTree3d => &[8, 64],
+                LayoutKind::Htree => &[2, 8, 16, 64],
+                _ if k.is_tree_of_meshes() => &[2, 4],
+                _ => &[16, 64],
+            };
+            for &n in sizes {
+                let c = k.construction(n, &o).unwrap();
+                let laid = c.build().unwrap();
+                let got = crate::network::Network::from_embedding(&laid.embedding).unwrap();
+                assert_eq!(got.compare(&c.network().unwrap()), Ok(()), "{k} {n}");
+            }
         }
     }
 }

@@ -5,23 +5,37 @@
 //! - [`check`]: the independent legality checker.
 //! - [`metrics`]: bounding box, area or volume, wire lengths (total,
 //!   maximum, per level), and wire delay for a delay function.
-//! - [`fattree`]: fat-trees in H-tree style for a channel capacity function,
-//!   the H-tree being the case of capacity 1.
+//! - [`Construction`]: a family's typed parameters build its embedding
+//!   with its closed forms, its network twin and its figures;
+//!   [`LayoutKind`] dispatches to the families.
+//! - The families, each with its construction and network twin:
+//!   [`fattree`] (fat-trees in H-tree style for a channel capacity
+//!   function, the H-tree being the case of capacity 1), [`butterfly`],
+//!   [`tree_of_meshes`], [`folded`], [`pyramid`] and [`fattree3d`].
+//! - [`twin`]: the network a layout realises against the one its file's
+//!   parameters describe.
 
 #![warn(missing_docs)]
 
 pub mod butterfly;
 pub mod check;
+pub mod construction;
 pub mod fattree;
 pub mod fattree3d;
 pub mod folded;
 pub mod kind;
 pub mod metrics;
+mod network_name;
+mod parameters;
 pub mod pyramid;
 pub mod sweep;
 pub mod tree_of_meshes;
+pub mod twin;
 
+pub use construction::{Construction, LayoutError, LayoutOptions};
 pub use kind::LayoutKind;
+pub use network_name::NetworkName;
+pub use parameters::ParameterError;
 
 use std::collections::BTreeMap;
 
@@ -109,7 +123,7 @@ impl Edge {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Embedding {
     /// What was laid out (`htree`, `fat-tree`, ...).
-    pub network: String,
+    pub network: NetworkName,
     /// Its parameters, as written in the file.
     pub parameters: BTreeMap<String, String>,
     /// 2 or 3.
@@ -118,6 +132,16 @@ pub struct Embedding {
     pub nodes: Vec<Node>,
     /// The network's edges with their paths.
     pub edges: Vec<Edge>,
+}
+
+/// How a copy of a sub-layout is placed in its parent: as built, or
+/// mirrored along one axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Orientation {
+    /// As built.
+    Upright,
+    /// Mirrored.
+    Mirrored,
 }
 
 /// A rectilinear path as its corner points: repeated points and points

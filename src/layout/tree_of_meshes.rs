@@ -27,7 +27,10 @@
 
 use std::collections::BTreeMap;
 
-use super::{Edge, Embedding, Node, P3};
+use super::construction::{ClosedForms, Construction, Laid, LayoutError, LayoutOptions, Measured};
+use super::parameters::{FileParameters, ParameterError};
+use super::{Edge, Embedding, NetworkName, Node, P3};
+use crate::network::{Network, NodeData, NodeId, Role};
 
 /// `S(m, r)`: side of the layout of a block of side `m` with `r` levels below.
 pub fn side(m: u64, r: u32) -> u64 {
@@ -275,12 +278,125 @@ pub fn tree_of_meshes(n: u64, levels: Option<u32>) -> Result<Embedding, String> 
     parameters.insert("root_side".to_string(), n.to_string());
     parameters.insert("levels".to_string(), l.to_string());
     Ok(Embedding {
-        network: "tree-of-meshes".into(),
+        network: NetworkName::TreeOfMeshes,
         parameters,
         dimensions: 2,
         nodes,
         edges,
     })
+}
+
+/// Parameters of a tree of meshes in H-tree style.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeOfMeshesSpec {
+    /// The root mesh's side `n`, a power of 2.
+    pub root_side: u64,
+    /// Levels below the root (`None`: the full tree, `2 lg n`).
+    pub levels: Option<u32>,
+}
+
+impl TreeOfMeshesSpec {
+    /// The spec `fabric layout tree-of-meshes --size n` asks for.
+    pub fn from_options(n: u64, o: &LayoutOptions) -> TreeOfMeshesSpec {
+        TreeOfMeshesSpec {
+            root_side: n,
+            levels: o.levels,
+        }
+    }
+}
+
+impl Construction for TreeOfMeshesSpec {
+    fn build(&self) -> Result<Laid, LayoutError> {
+        let size = self.root_side;
+        let embedding = tree_of_meshes(size, self.levels)?;
+        let l: u32 = embedding.parameters["levels"]
+            .parse()
+            .expect("written by the builder");
+        let (w, h) = extent(size, l);
+        let closed = if l % 2 == 1 {
+            size * (l as u64 + 1) / 2
+        } else {
+            size * (l as u64 / 2 + 1)
+        };
+        let mut forms = ClosedForms::square(h, closed, Some(longest_wire(size, l)));
+        forms.width = w;
+        Ok(Laid { embedding, forms })
+    }
+
+    fn network(&self) -> Result<Network, LayoutError> {
+        let n = self.root_side;
+        let l = self.levels.unwrap_or(2 * n.trailing_zeros());
+        if !n.is_power_of_two() || l > 2 * n.trailing_zeros() {
+            return Err(LayoutError::Refused(
+                "bad tree-of-meshes parameters".to_string(),
+            ));
+        }
+        Ok(Network::tree_of_meshes(n, l))
+    }
+
+    fn figures(&self, m: &Measured) -> Vec<String> {
+        vec![m.recurrence_line(
+            "S(m, r) = 2 S(m/2, r-2) + m (height); closed form n (l/2 + 1), n (l+1)/2 for odd l",
+        )]
+    }
+}
+
+impl Network {
+    /// The tree of meshes `T(2, n)` truncated to `l` levels, by its folded
+    /// definition (docs/layout.md): node `(i, X, Y)` is `i n^2 + Y n + X`,
+    /// at level `l - i`; the level-`l` nodes are the processors.
+    pub fn tree_of_meshes(n: u64, l: u32) -> Network {
+        let n = n as i64;
+        let id = |i: u32, x: i64, y: i64| NodeId((i as i64 * n * n + y * n + x) as u32);
+        let mut net = Network::with_nodes("tree-of-meshes", (n * n) as usize * (l as usize + 1));
+        for i in 0..=l {
+            let w = n >> i.div_ceil(2);
+            let h = n >> (i / 2);
+            for y in 0..n {
+                for x in 0..n {
+                    net.set_node(
+                        id(i, x, y),
+                        NodeData {
+                            role: if i == l {
+                                Role::Processor
+                            } else {
+                                Role::Switch
+                            },
+                            level: l - i,
+                        },
+                    );
+                    if x % w + 1 < w {
+                        net.add_link(id(i, x, y), id(i, x + 1, y));
+                    }
+                    if y % h + 1 < h {
+                        net.add_link(id(i, x, y), id(i, x, y + 1));
+                    }
+                    if i < l {
+                        let face = if i % 2 == 0 {
+                            x % w == 0 || x % w == w - 1
+                        } else {
+                            y % h == 0 || y % h == h - 1
+                        };
+                        if face {
+                            net.add_link(id(i, x, y), id(i + 1, x, y));
+                        }
+                    }
+                }
+            }
+        }
+        net
+    }
+}
+
+/// The intended network of a `tree-of-meshes` layout file.
+pub(crate) fn intended(p: &FileParameters) -> Result<Network, ParameterError> {
+    let n = p.num("root_side")?;
+    let l = p.small("levels")?;
+    if !n.is_power_of_two() || l > 2 * n.trailing_zeros() {
+        return Err(ParameterError::Bad("tree-of-meshes"));
+    }
+    p.fits_nodes(n.checked_pow(2).and_then(|m| m.checked_mul(l as u64 + 1)))?;
+    Ok(Network::tree_of_meshes(n, l))
 }
 
 #[cfg(test)]

@@ -61,7 +61,7 @@ fn build_net(job: &SimulateJob) -> Result<Net> {
                 Some(e) => e.clone(),
                 None => crate::layout::butterfly::butterfly_fat_tree(*n).map_err(usage)?,
             };
-            let graph = Network::from_embedding(&e).map_err(Error::Failed)?;
+            let graph = Network::from_embedding(&e).map_err(|e| Error::Failed(e.to_string()))?;
             let lengths: Vec<u64> = e.edges.iter().map(|x| x.length()).collect();
             Net::Wires(LinkTree::new(&graph, Some(&lengths), &job.delay).map_err(failed)?)
         }

@@ -21,7 +21,7 @@ pub fn layout_yaml(
         }
     };
     let mut o = String::new();
-    let _ = writeln!(o, "network: {}", scalar(&e.network));
+    let _ = writeln!(o, "network: {}", scalar(e.network.as_str()));
     let params: Vec<String> = e
         .parameters
         .iter()

@@ -39,9 +39,12 @@
 
 use std::collections::BTreeMap;
 
+use super::construction::{ClosedForms, Construction, Laid, LayoutError, LayoutOptions, Measured};
 use super::fattree::heap_id;
 use super::fattree::Capacity;
-use super::{Edge, Embedding, Node, P3};
+use super::parameters::{FileParameters, ParameterError};
+use super::{Edge, Embedding, NetworkName, Node, Orientation, P3};
+use crate::network::Network;
 
 /// Parameters of a 3-D fat-tree layout.
 #[derive(Clone, Debug, PartialEq)]
@@ -186,8 +189,10 @@ impl Frame {
     }
 
     /// A copy placed at `(dx, dy, dz)` in this frame, mirrored in `z`
-    /// (relative to this frame) when `flip`, its side being `side`.
-    fn child(&self, dx: i64, dy: i64, dz: i64, flip: bool, side: i64) -> Frame {
+    /// (relative to this frame) when `orientation` says so, its side being
+    /// `side`.
+    fn child(&self, dx: i64, dy: i64, dz: i64, orientation: Orientation, side: i64) -> Frame {
+        let flip = orientation == Orientation::Mirrored;
         let local_origin = if flip {
             self.at(dx, dy, dz + side - 1)
         } else {
@@ -311,7 +316,12 @@ impl Builder<'_> {
                 for c in 0..2i64 {
                     let child = 2 * pp + c as u64;
                     let zc = c * (s1 + h);
-                    let cf = frame.child(xa, yb, zc, c == 1, s1);
+                    let orientation = if c == 1 {
+                        Orientation::Mirrored
+                    } else {
+                        Orientation::Upright
+                    };
+                    let cf = frame.child(xa, yb, zc, orientation, s1);
                     self.cube(j - 1, child, cf);
                     // The copy's up-bundle: straight in z from its root's
                     // up-face into P's near face.
@@ -359,7 +369,7 @@ pub fn fat_tree_3d(spec: &FatTree3dSpec) -> Result<(Embedding, Plan), String> {
     parameters.insert("omega".into(), spec.omega.to_string());
     Ok((
         Embedding {
-            network: "fat-tree-3d".into(),
+            network: NetworkName::FatTree3d,
             parameters,
             dimensions: 3,
             nodes,
@@ -369,145 +379,91 @@ pub fn fat_tree_3d(spec: &FatTree3dSpec) -> Result<(Embedding, Plan), String> {
     ))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::layout::check::check;
-    use crate::layout::metrics::measure;
-    use crate::network::Network;
-
-    fn spec(n: u64, capacity: Capacity, omega: u64) -> FatTree3dSpec {
-        FatTree3dSpec {
+impl FatTree3dSpec {
+    /// The spec `fabric layout fat-tree-3d --size n` asks for (`--capacity`
+    /// defaults to `two-thirds-over-lg`; processors have unit area, so
+    /// `--alpha` is refused).
+    pub fn from_options(n: u64, o: &LayoutOptions) -> Result<FatTree3dSpec, LayoutError> {
+        if o.alpha != 1 {
+            return Err(LayoutError::UnitProcessors);
+        }
+        Ok(FatTree3dSpec {
             processors: n,
-            capacity,
-            omega,
-        }
-    }
-
-    #[test]
-    fn legal_and_realises_the_binary_fat_tree() {
-        for cap in [
-            Capacity::TwoThirdsOverLg,
-            Capacity::TwoThirds,
-            Capacity::One,
-            Capacity::Doubling,
-            Capacity::Sqrt,
-        ] {
-            for omega in [1, 2] {
-                for n in [1u64, 8, 64, 512] {
-                    let s = spec(n, cap.clone(), omega);
-                    let (e, plan) = fat_tree_3d(&s).unwrap();
-                    let v = check(&e);
-                    assert!(
-                        v.is_legal(),
-                        "{cap:?} {omega} {n}: {:?}",
-                        &v.violations[..3.min(v.violations.len())]
-                    );
-                    let m = measure(&e);
-                    let side = *plan.sides.last().unwrap();
-                    assert_eq!(
-                        (m.width, m.height, m.depth),
-                        (side, side, side),
-                        "{cap:?} {n}"
-                    );
-                    assert_eq!(m.max_wire_length, longest_wire(&plan), "{cap:?} {n}");
-                    let want = Network::intended(&e).unwrap().unwrap();
-                    Network::from_embedding(&e).unwrap().compare(&want).unwrap();
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn volume_over_v_stays_bounded_far_beyond_what_fits_in_memory() {
-        // The plan is the layout's exact side (the layout tests check
-        // side == plan); here it runs to V = 8^20.
-        let mut ratios = Vec::new();
-        for k in 1..=20u32 {
-            let s = spec(8u64.pow(k), Capacity::TwoThirdsOverLg, 1);
-            let plan = s.plan().unwrap();
-            let side = *plan.sides.last().unwrap() as f64;
-            ratios.push(side.powi(3) / 8f64.powi(k as i32));
-        }
-        eprintln!("{ratios:.2?}");
-        assert!(ratios.iter().all(|&r| r <= 16.0), "{ratios:?}");
-    }
-
-    #[test]
-    fn theorem_25_shape_for_root_capacity_v_to_the_two_thirds() {
-        // c(p) = p^(2/3): w = V^(2/3) and (w lg(V/w))^(3/2) = V (lg V / 3)^(3/2).
-        let mut ratios = Vec::new();
-        for k in 2..=20u32 {
-            let s = spec(8u64.pow(k), Capacity::TwoThirds, 1);
-            let plan = s.plan().unwrap();
-            let side = *plan.sides.last().unwrap() as f64;
-            let v = 8f64.powi(k as i32);
-            ratios.push(side.powi(3) / (v * (k as f64).powf(1.5)));
-        }
-        eprintln!("{ratios:.2?}");
-        assert!(ratios.iter().all(|&r| r <= 40.0), "{ratios:?}");
-    }
-
-    #[test]
-    fn tables_bad_parameters_and_huge_inputs() {
-        // Capacity tables, monotone or not, shrinking too: legal layouts.
-        for table in [
-            vec![1, 3, 1, 2, 5, 2, 9],
-            vec![4, 1, 1, 1, 1, 1, 1],
-            vec![1, 9, 9, 30, 30, 30, 64],
-            vec![2, 2, 8, 1, 1, 40, 3],
-        ] {
-            for omega in [1, 2] {
-                let s = spec(64, Capacity::Table(table.clone()), omega);
-                let (e, plan) = fat_tree_3d(&s).unwrap();
-                let v = check(&e);
-                assert!(
-                    v.is_legal(),
-                    "{table:?} {omega}: {:?}",
-                    &v.violations[..3.min(v.violations.len())]
-                );
-                let want = Network::intended(&e).unwrap().unwrap();
-                Network::from_embedding(&e).unwrap().compare(&want).unwrap();
-                // The gaps are the least that fit.
-                for j in 1..plan.sides.len() {
-                    let t2 = plan.tracks[3 * j - 2];
-                    let t34 = plan.tracks[3 * j - 1].max(plan.tracks[3 * j]);
-                    let (s1, l1) = (plan.sides[j - 1], plan.bands[j - 1]);
-                    assert!(fits(s1, l1, t2, t34, plan.gaps[j]).is_some());
-                    assert!(plan.gaps[j] == 1 || fits(s1, l1, t2, t34, plan.gaps[j] - 1).is_none());
-                }
-            }
-        }
-        // Errors, not panics or hangs.
-        for (cap, omega) in [
-            (Capacity::One, 3),
-            (Capacity::One, 0),
-            (Capacity::Table(vec![1, 0, 1, 1]), 1),
-            (Capacity::Table(vec![1, 1]), 1),
-            (Capacity::Table(vec![u64::MAX / 2 + 1, 1, 1, 1]), 2),
-            (Capacity::Table(vec![u64::MAX, 1, 1, 1]), 1),
-            (Capacity::Table(vec![1, 100_000_000_000_000, 1, 1]), 1),
-        ] {
-            assert!(
-                spec(8, cap.clone(), omega).plan().is_err() || {
-                    // Plannable but too large to build and check.
-                    fat_tree_3d(&spec(8, cap.clone(), omega)).is_err()
-                },
-                "{cap:?} {omega}"
-            );
-        }
-        assert!(fat_tree_3d(&spec(
-            8,
-            Capacity::Table(vec![1, 1, 1, 1_000_000_000_000]),
-            1
-        ))
-        .is_err());
-    }
-
-    #[test]
-    fn sizes_other_than_powers_of_eight_are_refused() {
-        for n in [0u64, 2, 4, 16, 100] {
-            assert!(spec(n, Capacity::One, 1).plan().is_err(), "{n}");
-        }
+            capacity: Capacity::parse(o.capacity.as_deref().unwrap_or("two-thirds-over-lg"))?,
+            omega: o.omega,
+        })
     }
 }
+
+impl Construction for FatTree3dSpec {
+    fn build(&self) -> Result<Laid, LayoutError> {
+        let (embedding, plan) = fat_tree_3d(self)?;
+        let k = plan.sides.len() - 1;
+        // Closed form of S_j = 2 S_(j-1) + h_j: 2^k s0 + sum 2^(k-j) h_j.
+        let closed = (plan.sides[0] << k) + (1..=k).map(|j| plan.gaps[j] << (k - j)).sum::<u64>();
+        let side = *plan.sides.last().expect("k + 1 sides");
+        Ok(Laid {
+            embedding,
+            forms: ClosedForms::square(side, closed, Some(longest_wire(&plan))),
+        })
+    }
+
+    fn network(&self) -> Result<Network, LayoutError> {
+        let plan = self.plan()?;
+        Ok(Network::binary_fat_tree(
+            "fat-tree-3d",
+            self.processors,
+            &plan.tracks,
+        ))
+    }
+
+    /// The figures against the recurrence and Theorem 26.
+    fn figures(&self, m: &Measured) -> Vec<String> {
+        let plan = self.plan().expect("the plan of a layout built");
+        let size = self.processors;
+        let n = size as f64;
+        let metrics = m.metrics;
+        // Root capacity c(n), without omega's up/down doubling.
+        let w = (*plan.tracks.last().expect("tracks") / self.omega) as f64;
+        let thm26 = n.max((w * w.max(2.0).log2()).powf(1.5));
+        vec![
+            format!(
+                "  side {} = recurrence S_j = 2 S_(j-1) + h_j = closed form {}; gaps h_j {:?}, root bands {:?}; verified legal ({} crossings), realises its network; {:.3} ms",
+                m.laid.forms.side,
+                m.laid.forms.closed,
+                &plan.gaps[1..],
+                &plan.bands[1..],
+                m.crossings,
+                m.seconds * 1e3
+            ),
+            format!(
+                "  volume / V = {:.3} (V = n = {size}); Theorem 26: volume / max(V, (w lg w)^(3/2)) = {:.3} with root capacity w = {w}; longest wire / V^(1/3) = {:.3}",
+                metrics.area as f64 / n,
+                metrics.area as f64 / thm26,
+                metrics.max_wire_length as f64 / n.cbrt()
+            ),
+        ]
+    }
+}
+
+/// The intended network of a `fat-tree-3d` layout file.
+pub(crate) fn intended(p: &FileParameters) -> Result<Network, ParameterError> {
+    let spec = FatTree3dSpec {
+        processors: p.processors()?,
+        capacity: Capacity::parse(p.text_or("capacity", "two-thirds-over-lg"))?,
+        omega: if p.has("omega") { p.num("omega")? } else { 1 },
+    };
+    let plan = spec.plan()?;
+    p.fits_links(Network::binary_fat_tree_links(
+        spec.processors,
+        &plan.tracks,
+    ))?;
+    Ok(Network::binary_fat_tree(
+        "fat-tree-3d",
+        spec.processors,
+        &plan.tracks,
+    ))
+}
+
+#[cfg(test)]
+mod tests;

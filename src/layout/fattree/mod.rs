@@ -25,7 +25,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Edge, Embedding, Node, P3};
+use super::{Edge, Embedding, NetworkName, Node, Orientation, P3};
 
 /// The channel capacity function `c(p)` for a subtree of `p` leaves.
 #[derive(Clone, Debug, PartialEq)]
@@ -294,9 +294,12 @@ impl Map {
     }
 
     /// The map of a sub-layout of side `side` placed at local `(bx, by)`,
-    /// mirrored vertically when `flip`.
-    fn child(&self, bx: i64, by: i64, side: i64, flip: bool) -> Map {
-        let (by, sy) = if flip { (by + side - 1, -1) } else { (by, 1) };
+    /// mirrored vertically when `orientation` says so.
+    fn child(&self, bx: i64, by: i64, side: i64, orientation: Orientation) -> Map {
+        let (by, sy) = match orientation {
+            Orientation::Mirrored => (by + side - 1, -1),
+            Orientation::Upright => (by, 1),
+        };
         let o = self.at(bx, by);
         Map {
             ox: o.x,
@@ -394,11 +397,19 @@ impl Builder<'_> {
         }
         for b in 0..2i64 {
             for b2 in 0..2i64 {
-                let flip = b2 == 1;
-                let cmap = map.child(b * (s + t), b2 * (s + t), s, flip);
+                let orientation = if b2 == 1 {
+                    Orientation::Mirrored
+                } else {
+                    Orientation::Upright
+                };
+                let cmap = map.child(b * (s + t), b2 * (s + t), s, orientation);
                 let child = self.build(j - 1, cmap, 2 * (2 * heap + b as u64) + b2 as u64);
                 // Up-bundle: from the child's root box top row to W_b.
-                let w_row = if flip { s + t - 1 } else { s };
+                let w_row = if orientation == Orientation::Mirrored {
+                    s + t - 1
+                } else {
+                    s
+                };
                 for i in 0..t_q {
                     let from = cmap.at(g + i, child_top);
                     let to = map.at(b * (s + t) + g + i, w_row);
@@ -484,7 +495,7 @@ pub fn htree(n: u64) -> Result<Embedding, String> {
     parameters.insert("omega".to_string(), "1".to_string());
     parameters.insert("alpha".to_string(), "1".to_string());
     Ok(Embedding {
-        network: "htree".into(),
+        network: NetworkName::Htree,
         parameters,
         dimensions: 2,
         nodes,
@@ -511,13 +522,13 @@ pub fn fat_tree(spec: &FatTreeSpec) -> Result<(Embedding, Recurrence), String> {
     parameters.insert("omega".to_string(), spec.omega.to_string());
     parameters.insert("alpha".to_string(), spec.alpha.to_string());
     let network = if spec.capacity == Capacity::One && spec.omega == 1 && spec.alpha == 1 {
-        "htree"
+        NetworkName::Htree
     } else {
-        "fat-tree"
+        NetworkName::FatTree
     };
     Ok((
         Embedding {
-            network: network.to_string(),
+            network,
             parameters,
             dimensions: 2,
             nodes,
@@ -527,109 +538,12 @@ pub fn fat_tree(spec: &FatTreeSpec) -> Result<(Embedding, Recurrence), String> {
     ))
 }
 
+mod construction;
+mod network;
+
+pub use construction::HtreeSpec;
+
+pub(crate) use network::intended;
+
 #[cfg(test)]
-mod tests {
-    use super::super::check::check;
-    use super::super::metrics::measure;
-    use super::*;
-
-    fn spec(n: u64, capacity: Capacity) -> FatTreeSpec {
-        FatTreeSpec {
-            processors: n,
-            capacity,
-            omega: 1,
-            alpha: 1,
-        }
-    }
-
-    #[test]
-    fn htree_side_area_and_wire_length() {
-        for (k, area, total) in [(1u32, 9u64, 6u64), (2, 49, 36), (3, 225, 168)] {
-            let n = 4u64.pow(k);
-            let (e, r) = fat_tree(&spec(n, Capacity::One)).unwrap();
-            let c = check(&e);
-            assert!(c.is_legal(), "{:?}", c.violations);
-            let m = measure(&e);
-            assert_eq!(m.width, 2 * (1 << k) - 1);
-            assert_eq!(m.area, area);
-            assert_eq!(m.total_wire_length, total);
-            assert_eq!(r.sides[k as usize], m.width);
-            assert_eq!(e.nodes.len() as u64, 2 * n - 1);
-        }
-    }
-
-    #[test]
-    fn spec_table_of_sides() {
-        // Spec note §2.2: c = ceil(sqrt p / lg A) gives 3, 7, 16, 32, 68, 140.
-        let sides: Vec<u64> = (1..=6)
-            .map(|k| {
-                *fat_tree(&spec(4u64.pow(k), Capacity::SqrtOverLg))
-                    .unwrap()
-                    .1
-                    .sides
-                    .last()
-                    .unwrap()
-            })
-            .collect();
-        assert_eq!(sides, vec![3, 7, 16, 32, 68, 140]);
-        // ceil(sqrt p): 4, 12, 32, 80.
-        let sides: Vec<u64> = (1..=4)
-            .map(|k| {
-                *fat_tree(&spec(4u64.pow(k), Capacity::Sqrt))
-                    .unwrap()
-                    .1
-                    .sides
-                    .last()
-                    .unwrap()
-            })
-            .collect();
-        assert_eq!(sides, vec![4, 12, 32, 80]);
-        // omega = 2: 6, 14, 32, 64 and 8, 24, 64, 160.
-        for (cap, want) in [
-            (Capacity::SqrtOverLg, [6, 14, 32, 64]),
-            (Capacity::Sqrt, [8, 24, 64, 160]),
-        ] {
-            let sides: Vec<u64> = (1..=4)
-                .map(|k| {
-                    let mut s = spec(4u64.pow(k), cap.clone());
-                    s.omega = 2;
-                    *fat_tree(&s).unwrap().1.sides.last().unwrap()
-                })
-                .collect();
-            assert_eq!(sides, want);
-        }
-        // Processors of area 16 in a tree of 64: S = 4, 10, 23, 52.
-        let mut s = spec(64, Capacity::SqrtOverLg);
-        s.alpha = 16;
-        assert_eq!(fat_tree(&s).unwrap().1.sides, vec![4, 10, 23, 52]);
-    }
-
-    #[test]
-    fn wires_have_the_lengths_of_the_spec() {
-        // Every bundle wire at level j has length S_{j-2} + 1 (S_{-1} = 0).
-        let (e, r) = fat_tree(&spec(256, Capacity::Sqrt)).unwrap();
-        let m = measure(&e);
-        for (level, w) in &m.per_level {
-            let j = level.div_ceil(2);
-            let want = if j >= 2 {
-                r.sides[j as usize - 2] + 1
-            } else {
-                1
-            };
-            assert_eq!(w.max, want, "level {level}");
-            assert_eq!(w.total, w.edges * want, "level {level}");
-        }
-    }
-
-    #[test]
-    fn bad_parameters_are_refused() {
-        assert!(fat_tree(&spec(8, Capacity::One)).is_err());
-        assert!(fat_tree(&spec(16, Capacity::Table(vec![1, 2, 1, 2, 3]))).is_err());
-        assert!(fat_tree(&spec(16, Capacity::Table(vec![1, 1, 2]))).is_err());
-        assert!(Capacity::parse("table:1,x").is_err());
-        assert_eq!(
-            Capacity::parse("table:1,2").unwrap(),
-            Capacity::Table(vec![1, 2])
-        );
-    }
-}
+mod tests;

@@ -36,7 +36,12 @@
 
 use std::collections::BTreeMap;
 
-use super::{Edge, Embedding, Node, P3};
+use super::construction::{
+    Bound, ClosedForms, Construction, Laid, LayoutError, LayoutOptions, Measured,
+};
+use super::parameters::{FileParameters, ParameterError};
+use super::{Edge, Embedding, NetworkName, Node, P3};
+use crate::network::{Network, NodeData, NodeId, Role};
 
 /// Block size along dimension `k` at level `i` of `T(D, n)`.
 pub fn block_size(n: u64, dims: u32, i: u32, k: u32) -> u64 {
@@ -173,9 +178,9 @@ fn embedding(
     parameters.insert("layout".to_string(), layout.to_string());
     Embedding {
         network: if dims == 2 {
-            "tree-of-meshes".into()
+            NetworkName::TreeOfMeshes
         } else {
-            "tree-of-meshes-3d".into()
+            NetworkName::TreeOfMeshes3d
         },
         parameters,
         dimensions: dims,
@@ -397,84 +402,173 @@ pub fn fold_and_squash_3d(n: u64, l: u32) -> Result<Embedding, String> {
     Ok(e)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::super::check::check;
-    use super::super::metrics::measure;
-    use super::*;
+/// Parameters of a tree of meshes folded and squashed in 2-D.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Folded2dSpec {
+    /// The root mesh's side `n`, a power of 2.
+    pub root_side: u64,
+    /// Levels below the root.
+    pub levels: u32,
+}
 
-    #[test]
-    fn walks_of_the_spec_note() {
-        // Maxima 3 for q = 2 and 7 for q = 3; q^2 for q >= 4.
-        assert!(walk(2, 3).is_some() && walk(2, 4).is_none());
-        assert!(walk(3, 7).is_some() && walk(3, 8).is_none());
-        for q in 4..=7 {
-            let w = walk(q, (q * q) as usize).unwrap();
-            let mut seen = w.clone();
-            seen.sort_unstable();
-            seen.dedup();
-            assert_eq!(seen.len(), (q * q) as usize);
-            for (t, s) in w.windows(2).enumerate() {
-                let p = |(i, j): (u32, u32)| [i, (i + j) % q, j];
-                assert_eq!(p(s[0])[t % 3], p(s[1])[t % 3], "q {q} step {t}");
-            }
-        }
-        assert_eq!(cubie(2).0, 2);
-        assert_eq!(cubie(6).0, 3);
-        // The note's "ceil(sqrt(l + 1)) for l >= 7" is 3 at l = 7, 8, but a
-        // walk through Z_3^2 has at most 7 cells: q = 4 there.
-        assert_eq!(cubie(7).0, 4);
-        assert_eq!(cubie(8).0, 4);
-        assert_eq!(cubie(15).0, 4);
-        assert_eq!(cubie(16).0, 5);
-        assert_eq!(cubie(24).0, 5);
-    }
-
-    #[test]
-    fn two_d_spec_examples() {
-        for (n, l, side, wire) in [(4u64, 4u32, 40u64, 10u64), (8, 6, 112, 14), (2, 2, 12, 6)] {
-            let e = fold_and_squash_2d(n, l).unwrap();
-            let c = check(&e);
-            assert!(c.is_legal(), "n {n} l {l}: {:?}", c.violations);
-            let m = measure(&e);
-            assert!(
-                m.width.max(m.height) <= side + 1,
-                "n {n} l {l}: {} x {}",
-                m.width,
-                m.height
-            );
-            assert_eq!(m.max_wire_length, wire.max(6), "n {n} l {l}");
-        }
-    }
-
-    #[test]
-    fn three_d_spec_examples() {
-        // Side 4 n q (the note's 3 n q with pitch 4): n = 4, l = 6 -> 48.
-        for (n, l, side) in [
-            (2u64, 2u32, 16u64),
-            (2, 3, 24),
-            (4, 6, 48),
-            (8, 9, 128),
-            (16, 12, 256),
-        ] {
-            let e = fold_and_squash_3d(n, l).unwrap();
-            let c = check(&e);
-            assert!(
-                c.is_legal(),
-                "n {n} l {l}: {:?}",
-                &c.violations[..c.violations.len().min(5)]
-            );
-            let m = measure(&e);
-            let q = cubie(l).0 as u64;
-            assert!(
-                m.width <= side && m.height <= side && m.depth <= side,
-                "n {n} l {l}"
-            );
-            assert!(
-                m.max_wire_length <= 8 * q - 4,
-                "n {n} l {l}: {}",
-                m.max_wire_length
-            );
+impl Folded2dSpec {
+    /// The spec `fabric layout folded-tree-of-meshes --size n` asks for
+    /// (`--levels` defaults to the full tree, `2 lg n`).
+    pub fn from_options(n: u64, o: &LayoutOptions) -> Folded2dSpec {
+        Folded2dSpec {
+            root_side: n,
+            levels: o.levels.unwrap_or(2 * n.trailing_zeros()),
         }
     }
 }
+
+impl Construction for Folded2dSpec {
+    fn build(&self) -> Result<Laid, LayoutError> {
+        let (n, l) = (self.root_side, self.levels);
+        let embedding = fold_and_squash_2d(n, l)?;
+        let (w, h) = extent_2d(n, l);
+        let mut forms = ClosedForms::square(h, h, Some(max_wire_2d(l)));
+        forms.width = w;
+        Ok(Laid { embedding, forms })
+    }
+
+    fn network(&self) -> Result<Network, LayoutError> {
+        check_params(self.root_side, 2, self.levels)?;
+        Ok(Network::tree_of_meshes(self.root_side, self.levels))
+    }
+
+    fn figures(&self, m: &Measured) -> Vec<String> {
+        let l = self.levels;
+        let n = self.root_side as f64;
+        let metrics = m.metrics;
+        vec![
+            m.recurrence_line("2 n (l + 1) (height; odd l: (2nm + 1) x (2nm - 1)); closed form"),
+            format!(
+                "  area / (n^2 (l+1)^2) = {:.3} (4 for even l); longest wire {} = max(2 (l + 1), 6), independent of n",
+                metrics.area as f64 / (n * n * ((l + 1) as f64).powi(2)),
+                metrics.max_wire_length
+            ),
+        ]
+    }
+}
+
+/// Parameters of a tree of meshes folded and squashed in 3-D.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Folded3dSpec {
+    /// The root mesh's side `n`, a power of 2.
+    pub root_side: u64,
+    /// Levels below the root.
+    pub levels: u32,
+}
+
+impl Folded3dSpec {
+    /// The spec `fabric layout tree-of-meshes-3d --size n` asks for
+    /// (`--levels` defaults to the full tree, `3 lg n`).
+    pub fn from_options(n: u64, o: &LayoutOptions) -> Folded3dSpec {
+        Folded3dSpec {
+            root_side: n,
+            levels: o.levels.unwrap_or(3 * n.trailing_zeros()),
+        }
+    }
+}
+
+impl Construction for Folded3dSpec {
+    fn build(&self) -> Result<Laid, LayoutError> {
+        let (n, l) = (self.root_side, self.levels);
+        let embedding = fold_and_squash_3d(n, l)?;
+        let q = cubie(l).0 as u64;
+        // Bounds, not exact: the extreme auxiliary planes may go unused.
+        let side = 4 * n * q;
+        let mut forms = ClosedForms::square(side, side, None);
+        forms.bound = Bound::Cube { wire: 8 * q - 4 };
+        Ok(Laid { embedding, forms })
+    }
+
+    fn network(&self) -> Result<Network, LayoutError> {
+        check_params(self.root_side, 3, self.levels)?;
+        Ok(Network::tree_of_meshes_3d(self.root_side, self.levels))
+    }
+
+    fn figures(&self, m: &Measured) -> Vec<String> {
+        let l = self.levels;
+        let q = cubie(l).0;
+        let n = self.root_side as f64;
+        let metrics = m.metrics;
+        vec![
+            format!(
+                "  side at most 4 n q = {} (cubie side q = {q}); verified legal ({} crossings), realises its network; {:.3} ms",
+                m.laid.forms.side,
+                m.crossings,
+                m.seconds * 1e3
+            ),
+            format!(
+                "  volume / (n^3 l^(3/2)) = {:.3}; longest wire / l^(1/2) = {:.3} (at most 8q - 4 = {})",
+                metrics.area as f64 / (n * n * n * (l.max(1) as f64).powf(1.5)),
+                metrics.max_wire_length as f64 / (l.max(1) as f64).sqrt(),
+                8 * q - 4
+            ),
+        ]
+    }
+}
+
+impl Network {
+    /// The tree of meshes `T(3, n)` truncated to `l` levels, by the folded
+    /// definition of [`crate::layout::folded`]: node `(i, X, Y, Z)` is
+    /// `i n^3 + Z n^2 + Y n + X`, at level `l - i`; the level-`l` nodes are
+    /// the processors.
+    pub fn tree_of_meshes_3d(n: u64, l: u32) -> Network {
+        let mut net =
+            Network::with_nodes("tree-of-meshes-3d", (n * n * n) as usize * (l as usize + 1));
+        for i in 0..=l {
+            for z in 0..n {
+                for y in 0..n {
+                    for x in 0..n {
+                        let c = [x, y, z];
+                        let me = NodeId(node_id(n, 3, i, &c));
+                        net.set_node(
+                            me,
+                            NodeData {
+                                role: if i == l {
+                                    Role::Processor
+                                } else {
+                                    Role::Switch
+                                },
+                                level: l - i,
+                            },
+                        );
+                        for k in 0..3 {
+                            let s = block_size(n, 3, i, k as u32);
+                            if (c[k] + 1) % s != 0 {
+                                let mut d = c;
+                                d[k] += 1;
+                                net.add_link(me, NodeId(node_id(n, 3, i, &d)));
+                            }
+                        }
+                        if i < l {
+                            let d = (i % 3) as usize;
+                            let s = block_size(n, 3, i, d as u32);
+                            if c[d] % s == 0 || c[d] % s == s - 1 {
+                                net.add_link(me, NodeId(node_id(n, 3, i + 1, &c)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        net
+    }
+}
+
+/// The intended network of a `tree-of-meshes-3d` layout file.
+pub(crate) fn intended_3d(p: &FileParameters) -> Result<Network, ParameterError> {
+    let n = p.num("root_side")?;
+    let l = p.small("levels")?;
+    if n < 2 || !n.is_power_of_two() || l > 3 * n.trailing_zeros() {
+        return Err(ParameterError::Bad("tree-of-meshes-3d"));
+    }
+    p.fits_nodes(n.checked_pow(3).and_then(|m| m.checked_mul(l as u64 + 1)))?;
+    Ok(Network::tree_of_meshes_3d(n, l))
+}
+
+#[cfg(test)]
+mod tests;

@@ -31,7 +31,11 @@
 
 use std::collections::BTreeMap;
 
-use super::{Edge, Embedding, Node, P3};
+use super::construction::{ClosedForms, Construction, Laid, LayoutError, LayoutOptions, Measured};
+use super::fattree::Capacity;
+use super::parameters::{FileParameters, ParameterError};
+use super::{Edge, Embedding, NetworkName, Node, P3};
+use crate::network::{Network, NodeData, NodeId, Role};
 
 /// `S_0 .. S_k` of the butterfly fat-tree layout.
 pub fn sides(k: u32) -> Vec<u64> {
@@ -237,7 +241,7 @@ pub fn butterfly_fat_tree(n: u64) -> Result<Embedding, String> {
     let mut parameters = BTreeMap::new();
     parameters.insert("processors".to_string(), n.to_string());
     Ok(lay_out(
-        "butterfly-fat-tree",
+        NetworkName::ButterflyFatTree,
         parameters,
         n,
         switches,
@@ -248,7 +252,7 @@ pub fn butterfly_fat_tree(n: u64) -> Result<Embedding, String> {
 /// Lay out a 4-ary tree of switch groups (module comment) of `n = 4^k`
 /// processors with `switches[j]` switches per level-`j` node.
 fn lay_out(
-    network: &str,
+    network: NetworkName,
     parameters: BTreeMap<String, String>,
     n: u64,
     switches: Vec<u64>,
@@ -286,7 +290,7 @@ fn lay_out(
     let mut nodes = b.nodes;
     nodes.sort_unstable_by_key(|x| x.id);
     Embedding {
-        network: network.into(),
+        network,
         parameters,
         dimensions: 2,
         nodes,
@@ -296,10 +300,7 @@ fn lay_out(
 
 /// Capacities `c_j = c(4^j)` of the scalable fat-tree: wires above a
 /// level-`j` node (`c_0 = 1`, growth at most x2 per 4-ary level).
-pub fn scalable_capacities(
-    n: u64,
-    capacity: &super::fattree::Capacity,
-) -> Result<Vec<u64>, String> {
+pub fn scalable_capacities(n: u64, capacity: &Capacity) -> Result<Vec<u64>, String> {
     if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
         return Err(format!(
             "{n} processors: the scalable fat-tree needs a power of 4, at least 4"
@@ -335,7 +336,7 @@ pub fn scalable_capacities(
 /// of the four child channels; switches `0 .. c'-c` are of type D (two
 /// up-links), the others of type U (one); up-link `e` of switch `i` goes to
 /// switch `i + e c` of the parent. Every switch is a constant-size box.
-pub fn scalable_fat_tree(n: u64, capacity: &super::fattree::Capacity) -> Result<Embedding, String> {
+pub fn scalable_fat_tree(n: u64, capacity: &Capacity) -> Result<Embedding, String> {
     let c = scalable_capacities(n, capacity)?;
     let k = c.len() - 1;
     let switches: Vec<u64> = (0..=k).map(|j| if j == 0 { 1 } else { c[j - 1] }).collect();
@@ -344,7 +345,7 @@ pub fn scalable_fat_tree(n: u64, capacity: &super::fattree::Capacity) -> Result<
     parameters.insert("processors".to_string(), n.to_string());
     parameters.insert("capacity".to_string(), capacity.spec());
     Ok(lay_out(
-        "scalable-fat-tree",
+        NetworkName::ScalableFatTree,
         parameters,
         n,
         switches,
@@ -373,54 +374,176 @@ pub fn scalable_parents(c: Vec<u64>) -> impl Fn(u32, u64) -> Vec<u64> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::super::check::check;
-    use super::super::metrics::measure;
-    use super::*;
+/// Parameters of a butterfly fat-tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ButterflySpec {
+    /// Number of processors, a power of 4.
+    pub processors: u64,
+}
 
-    #[test]
-    fn legal_and_the_side_of_the_recurrence() {
-        for k in 1..=5 {
-            let n = 4u64.pow(k);
-            let e = butterfly_fat_tree(n).unwrap();
-            let c = check(&e);
-            assert!(c.is_legal(), "k {k}: {:?}", c.violations);
-            let m = measure(&e);
-            let s = *sides(k).last().unwrap();
-            assert_eq!((m.width, m.height), (s, s), "k {k}");
-            assert_eq!(closed_form_side(k), s);
-            // n processors plus n/4 + n/8 + ... + 2^(k-1) switches.
-            let switches: u64 = (1..=k).map(|l| n >> (l + 1)).sum();
-            assert_eq!(e.nodes.len() as u64, n + switches);
-            // Every switch below the top has two up-links; processors one.
-            let below_top: u64 = (1..k).map(|l| n >> (l + 1)).sum();
-            assert_eq!(e.edges.len() as u64, n + 2 * below_top);
-        }
+impl Construction for ButterflySpec {
+    fn build(&self) -> Result<Laid, LayoutError> {
+        let embedding = butterfly_fat_tree(self.processors)?;
+        let k = self.processors.trailing_zeros() / 2;
+        let side = *sides(k).last().expect("k + 1 sides");
+        Ok(Laid {
+            embedding,
+            forms: ClosedForms::square(side, closed_form_side(k), None),
+        })
     }
 
-    #[test]
-    fn each_switch_has_one_child_in_each_child_node() {
-        let (n, k) = (256u64, 4u32);
-        for l in 1..k {
+    fn network(&self) -> Result<Network, LayoutError> {
+        Ok(Network::butterfly_fat_tree(self.processors)?)
+    }
+
+    fn figures(&self, m: &Measured) -> Vec<String> {
+        vec![m.recurrence_line("S_j = 2 S_(j-1) + 2^(j+1) + 1; closed form 2^(k+1) (k+1) - 1 =")]
+    }
+}
+
+/// Parameters of a scalable fat-tree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScalableSpec {
+    /// Number of processors, a power of 4.
+    pub processors: u64,
+    /// The capacity function its switch counts follow.
+    pub capacity: Capacity,
+}
+
+impl ScalableSpec {
+    /// The spec `fabric layout scalable-fat-tree --size n` asks for
+    /// (`--capacity` defaults to `sqrt-over-lg`).
+    pub fn from_options(n: u64, o: &LayoutOptions) -> Result<ScalableSpec, LayoutError> {
+        Ok(ScalableSpec {
+            processors: n,
+            capacity: Capacity::parse(o.capacity.as_deref().unwrap_or("sqrt-over-lg"))?,
+        })
+    }
+}
+
+impl Construction for ScalableSpec {
+    fn build(&self) -> Result<Laid, LayoutError> {
+        let embedding = scalable_fat_tree(self.processors, &self.capacity)?;
+        let c = scalable_capacities(self.processors, &self.capacity)?;
+        // S_j = 2 S_{j-1} + 4 c_{j-1} + 1, S_0 = 1; closed form
+        // 2^k + sum_j 2^(k-j) (4 c_{j-1} + 1).
+        let k = c.len() - 1;
+        let mut s = 1u64;
+        let mut closed = 1u64 << k;
+        for j in 1..=k {
+            s = 2 * s + 4 * c[j - 1] + 1;
+            closed += (1u64 << (k - j)) * (4 * c[j - 1] + 1);
+        }
+        Ok(Laid {
+            embedding,
+            forms: ClosedForms::square(s, closed, None),
+        })
+    }
+
+    fn network(&self) -> Result<Network, LayoutError> {
+        Ok(Network::scalable_fat_tree(self.processors, &self.capacity)?)
+    }
+
+    fn figures(&self, m: &Measured) -> Vec<String> {
+        vec![m.recurrence_line("S_j = 2 S_(j-1) + 4 c(4^(j-1)) + 1; closed form")]
+    }
+}
+
+impl Network {
+    /// The butterfly fat-tree of `n = 4^k` processors (spec note §2.3), ids
+    /// as [`crate::layout::butterfly::switch_id`].
+    pub fn butterfly_fat_tree(n: u64) -> Result<Network, String> {
+        if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
+            return Err(format!("{n} processors: not a power of 4 of at least 4"));
+        }
+        let k = n.trailing_zeros() / 2;
+        let switches: u64 = (1..=k).map(|l| n >> (l + 1)).sum();
+        let mut net = Network::with_nodes("butterfly-fat-tree", (n + switches) as usize);
+        for l in 1..=k {
             for a in 0..(n >> (l + 1)) {
-                for parent in parents(l, a, k) {
-                    // Same 4-ary parent node.
-                    assert_eq!(parent >> l, a >> (l + 1));
+                net.set_node(
+                    NodeId(switch_id(n, l, a)),
+                    NodeData {
+                        role: Role::Switch,
+                        level: l,
+                    },
+                );
+            }
+        }
+        for l in 0..k {
+            let count = if l == 0 { n } else { n >> (l + 1) };
+            for a in 0..count {
+                let me = if l == 0 {
+                    NodeId(a as u32)
+                } else {
+                    NodeId(switch_id(n, l, a))
+                };
+                for p in parents(l, a, k) {
+                    net.add_link(me, NodeId(switch_id(n, l + 1, p)));
                 }
             }
         }
-        for l in 2..=k {
-            for parent in 0..(n >> (l + 1)) {
-                let mut nodes: Vec<u64> = (0..(n >> l))
-                    .filter(|&a| parents(l - 1, a, k).contains(&parent))
-                    .map(|a| a >> (l - 2))
-                    .collect();
-                nodes.sort_unstable();
-                assert_eq!(nodes.len(), 4);
-                nodes.dedup();
-                assert_eq!(nodes.len(), 4, "switch ({l}, {parent})");
+        Ok(net)
+    }
+
+    /// The scalable fat-tree of `n = 4^k` processors for a capacity function
+    /// (docs/layout.md): nodes numbered as the layout numbers them
+    /// (processors, then each level's switches in order).
+    pub fn scalable_fat_tree(n: u64, capacity: &Capacity) -> Result<Network, String> {
+        let c = scalable_capacities(n, capacity)?;
+        let k = c.len() - 1;
+        // Switches per level: (nodes at level j) x c_{j-1}.
+        let per_level: Vec<u64> = (0..=k)
+            .map(|j| if j == 0 { n } else { (n >> (2 * j)) * c[j - 1] })
+            .collect();
+        let mut first = vec![0u64];
+        for j in 1..=k {
+            first.push(first[j - 1] + per_level[j - 1]);
+        }
+        let total = first[k] + per_level[k];
+        let mut net = Network::with_nodes("scalable-fat-tree", total as usize);
+        let parents = scalable_parents(c.clone());
+        for j in 0..=k {
+            for a in 0..per_level[j] {
+                let me = NodeId((first[j] + a) as u32);
+                net.set_node(
+                    me,
+                    NodeData {
+                        role: if j == 0 {
+                            Role::Processor
+                        } else {
+                            Role::Switch
+                        },
+                        level: j as u32,
+                    },
+                );
+                for p in parents(j as u32, a) {
+                    net.add_link(me, NodeId((first[j + 1] + p) as u32));
+                }
             }
         }
+        Ok(net)
     }
 }
+
+/// The intended network of a `butterfly-fat-tree` layout file.
+pub(crate) fn intended_butterfly(p: &FileParameters) -> Result<Network, ParameterError> {
+    Ok(Network::butterfly_fat_tree(p.processors()?)?)
+}
+
+/// The intended network of a `scalable-fat-tree` layout file.
+pub(crate) fn intended_scalable(p: &FileParameters) -> Result<Network, ParameterError> {
+    let capacity = Capacity::parse(p.text_or("capacity", "sqrt"))?;
+    let n = p.processors()?;
+    // Nodes: the processors, then (nodes at level j) x c_{j-1}
+    // switches at each level j.
+    let c = scalable_capacities(n, &capacity)?;
+    let switches = (1..c.len()).try_fold(n, |sum, j| {
+        (n >> (2 * j)).checked_mul(c[j - 1])?.checked_add(sum)
+    });
+    p.fits_nodes(switches)?;
+    Ok(Network::scalable_fat_tree(n, &capacity)?)
+}
+
+#[cfg(test)]
+mod tests;
