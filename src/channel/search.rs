@@ -209,17 +209,25 @@ impl<Q: Queue> Dijkstra<Q> {
             if policy.is_goal(i, at, d) {
                 return Some(i);
             }
-            policy.each_move(i, k, at, |j, l, cost| {
-                let nd = P::extend(d, cost);
-                if nd < dist[l] {
-                    if dist[l] == u32::MAX {
-                        touched.push(l);
+            // Inlined at each of a policy's move sites: a call per step
+            // would cost more than the step.
+            policy.each_move(
+                i,
+                k,
+                at,
+                #[inline(always)]
+                |j, l, cost| {
+                    let nd = P::extend(d, cost);
+                    if nd < dist[l] {
+                        if dist[l] == u32::MAX {
+                            touched.push(l);
+                        }
+                        dist[l] = nd;
+                        parent[l] = i as u32;
+                        queue.push(nd, j);
                     }
-                    dist[l] = nd;
-                    parent[l] = i as u32;
-                    queue.push(nd, j);
-                }
-            });
+                },
+            );
         }
         None
     }
