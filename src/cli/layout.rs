@@ -163,7 +163,8 @@ pub fn layout_file_text(args: &LayoutArgs) -> Result<String> {
 pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
     check_output_paths(&[], &outputs_of(&args.output, &args.svg))?;
     check_options(args)?;
-    let delay = crate::layout::metrics::Delay::parse(&args.delay).map_err(Error::Usage)?;
+    let delay = crate::layout::metrics::Delay::parse(&args.delay)
+        .map_err(|e| Error::Usage(e.to_string()))?;
     if args.sweep {
         return run_sweep(args);
     }

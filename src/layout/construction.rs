@@ -3,6 +3,7 @@
 //! say of it, build the network the embedding realises, and print the
 //! family's own figures beside the measured ones.
 
+use super::error::SpecError;
 use super::metrics::LayoutMetrics;
 use super::Embedding;
 use crate::network::Network;
@@ -16,15 +17,9 @@ pub enum LayoutError {
     /// `--alpha` for the 3-D fat-tree, whose processors have unit area.
     #[error("--alpha applies to 2-D fat-trees; fat-tree-3d has unit processors")]
     UnitProcessors,
-    /// The family's construction refuses its parameters (its message).
-    #[error("{0}")]
-    Refused(String),
-}
-
-impl From<String> for LayoutError {
-    fn from(message: String) -> LayoutError {
-        LayoutError::Refused(message)
-    }
+    /// The family's construction refuses its parameters.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
 }
 
 /// How a layout's measures break its closed forms.

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::check::bounding_box;
-use super::Embedding;
+use super::{DelayError, Embedding};
 
 /// Wire figures of one level.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -88,7 +88,7 @@ impl Delay {
     /// Read a delay function as the command line gives it: `unit`,
     /// `linear`, `log` (or `logarithmic`), `sqrt`, or points
     /// `d:w,d:w,...` with `d` increasing and `w` not decreasing.
-    pub fn parse(s: &str) -> Result<Delay, String> {
+    pub fn parse(s: &str) -> Result<Delay, DelayError> {
         match s {
             "unit" => Ok(Delay::Unit),
             "linear" => Ok(Delay::Linear),
@@ -99,15 +99,19 @@ impl Delay {
                 for pair in s.split(',') {
                     let (d, w) = pair
                         .split_once(':')
-                        .ok_or_else(|| format!("delay point `{pair}` is not `length:delay`"))?;
-                    let d: f64 = d.trim().parse().map_err(|_| format!("bad length `{d}`"))?;
-                    let w: f64 = w.trim().parse().map_err(|_| format!("bad delay `{w}`"))?;
+                        .ok_or_else(|| DelayError::Point(pair.to_string()))?;
+                    let d: f64 = d
+                        .trim()
+                        .parse()
+                        .map_err(|_| DelayError::Length(d.to_string()))?;
+                    let w: f64 = w
+                        .trim()
+                        .parse()
+                        .map_err(|_| DelayError::Delay(w.to_string()))?;
                     pts.push((d, w));
                 }
                 if pts.windows(2).any(|p| p[1].0 <= p[0].0 || p[1].1 < p[0].1) {
-                    return Err(
-                        "delay points must increase in length and not decrease in delay".into(),
-                    );
+                    return Err(DelayError::NotMonotone);
                 }
                 Ok(Delay::Points(pts))
             }

@@ -20,6 +20,7 @@
 pub mod butterfly;
 pub mod check;
 pub mod construction;
+mod error;
 pub mod fattree;
 pub mod fattree3d;
 pub mod folded;
@@ -33,6 +34,7 @@ pub mod tree_of_meshes;
 pub mod twin;
 
 pub use construction::{Construction, LayoutError, LayoutOptions};
+pub use error::{DelayError, SpecError};
 pub use kind::LayoutKind;
 pub use network_name::NetworkName;
 pub use parameters::ParameterError;

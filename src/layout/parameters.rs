@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use super::error::SpecError;
 use super::Embedding;
 
 /// Why a layout file's parameters describe no network it can realise.
@@ -30,15 +31,9 @@ pub enum ParameterError {
     /// name).
     #[error("bad {0} parameters")]
     Bad(&'static str),
-    /// The family's construction refuses them (its message).
-    #[error("{0}")]
-    Family(String),
-}
-
-impl From<String> for ParameterError {
-    fn from(message: String) -> ParameterError {
-        ParameterError::Family(message)
-    }
+    /// The family's construction refuses them.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
 }
 
 /// A layout file's parameters as a family reads them for its intended

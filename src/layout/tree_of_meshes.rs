@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 
 use super::construction::{ClosedForms, Construction, Laid, LayoutError, LayoutOptions, Measured};
 use super::parameters::{FileParameters, ParameterError};
-use super::{Edge, Embedding, NetworkName, Node, P3};
+use super::{Edge, Embedding, NetworkName, Node, SpecError, P3};
 use crate::network::{Network, NodeData, NodeId, Role};
 
 /// `S(m, r)`: side of the layout of a block of side `m` with `r` levels below.
@@ -185,21 +185,26 @@ impl Builder {
 /// Lay out `T(2, n)` truncated to `levels` levels below the root (at most
 /// `2 lg n`; odd truncations are `2m`-wide bands at the bottom of the
 /// recursion, so their layouts are not square).
-pub fn tree_of_meshes(n: u64, levels: Option<u32>) -> Result<Embedding, String> {
+pub fn tree_of_meshes(n: u64, levels: Option<u32>) -> Result<Embedding, SpecError> {
     if n == 0 || !n.is_power_of_two() {
-        return Err(format!("the root mesh side must be a power of 2, not {n}"));
+        return Err(SpecError::RootSide(n));
     }
     let full = 2 * n.trailing_zeros();
     let l = levels.unwrap_or(full);
     if l > full {
-        return Err(format!("--levels must be at most 2 lg n = {full}, not {l}"));
+        return Err(SpecError::TooManyLevels {
+            dims: 2,
+            full,
+            levels: l,
+        });
     }
     let nn = (n * n) as usize;
     let count = nn * (l as usize + 1);
     if count > 1 << 26 {
-        return Err(format!(
-            "{count} nodes are more than this layout builds (2^26)"
-        ));
+        return Err(SpecError::TooManyNodes {
+            count: count as u64,
+            limit_lg: 26,
+        });
     }
     let mut b = Builder {
         n: n as i64,
@@ -327,9 +332,7 @@ impl Construction for TreeOfMeshesSpec {
         let n = self.root_side;
         let l = self.levels.unwrap_or(2 * n.trailing_zeros());
         if !n.is_power_of_two() || l > 2 * n.trailing_zeros() {
-            return Err(LayoutError::Refused(
-                "bad tree-of-meshes parameters".to_string(),
-            ));
+            return Err(SpecError::Bad("tree-of-meshes").into());
         }
         Ok(Network::tree_of_meshes(n, l))
     }

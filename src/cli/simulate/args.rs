@@ -59,7 +59,7 @@ pub struct DelayArg {
 fn parse_delay(s: &str) -> Result<DelayArg, String> {
     Ok(DelayArg {
         text: s.to_string(),
-        delay: Delay::parse(s)?,
+        delay: Delay::parse(s).map_err(|e| e.to_string())?,
     })
 }
 

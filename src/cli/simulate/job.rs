@@ -374,7 +374,7 @@ fn fat_plan(
                 ));
             }
             let n = processors_of(e)?;
-            let cap = Capacity::parse(&param(e, "capacity")?).map_err(usage)?;
+            let cap = Capacity::parse(&param(e, "capacity")?).map_err(|e| usage(e.to_string()))?;
             (n, cap)
         }
         None => {
@@ -405,7 +405,7 @@ fn fat_plan(
         omega: parameter("omega"),
         alpha: parameter("alpha"),
     };
-    spec.k().map_err(usage)?;
+    spec.k().map_err(|e| usage(e.to_string()))?;
     if n > 1 << 22 {
         return Err(usage(format!(
             "{n} processors: at most 4^11 = 4194304 are simulated"
@@ -414,7 +414,7 @@ fn fat_plan(
     let caps: Vec<u32> = (0..=n.trailing_zeros())
         .map(|i| capacity.at_level(i, n, spec.alpha).map(|c| c as u32))
         .collect::<std::result::Result<_, _>>()
-        .map_err(usage)?;
+        .map_err(|e| usage(e.to_string()))?;
     if adversary && caps != theorem8_capacities(n as u32) {
         return Err(usage(
             "greedy-adversary needs Theorem 8's capacities (2^j above 4^j leaves); this layout has others".into(),

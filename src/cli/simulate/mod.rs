@@ -59,7 +59,8 @@ fn build_net(job: &SimulateJob) -> Result<Net> {
         NetPlan::Wires { n, layout } => {
             let e = match layout {
                 Some(e) => e.clone(),
-                None => crate::layout::butterfly::butterfly_fat_tree(*n).map_err(usage)?,
+                None => crate::layout::butterfly::butterfly_fat_tree(*n)
+                    .map_err(|e| usage(e.to_string()))?,
             };
             let graph = Network::from_embedding(&e).map_err(|e| Error::Failed(e.to_string()))?;
             let lengths: Vec<u64> = e.edges.iter().map(|x| x.length()).collect();
@@ -70,7 +71,9 @@ fn build_net(job: &SimulateJob) -> Result<Net> {
             let e = match layout {
                 Some(e) => e,
                 None => {
-                    built = crate::layout::fattree::fat_tree(spec).map_err(usage)?.0;
+                    built = crate::layout::fattree::fat_tree(spec)
+                        .map_err(|e| usage(e.to_string()))?
+                        .0;
                     &built
                 }
             };

@@ -34,7 +34,7 @@ use std::collections::BTreeMap;
 use super::construction::{ClosedForms, Construction, Laid, LayoutError, LayoutOptions, Measured};
 use super::fattree::Capacity;
 use super::parameters::{FileParameters, ParameterError};
-use super::{Edge, Embedding, NetworkName, Node, P3};
+use super::{Edge, Embedding, NetworkName, Node, SpecError, P3};
 use crate::network::{Network, NodeData, NodeId, Role};
 
 /// `S_0 .. S_k` of the butterfly fat-tree layout.
@@ -227,11 +227,12 @@ impl Builder<'_> {
 }
 
 /// Lay out the butterfly fat-tree of `n = 4^k` processors.
-pub fn butterfly_fat_tree(n: u64) -> Result<Embedding, String> {
+pub fn butterfly_fat_tree(n: u64) -> Result<Embedding, SpecError> {
     if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
-        return Err(format!(
-            "{n} processors: the butterfly fat-tree needs a power of 4, at least 4"
-        ));
+        return Err(SpecError::NotPowerOfFour {
+            processors: n,
+            family: "the butterfly fat-tree",
+        });
     }
     let k = n.trailing_zeros() / 2;
     let switches: Vec<u64> = (0..=k)
@@ -300,31 +301,28 @@ fn lay_out(
 
 /// Capacities `c_j = c(4^j)` of the scalable fat-tree: wires above a
 /// level-`j` node (`c_0 = 1`, growth at most x2 per 4-ary level).
-pub fn scalable_capacities(n: u64, capacity: &Capacity) -> Result<Vec<u64>, String> {
+pub fn scalable_capacities(n: u64, capacity: &Capacity) -> Result<Vec<u64>, SpecError> {
     if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
-        return Err(format!(
-            "{n} processors: the scalable fat-tree needs a power of 4, at least 4"
-        ));
+        return Err(SpecError::NotPowerOfFour {
+            processors: n,
+            family: "the scalable fat-tree",
+        });
     }
     let k = n.trailing_zeros() / 2;
     let c: Vec<u64> = (0..=k)
         .map(|j| capacity.at_level(2 * j, n, 1))
         .collect::<Result<_, _>>()?;
     if c[0] != 1 {
-        return Err(format!(
-            "a processor has one wire: c(1) must be 1, not {}",
-            c[0]
-        ));
+        return Err(SpecError::ProcessorWires(c[0]));
     }
     for j in 1..=k as usize {
         if c[j] < c[j - 1] || c[j] > 2 * c[j - 1] {
-            return Err(format!(
-                "the two switch types need c(4p) between c(p) and 2 c(p): c({}) = {}, c({}) = {}",
-                1u64 << (2 * (j - 1)),
-                c[j - 1],
-                1u64 << (2 * j),
-                c[j]
-            ));
+            return Err(SpecError::SwitchGrowth {
+                p: 1u64 << (2 * (j - 1)),
+                c: c[j - 1],
+                parent_p: 1u64 << (2 * j),
+                parent_c: c[j],
+            });
         }
     }
     Ok(c)
@@ -336,7 +334,7 @@ pub fn scalable_capacities(n: u64, capacity: &Capacity) -> Result<Vec<u64>, Stri
 /// of the four child channels; switches `0 .. c'-c` are of type D (two
 /// up-links), the others of type U (one); up-link `e` of switch `i` goes to
 /// switch `i + e c` of the parent. Every switch is a constant-size box.
-pub fn scalable_fat_tree(n: u64, capacity: &Capacity) -> Result<Embedding, String> {
+pub fn scalable_fat_tree(n: u64, capacity: &Capacity) -> Result<Embedding, SpecError> {
     let c = scalable_capacities(n, capacity)?;
     let k = c.len() - 1;
     let switches: Vec<u64> = (0..=k).map(|j| if j == 0 { 1 } else { c[j - 1] }).collect();
@@ -452,9 +450,9 @@ impl Construction for ScalableSpec {
 impl Network {
     /// The butterfly fat-tree of `n = 4^k` processors (spec note §2.3), ids
     /// as [`crate::layout::butterfly::switch_id`].
-    pub fn butterfly_fat_tree(n: u64) -> Result<Network, String> {
+    pub fn butterfly_fat_tree(n: u64) -> Result<Network, SpecError> {
         if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
-            return Err(format!("{n} processors: not a power of 4 of at least 4"));
+            return Err(SpecError::ButterflyProcessors(n));
         }
         let k = n.trailing_zeros() / 2;
         let switches: u64 = (1..=k).map(|l| n >> (l + 1)).sum();
@@ -489,7 +487,7 @@ impl Network {
     /// The scalable fat-tree of `n = 4^k` processors for a capacity function
     /// (docs/layout.md): nodes numbered as the layout numbers them
     /// (processors, then each level's switches in order).
-    pub fn scalable_fat_tree(n: u64, capacity: &Capacity) -> Result<Network, String> {
+    pub fn scalable_fat_tree(n: u64, capacity: &Capacity) -> Result<Network, SpecError> {
         let c = scalable_capacities(n, capacity)?;
         let k = c.len() - 1;
         // Switches per level: (nodes at level j) x c_{j-1}.

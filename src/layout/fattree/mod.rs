@@ -25,7 +25,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Edge, Embedding, NetworkName, Node, Orientation, P3};
+use super::{Edge, Embedding, NetworkName, Node, Orientation, SpecError, P3};
 
 /// The channel capacity function `c(p)` for a subtree of `p` leaves.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,7 +51,7 @@ pub enum Capacity {
 
 impl Capacity {
     /// Parse `one`, `sqrt-over-lg`, `sqrt`, `doubling` or `table:c1,c2,...`.
-    pub fn parse(s: &str) -> Result<Capacity, String> {
+    pub fn parse(s: &str) -> Result<Capacity, SpecError> {
         match s {
             "one" | "1" => Ok(Capacity::One),
             "sqrt-over-lg" => Ok(Capacity::SqrtOverLg),
@@ -60,19 +60,17 @@ impl Capacity {
             "two-thirds" => Ok(Capacity::TwoThirds),
             "doubling" => Ok(Capacity::Doubling),
             _ => {
-                let list = s.strip_prefix("table:").ok_or_else(|| {
-                    format!(
-                        "unknown capacity `{s}`: use one, sqrt-over-lg, sqrt, two-thirds-over-lg, two-thirds, doubling or table:c1,c2,..."
-                    )
-                })?;
+                let list = s
+                    .strip_prefix("table:")
+                    .ok_or_else(|| SpecError::UnknownCapacity(s.to_string()))?;
                 let values = list
                     .split(',')
                     .map(|v| {
-                        v.trim().parse::<u64>().map_err(|_| {
-                            format!("capacity table entry `{v}` is not a positive integer")
-                        })
+                        v.trim()
+                            .parse::<u64>()
+                            .map_err(|_| SpecError::CapacityEntry(v.to_string()))
                     })
-                    .collect::<Result<Vec<u64>, String>>()?;
+                    .collect::<Result<Vec<u64>, SpecError>>()?;
                 Ok(Capacity::Table(values))
             }
         }
@@ -111,7 +109,7 @@ impl Capacity {
     }
 
     /// `c(2^i)` for a tree of `n` leaves with processors of area `alpha`.
-    pub fn at_level(&self, i: u32, n: u64, alpha: u64) -> Result<u64, String> {
+    pub fn at_level(&self, i: u32, n: u64, alpha: u64) -> Result<u64, SpecError> {
         let p = 1u64 << i;
         Ok(match self {
             Capacity::One => 1,
@@ -132,37 +130,33 @@ impl Capacity {
                 }
             }
             Capacity::Doubling => 1 << (i / 2),
-            Capacity::Table(v) => *v.get(i as usize).ok_or_else(|| {
-                format!(
-                    "the capacity table has {} entries; {} leaves need {} (p = 1, 2, 4, ..., {n})",
-                    v.len(),
-                    n,
-                    n.trailing_zeros() + 1
-                )
+            Capacity::Table(v) => *v.get(i as usize).ok_or(SpecError::ShortTable {
+                entries: v.len(),
+                leaves: n,
+                needed: n.trailing_zeros() + 1,
             })?,
         })
     }
 }
 
-/// `k` with `n = (2^bits)^k` processors, or a message naming the layout.
-pub(crate) fn levels_of(n: u64, bits: u32, layout: &str) -> Result<u32, String> {
+/// `k` with `n = (2^bits)^k` processors, or an error naming the layout.
+pub(crate) fn levels_of(n: u64, bits: u32, layout: &'static str) -> Result<u32, SpecError> {
     if n == 0 || !n.is_power_of_two() || n.trailing_zeros() % bits != 0 {
-        let b = 1u64 << bits;
-        return Err(format!(
-            "{n} processors: {layout} needs a power of {b} (1, {b}, {}, {}, ...)",
-            b * b,
-            b * b * b
-        ));
+        return Err(SpecError::NotPowerOf {
+            processors: n,
+            layout,
+            base: 1u64 << bits,
+        });
     }
     Ok(n.trailing_zeros() / bits)
 }
 
 /// Wires per unit of capacity must be 1 or 2.
-pub(crate) fn check_omega(omega: u64) -> Result<(), String> {
+pub(crate) fn check_omega(omega: u64) -> Result<(), SpecError> {
     if (1..=2).contains(&omega) {
         Ok(())
     } else {
-        Err(format!("omega must be 1 or 2, not {omega}"))
+        Err(SpecError::Omega(omega))
     }
 }
 
@@ -210,16 +204,16 @@ pub struct Recurrence {
 
 impl FatTreeSpec {
     /// `k` with `processors = 4^k`.
-    pub fn k(&self) -> Result<u32, String> {
+    pub fn k(&self) -> Result<u32, SpecError> {
         levels_of(self.processors, 2, "the H-tree-style layout")
     }
 
     /// Check the parameters and evaluate the recurrence.
-    pub fn recurrence(&self) -> Result<Recurrence, String> {
+    pub fn recurrence(&self) -> Result<Recurrence, SpecError> {
         let k = self.k()?;
         check_omega(self.omega)?;
         if self.alpha == 0 {
-            return Err("the processor area must be at least 1".into());
+            return Err(SpecError::ZeroArea);
         }
         let tracks: Vec<u64> = (0..=2 * k)
             .map(|i| {
@@ -229,16 +223,15 @@ impl FatTreeSpec {
             })
             .collect::<Result<_, _>>()?;
         if let Some(i) = tracks.iter().position(|&t| t == 0) {
-            return Err(format!("capacity 0 at p = {}", 1u64 << i));
+            return Err(SpecError::ZeroCapacity(1u64 << i));
         }
         if let Some(i) = tracks.windows(2).position(|w| w[1] < w[0]) {
-            return Err(format!(
-                "the capacity must not decrease towards the root (p = {} has {}, p = {} has {})",
-                1u64 << i,
-                tracks[i] / self.omega,
-                1u64 << (i + 1),
-                tracks[i + 1] / self.omega
-            ));
+            return Err(SpecError::Decreasing {
+                p: 1u64 << i,
+                c: tracks[i] / self.omega,
+                parent_p: 1u64 << (i + 1),
+                parent_c: tracks[i + 1] / self.omega,
+            });
         }
         let leaf_side = ((self.alpha as f64).sqrt().ceil() as u64).max(tracks[0]);
         let mut sides = vec![leaf_side];
@@ -436,9 +429,9 @@ impl Builder<'_> {
 /// layouts of side `S` turned a quarter towards each other, their roots'
 /// wires meeting the root in the one-column gap between them, so the
 /// layout is `(2S + 1) x S` (spec note §2.1 \[R\]).
-pub fn htree(n: u64) -> Result<Embedding, String> {
+pub fn htree(n: u64) -> Result<Embedding, SpecError> {
     if n == 0 || !n.is_power_of_two() {
-        return Err(format!("{n} processors: an H-tree needs a power of 2"));
+        return Err(SpecError::HtreeProcessors(n));
     }
     let spec = |processors| FatTreeSpec {
         processors,
@@ -504,7 +497,7 @@ pub fn htree(n: u64) -> Result<Embedding, String> {
 }
 
 /// Lay out a fat-tree (or, with [`Capacity::One`], the H-tree).
-pub fn fat_tree(spec: &FatTreeSpec) -> Result<(Embedding, Recurrence), String> {
+pub fn fat_tree(spec: &FatTreeSpec) -> Result<(Embedding, Recurrence), SpecError> {
     let r = spec.recurrence()?;
     let k = r.sides.len() - 1;
     let mut b = Builder {

@@ -3,6 +3,7 @@
 
 use super::{heap_id, Capacity, FatTreeSpec};
 use crate::layout::parameters::{FileParameters, ParameterError};
+use crate::layout::SpecError;
 use crate::network::{Network, NodeData, NodeId, Role};
 
 impl Network {
@@ -10,7 +11,7 @@ impl Network {
     /// `t(p)` parallel links above every subtree of `p` leaves. Ids follow
     /// [`heap_id`]: processors `0 .. n` in leaf order, then the switches in
     /// heap order from the root.
-    pub fn fat_tree(spec: &FatTreeSpec) -> Result<Network, String> {
+    pub fn fat_tree(spec: &FatTreeSpec) -> Result<Network, SpecError> {
         let tracks = Network::fat_tree_tracks(spec)?;
         Ok(Network::binary_fat_tree(
             "fat-tree",
@@ -21,7 +22,7 @@ impl Network {
 
     /// The links above each subtree size of the fat-tree of `spec`, as
     /// [`Network::binary_fat_tree`] takes them.
-    pub(crate) fn fat_tree_tracks(spec: &FatTreeSpec) -> Result<Vec<u64>, String> {
+    pub(crate) fn fat_tree_tracks(spec: &FatTreeSpec) -> Result<Vec<u64>, SpecError> {
         let n = spec.processors;
         // The H-tree (capacity 1) exists for every power of 2.
         if spec.capacity == Capacity::One && spec.omega == 1 && n.is_power_of_two() {

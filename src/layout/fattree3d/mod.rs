@@ -43,7 +43,7 @@ use super::construction::{ClosedForms, Construction, Laid, LayoutError, LayoutOp
 use super::fattree::heap_id;
 use super::fattree::Capacity;
 use super::parameters::{FileParameters, ParameterError};
-use super::{Edge, Embedding, NetworkName, Node, Orientation, P3};
+use super::{Edge, Embedding, NetworkName, Node, Orientation, SpecError, P3};
 use crate::network::Network;
 
 /// Parameters of a 3-D fat-tree layout.
@@ -73,15 +73,15 @@ pub struct Plan {
 
 impl FatTree3dSpec {
     /// `k` with `processors = 8^k`; an error unless it is a power of 8.
-    pub fn k(&self) -> Result<u32, String> {
+    pub fn k(&self) -> Result<u32, SpecError> {
         super::fattree::levels_of(self.processors, 3, "the 3-D fat-tree layout")
     }
 
     /// Wire counts per binary level and the sizes of every level.
-    pub fn plan(&self) -> Result<Plan, String> {
+    pub fn plan(&self) -> Result<Plan, SpecError> {
         let k = self.k()?;
         super::fattree::check_omega(self.omega)?;
-        let too_big = || "the capacities make the cube too large to lay out".to_string();
+        let too_big = || SpecError::CubeTooLarge;
         let tracks: Vec<u64> = (0..=3 * k)
             .map(|i| {
                 self.capacity
@@ -90,7 +90,7 @@ impl FatTree3dSpec {
             })
             .collect::<Result<_, _>>()?;
         if let Some(i) = tracks.iter().position(|&t| t == 0) {
-            return Err(format!("capacity 0 at binary level {i}"));
+            return Err(SpecError::ZeroCapacityAtLevel(i));
         }
         // The processor's side: the least s with s^2 >= t(1).
         let s0 = (tracks[0] as f64).sqrt() as u64;
@@ -340,14 +340,14 @@ impl Builder<'_> {
 }
 
 /// The 3-D fat-tree layout and its plan.
-pub fn fat_tree_3d(spec: &FatTree3dSpec) -> Result<(Embedding, Plan), String> {
+pub fn fat_tree_3d(spec: &FatTree3dSpec) -> Result<(Embedding, Plan), SpecError> {
     let plan = spec.plan()?;
     let side = *plan.sides.last().expect("k + 1 sides");
     if side.saturating_pow(3) > super::check::MAX_POINTS {
-        return Err(format!(
-            "a cube of side {side} is more than the checker's {} grid points",
-            super::check::MAX_POINTS
-        ));
+        return Err(SpecError::BeyondChecker {
+            side,
+            max_points: super::check::MAX_POINTS,
+        });
     }
     let k = plan.sides.len() - 1;
     let mut b = Builder {

@@ -40,7 +40,7 @@ use super::construction::{
     Bound, ClosedForms, Construction, Laid, LayoutError, LayoutOptions, Measured,
 };
 use super::parameters::{FileParameters, ParameterError};
-use super::{Edge, Embedding, NetworkName, Node, P3};
+use super::{Edge, Embedding, NetworkName, Node, SpecError, P3};
 use crate::network::{Network, NodeData, NodeId, Role};
 
 /// Block size along dimension `k` at level `i` of `T(D, n)`.
@@ -71,23 +71,24 @@ pub fn node_id(n: u64, dims: u32, i: u32, c: &[u64]) -> u32 {
     id as u32
 }
 
-fn check_params(n: u64, dims: u32, l: u32) -> Result<(), String> {
+fn check_params(n: u64, dims: u32, l: u32) -> Result<(), SpecError> {
     if n < 2 || !n.is_power_of_two() {
-        return Err(format!(
-            "the root mesh side must be a power of 2, at least 2, not {n}"
-        ));
+        return Err(SpecError::FoldedRootSide(n));
     }
     let full = dims * n.trailing_zeros();
     if l > full {
-        return Err(format!(
-            "--levels must be at most {dims} lg n = {full}, not {l}"
-        ));
+        return Err(SpecError::TooManyLevels {
+            dims,
+            full,
+            levels: l,
+        });
     }
     let count = n.pow(dims) * (l as u64 + 1);
     if count > 1 << 24 {
-        return Err(format!(
-            "{count} nodes are more than this layout builds (2^24)"
-        ));
+        return Err(SpecError::TooManyNodes {
+            count,
+            limit_lg: 24,
+        });
     }
     Ok(())
 }
@@ -192,7 +193,7 @@ fn embedding(
 /// The 2-D fold-and-squash layout of `T(2, n)` truncated to `l` levels
 /// (section 2.5): side `2 n (l + 1)`, every tree edge of length 6, mesh
 /// edges `2 (l + 1)`.
-pub fn fold_and_squash_2d(n: u64, l: u32) -> Result<Embedding, String> {
+pub fn fold_and_squash_2d(n: u64, l: u32) -> Result<Embedding, SpecError> {
     check_params(n, 2, l)?;
     let m = l as i64 + 1;
     let line = |c: u64, t: u32| 2 * (c as i64 * m + t as i64) + 1;
@@ -332,7 +333,7 @@ pub fn cubie(l: u32) -> (u32, Vec<(u32, u32)>) {
 /// side `4 n q(l)` (module documentation; this repairs the note's pitch-3
 /// routing, which meets FORMATS.md's rules only with knock-knees and three
 /// paths through one point).
-pub fn fold_and_squash_3d(n: u64, l: u32) -> Result<Embedding, String> {
+pub fn fold_and_squash_3d(n: u64, l: u32) -> Result<Embedding, SpecError> {
     check_params(n, 3, l)?;
     let (q, cells) = cubie(l);
     let q = q as i64;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::{switch_tile, upper_links, z_position, Ids, Pyramid, PyramidSpec};
 use crate::layout::fattree::htree;
-use crate::layout::{corners, Edge, Embedding, NetworkName, Node, P3};
+use crate::layout::{corners, Edge, Embedding, NetworkName, Node, SpecError, P3};
 
 /// An upper link: its two ends, level, whether it is a mesh link, and the
 /// tile row of its horizontal band.
@@ -329,13 +329,13 @@ impl Route<'_> {
 }
 
 /// The tile geometry of `spec`: the block's H-tree and the core's size.
-fn tiles<'a>(spec: &'a PyramidSpec, links: &[Link]) -> Result<Tiles<'a>, String> {
+fn tiles<'a>(spec: &'a PyramidSpec, links: &[Link]) -> Result<Tiles<'a>, SpecError> {
     let b = spec.block();
     // The block's H-tree (one processor when b = 1).
     let block = if b == 1 { None } else { Some(htree(b)?) };
     let s_b = match &block {
         Some(e) => {
-            let (lo, hi) = crate::layout::check::bounding_box(e).ok_or("empty H-tree")?;
+            let (lo, hi) = crate::layout::check::bounding_box(e).ok_or(SpecError::EmptyHtree)?;
             debug_assert_eq!((lo.x, lo.y), (0, 0));
             hi.x + 1
         }
@@ -359,12 +359,9 @@ fn tiles<'a>(spec: &'a PyramidSpec, links: &[Link]) -> Result<Tiles<'a>, String>
 }
 
 /// Lay out the fat-pyramid of `spec`.
-pub fn fat_pyramid(spec: &PyramidSpec) -> Result<Pyramid, String> {
+pub fn fat_pyramid(spec: &PyramidSpec) -> Result<Pyramid, SpecError> {
     if spec.processors > 1 << 20 {
-        return Err(format!(
-            "{} processors: the fat-pyramid builds at most 4^10",
-            spec.processors
-        ));
+        return Err(SpecError::PyramidTooLarge(spec.processors));
     }
     // Every upper link with its two terminals: (tile, core row) each.
     let links = upper_links(spec);

@@ -35,7 +35,7 @@
 //! band widths; the band widths are then the colours used.
 
 use super::fattree::heap_id;
-use super::Embedding;
+use super::{Embedding, SpecError};
 
 mod build;
 mod figures;
@@ -62,11 +62,12 @@ pub struct PyramidSpec {
 impl PyramidSpec {
     /// The default spec for `n` processors: `beta = floor(lg lg n)`, at most
     /// leaving one 4-ary level above the blocks.
-    pub fn new(n: u64) -> Result<PyramidSpec, String> {
+    pub fn new(n: u64) -> Result<PyramidSpec, SpecError> {
         if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
-            return Err(format!(
-                "{n} processors: the fat-pyramid needs a power of 4, at least 4"
-            ));
+            return Err(SpecError::NotPowerOfFour {
+                processors: n,
+                family: "the fat-pyramid",
+            });
         }
         let m = n.trailing_zeros() / 2;
         let lg = 2 * m;
