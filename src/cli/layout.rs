@@ -163,8 +163,7 @@ pub fn layout_file_text(args: &LayoutArgs) -> Result<String> {
 pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
     check_output_paths(&[], &outputs_of(&args.output, &args.svg))?;
     check_options(args)?;
-    let delay = crate::layout::metrics::Delay::parse(&args.delay)
-        .map_err(|e| Error::Usage(e.to_string()))?;
+    let delay = args.delay.delay.clone();
     if args.sweep {
         return run_sweep(args);
     }
@@ -321,7 +320,7 @@ fn run_one(args: &LayoutArgs, delay: &crate::layout::metrics::Delay) -> Result<i
             m.area
         );
     }
-    for line in b.construction.figures(&b.measured(&args.delay)) {
+    for line in b.construction.figures(&b.measured(&args.delay.text)) {
         println!("{line}");
     }
     wire_and_delay_figures(args, &b, delay);
@@ -354,7 +353,7 @@ fn wire_and_delay_figures(
             w.edges,
             w.max,
             delay.of(w.max),
-            args.delay
+            args.delay.text
         );
     }
     // The thesis's conditions on w(d) (chapter 4): the worst ratio of
@@ -369,7 +368,7 @@ fn wire_and_delay_figures(
     };
     println!(
         "  delay {} (for d >= 4): C1 w(d+x)/w(d) <= 1 + x/lg d {}; C2 <= 1 + x/d {}",
-        args.delay,
+        args.delay.text,
         verdict(metrics::Condition::C1),
         verdict(metrics::Condition::C2)
     );

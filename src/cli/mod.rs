@@ -198,6 +198,23 @@ pub struct SeparationArgs {
     pub output: Option<PathBuf>,
 }
 
+/// A wire delay function with its text as given (the report repeats it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DelayArg {
+    /// The flag's text.
+    pub text: String,
+    /// The function it names.
+    pub delay: crate::layout::metrics::Delay,
+}
+
+/// `--delay`: a function [`crate::layout::metrics::Delay::parse`] reads.
+pub(crate) fn parse_delay(s: &str) -> Result<DelayArg, String> {
+    Ok(DelayArg {
+        text: s.to_string(),
+        delay: crate::layout::metrics::Delay::parse(s).map_err(|e| e.to_string())?,
+    })
+}
+
 /// Arguments of `fabric layout`.
 #[derive(Debug, clap::Args)]
 pub struct LayoutArgs {
@@ -245,8 +262,8 @@ pub struct LayoutArgs {
     pub mesh_capacity: u32,
     /// Wire delay function for the delay figures: unit, linear, log, sqrt,
     /// or points `d:w,d:w,...`.
-    #[arg(long, default_value = "unit")]
-    pub delay: String,
+    #[arg(long, default_value = "unit", value_parser = parse_delay)]
+    pub delay: DelayArg,
     /// Write the layout as YAML (FORMATS.md section 4).
     #[arg(long, short)]
     pub output: Option<PathBuf>,

@@ -1,9 +1,9 @@
 //! The flags of `fabric simulate`, each parsed into its type by clap.
 
+use crate::cli::{parse_delay, DelayArg};
 use std::path::PathBuf;
 
 use crate::layout::fattree::Capacity;
-use crate::layout::metrics::Delay;
 use crate::sim::algorithms::AlgorithmKind;
 use crate::sim::traffic::TrafficKind;
 use crate::sim::Policy;
@@ -44,23 +44,6 @@ pub enum Constants {
     // Theorem 7's constants. (A plain comment: a doc comment would change
     // the `--help` listing of the values.)
     Proof,
-}
-
-/// A wire delay function with its text as given (the report repeats it).
-#[derive(Clone, Debug, PartialEq)]
-pub struct DelayArg {
-    /// The flag's text.
-    pub text: String,
-    /// The function it names.
-    pub delay: Delay,
-}
-
-/// `--delay`: a function [`Delay::parse`] reads.
-fn parse_delay(s: &str) -> Result<DelayArg, String> {
-    Ok(DelayArg {
-        text: s.to_string(),
-        delay: Delay::parse(s).map_err(|e| e.to_string())?,
-    })
 }
 
 /// Arguments of `fabric simulate`.
