@@ -55,6 +55,7 @@ pub mod algorithms;
 pub mod bft;
 mod error;
 pub mod fattree;
+pub mod packet;
 pub mod traffic;
 
 use rand::{Rng, SeedableRng};

@@ -1,0 +1,12 @@
+//! Packet-level (store-and-forward) simulation: packets advance one hop
+//! per synchronous step and wait in bounded queues, unlike the delivery
+//! cycles of [`super::Fabric`], where a message that loses is lost and
+//! retried.
+//!
+//! [`butterfly`] is the butterfly `B(n)` of Maggs and Sitaraman ("Simple
+//! algorithms for routing on butterfly networks with bounded queues"):
+//! nodes, edges, unique paths, reachability, sub-butterflies, wraparound
+//! and back-to-back, in closed form, each tested against a search of the
+//! explicit graph.
+
+pub mod butterfly;
