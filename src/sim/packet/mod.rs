@@ -7,6 +7,9 @@
 //! algorithms for routing on butterfly networks with bounded queues"):
 //! nodes, edges, unique paths, reachability, sub-butterflies, wraparound
 //! and back-to-back, in closed form, each tested against a search of the
-//! explicit graph.
+//! explicit graph. [`traffic`] makes the routing problems on its inputs:
+//! random destinations, random permutations, bit-reversal, transpose and
+//! identity, `k` packets per input.
 
 pub mod butterfly;
+pub mod traffic;
