@@ -58,21 +58,16 @@ impl RowSet {
         row & !self.free == self.fixed
     }
 
-    /// The number of rows.
-    pub fn len(&self) -> u64 {
+    /// The number of rows (at least 1: the set holds `fixed`).
+    pub fn count(&self) -> u64 {
         1 << self.free.count_ones()
-    }
-
-    /// Whether the set is empty (never: it holds at least `fixed`).
-    pub fn is_empty(&self) -> bool {
-        false
     }
 
     /// The rows in increasing order (the free bits are contiguous).
     pub fn rows(&self) -> impl Iterator<Item = u64> + '_ {
         // An empty `free` has one row, `fixed`; any shift serves.
         let shift = self.free.trailing_zeros() % 64;
-        (0..self.len()).map(move |k| self.fixed | (k << shift))
+        (0..self.count()).map(move |k| self.fixed | (k << shift))
     }
 }
 
@@ -355,7 +350,7 @@ mod tests {
                 for c in [0u64, 5, 42, 63] {
                     let at = Node { level: l1, row: c };
                     let s = b.sub_butterfly(at, l1, l2);
-                    assert_eq!(s.len(), 1 << (l2 - l1));
+                    assert_eq!(s.count(), 1 << (l2 - l1));
                     for a in s.rows() {
                         for d in s.rows() {
                             let inside = b
