@@ -677,3 +677,38 @@ fn joints_keep_their_order_past_the_two_kept_in_place() {
         assert_eq!(joints.iter().copied().collect::<Vec<_>>(), want);
     }
 }
+
+/// The width loop announces its strategies width by width, each width's
+/// in the order of [`Strategy::PORTFOLIO`], and the widths rise; on the
+/// random channels the routings need more than one width and every
+/// strategy but the fallback runs.
+#[test]
+fn the_portfolio_runs_in_its_order() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(83);
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..40 {
+        let (p, model) = random_case(&mut rng, 10..60, 0.3..0.9, 3..20, 0.0..0.2);
+        let mut events = Vec::new();
+        route_model(&p, model, &mut |e| {
+            let RouteEvent::Trying { width, method } = e;
+            events.push((width, method));
+        })
+        .expect("the yacr router routes every channel");
+        let place = |method: &str| {
+            Strategy::PORTFOLIO
+                .iter()
+                .position(|s| s.name() == method)
+                .expect("every announced method is a strategy")
+        };
+        for pair in events.windows(2) {
+            let ((w0, m0), (w1, m1)) = (pair[0], pair[1]);
+            assert!(
+                w0 < w1 || (w0 == w1 && place(m0) < place(m1)),
+                "{}: {m0} at {w0} tracks, then {m1} at {w1}",
+                p.name()
+            );
+        }
+        seen.extend(events.iter().map(|&(_, m)| place(m)));
+    }
+    assert!(seen.len() >= 3, "strategies announced: {seen:?}");
+}
