@@ -9,7 +9,9 @@
 //! and back-to-back, in closed form, each tested against a search of the
 //! explicit graph. [`traffic`] makes the routing problems on its inputs:
 //! random destinations, random permutations, bit-reversal, transpose and
-//! identity, `k` packets per input.
+//! identity, `k` packets per input. [`engine`] routes them step by step
+//! under queue models G and T with the protocols of section 2.
 
 pub mod butterfly;
+
 pub mod traffic;

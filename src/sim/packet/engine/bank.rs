@@ -1,0 +1,92 @@
+//! Bounded queues in one flat array: queue `v` holds `len[v]` packet ids in
+//! `buf[v * cap ..][.. len[v]]`, oldest first. Queues are short (a switch
+//! holds at most `q + 2` packets), so removing from the middle shifts the
+//! rest down instead of keeping a ring.
+
+/// `count` queues of capacity `cap` each.
+#[derive(Clone, Debug)]
+pub(crate) struct Bank {
+    cap: usize,
+    buf: Vec<u32>,
+    len: Vec<u32>,
+}
+
+impl Bank {
+    /// `count` empty queues of capacity `cap`.
+    pub(crate) fn new(count: usize, cap: usize) -> Self {
+        Bank {
+            cap,
+            buf: vec![0; count * cap],
+            len: vec![0; count],
+        }
+    }
+
+    /// The capacity of every queue.
+    pub(crate) fn cap(&self) -> usize {
+        self.cap
+    }
+
+    /// The number of packets in queue `v`.
+    #[inline]
+    pub(crate) fn len(&self, v: usize) -> usize {
+        self.len[v] as usize
+    }
+
+    /// Queue `v`'s packets, oldest first.
+    #[inline]
+    pub(crate) fn items(&self, v: usize) -> &[u32] {
+        let start = v * self.cap;
+        &self.buf[start..start + self.len[v] as usize]
+    }
+
+    /// Appends `id` to queue `v`, which must have room.
+    #[inline]
+    pub(crate) fn push(&mut self, v: usize, id: u32) {
+        let l = self.len[v] as usize;
+        debug_assert!(l < self.cap, "queue {v} overflows its {} slots", self.cap);
+        self.buf[v * self.cap + l] = id;
+        self.len[v] += 1;
+    }
+
+    /// Removes the packet at position `at` of queue `v`, keeping the order
+    /// of the rest.
+    #[inline]
+    pub(crate) fn remove(&mut self, v: usize, at: usize) {
+        let start = v * self.cap;
+        let l = self.len[v] as usize;
+        debug_assert!(at < l);
+        self.buf.copy_within(start + at + 1..start + l, start + at);
+        self.len[v] -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pushes and removals against a `Vec` per queue.
+    #[test]
+    fn bank_matches_vectors() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let (count, cap) = (5, 4);
+        let mut bank = Bank::new(count, cap);
+        let mut slow: Vec<Vec<u32>> = vec![Vec::new(); count];
+        for id in 0..2000u32 {
+            let v = rng.gen_range(0..count);
+            if slow[v].len() < cap && rng.gen_bool(0.55) {
+                bank.push(v, id);
+                slow[v].push(id);
+            } else if !slow[v].is_empty() {
+                let at = rng.gen_range(0..slow[v].len());
+                bank.remove(v, at);
+                slow[v].remove(at);
+            }
+            for (u, s) in slow.iter().enumerate() {
+                assert_eq!(bank.items(u), s.as_slice());
+                assert_eq!(bank.len(u), s.len());
+            }
+        }
+        assert_eq!(bank.cap(), cap);
+    }
+}

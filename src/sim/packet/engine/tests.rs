@@ -1,0 +1,154 @@
+use super::*;
+use crate::sim::packet::traffic::{bit_reversal, PacketTraffic};
+use crate::sim::trial_rng;
+
+fn config(model: QueueModel, protocol: Protocol, q: u32) -> Config {
+    Config { model, protocol, q }
+}
+
+fn packets(kind: PacketTraffic, n: u32, k: u32, seed: u64) -> Vec<Packet> {
+    kind.packets(n, k, &mut trial_rng(seed, 0))
+        .expect("valid traffic")
+}
+
+/// A lone packet is never delayed: it reaches level n at step n.
+#[test]
+fn a_lone_packet_takes_n_steps() {
+    for n in 1..=8 {
+        for d in [0, (1u64 << n) - 1, 5 % (1u64 << n)] {
+            let p = [Packet {
+                source: 1 % (1 << n),
+                destination: d,
+            }];
+            for protocol in Protocol::ALL {
+                let r = run(
+                    n,
+                    &p,
+                    config(QueueModel::Greedy, protocol, 1),
+                    &mut trial_rng(0, 0),
+                )
+                .expect("runs");
+                assert_eq!(r.steps, n as u64);
+                assert_eq!(r.hops, n as u64);
+            }
+        }
+    }
+}
+
+/// The identity sends every packet straight with no contention: T = n.
+#[test]
+fn identity_is_undelayed() {
+    for n in 1..=10 {
+        let p = packets(PacketTraffic::Identity, n, 1, 0);
+        let r = run(
+            n,
+            &p,
+            config(QueueModel::Greedy, Protocol::Fifo, 1),
+            &mut trial_rng(0, 0),
+        )
+        .expect("runs");
+        assert_eq!(r.steps, n as u64);
+        assert!(r.arrival.iter().all(|&a| a == n));
+        assert_eq!(r.link_use.iter().map(|u| u[1]).sum::<u64>(), 0);
+    }
+}
+
+/// Spec 001 §8 E2: direct bit-reversal under FIFO takes sqrt(N) + lg N - 1
+/// steps exactly, for q = 2 and 4 (the sqrt(N) packets through the middle
+/// switch leave it one per step).
+#[test]
+fn bit_reversal_takes_sqrt_n_plus_log_n_minus_1() {
+    for n in [4u32, 6, 8, 10, 12] {
+        let p = packets(PacketTraffic::BitReversal, n, 1, 0);
+        assert!(p.iter().all(|x| x.destination == bit_reversal(x.source, n)));
+        for q in [2, 4] {
+            let r = run(
+                n,
+                &p,
+                config(QueueModel::Greedy, Protocol::Fifo, q),
+                &mut trial_rng(0, 0),
+            )
+            .expect("runs");
+            assert_eq!(r.steps, (1u64 << (n / 2)) + n as u64 - 1, "n {n} q {q}");
+        }
+    }
+}
+
+/// Every packet is delivered to its destination, each crossing n edges;
+/// occupancies stay within the model's bound; the same seed gives the same
+/// trace.
+#[test]
+fn conservation_and_occupancy() {
+    for seed in 0..6u64 {
+        for n in [1u32, 3, 5, 7] {
+            for k in [1u32, 3] {
+                let p = packets(PacketTraffic::RandomDestinations, n, k, seed);
+                for model in [QueueModel::Greedy, QueueModel::Threshold] {
+                    for q in [1u32, 2, 4] {
+                        for protocol in Protocol::ALL {
+                            let c = config(model, protocol, q);
+                            let r = run(n, &p, c, &mut trial_rng(seed, 1)).expect("runs");
+                            assert_eq!(r.hops, p.len() as u64 * n as u64);
+                            assert!(r.arrival.iter().all(|&a| a >= n && a as u64 <= r.steps));
+                            let bound = match model {
+                                QueueModel::Greedy => q,
+                                QueueModel::Threshold => q + 2,
+                            };
+                            assert!(r.max_switch_occupancy <= bound);
+                            let again = run(n, &p, c, &mut trial_rng(seed, 1)).expect("runs");
+                            assert_eq!(again, r);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Bad configurations are refused before any work.
+#[test]
+fn bad_configurations_are_refused() {
+    let p = [Packet {
+        source: 0,
+        destination: 9,
+    }];
+    let c = config(QueueModel::Greedy, Protocol::Fifo, 0);
+    assert_eq!(
+        run(3, &p, c, &mut trial_rng(0, 0)),
+        Err(EngineError::ZeroCapacity)
+    );
+    let c = config(QueueModel::Threshold, Protocol::Fifo, 0);
+    assert!(matches!(
+        run(3, &p, c, &mut trial_rng(0, 0)),
+        Err(EngineError::RowOutside { index: 0, .. })
+    ));
+}
+
+#[test]
+#[ignore]
+fn e1_print() {
+    for protocol in [Protocol::Fifo, Protocol::PerEdgeOldest] {
+        for q in [1u32, 2, 3, 4, 8] {
+            let mut line = format!("{:?} q={q}:", protocol);
+            for n in [6u32, 8, 10, 12, 14] {
+                let trials = if n <= 10 { 100 } else { 20 };
+                let mut sum = 0.0;
+                for t in 0..trials {
+                    let p = PacketTraffic::RandomDestinations
+                        .packets(n, 1, &mut trial_rng(1, t))
+                        .unwrap();
+                    let r = run(
+                        n,
+                        &p,
+                        config(QueueModel::Greedy, protocol, q),
+                        &mut trial_rng(2, t),
+                    )
+                    .unwrap();
+                    sum += r.per_log(n);
+                }
+                line += &format!(" {:.3}", sum / trials as f64);
+            }
+            println!("{line}");
+        }
+    }
+}
