@@ -13,5 +13,5 @@
 //! under queue models G and T with the protocols of section 2.
 
 pub mod butterfly;
-
+pub mod engine;
 pub mod traffic;
