@@ -12,6 +12,8 @@
 //! identity, `k` packets per input. [`engine`] routes them step by step
 //! under queue models G and T with the protocols of section 2.
 
+pub mod adversary;
 pub mod butterfly;
 pub mod engine;
 pub mod traffic;
+pub mod valiant;

@@ -127,6 +127,9 @@ pub struct Run {
     pub steps: u64,
     /// The step each packet reached level `n`, in input order.
     pub arrival: Vec<u32>,
+    /// The packets in the order they reached level `n` (by step; within a
+    /// step, 0-edge before 1-edge at each output).
+    pub delivery_order: Vec<u32>,
     /// The destinations the packets were delivered to (those given, or
     /// those an oracle fixed).
     pub destination: Vec<u64>,
@@ -223,6 +226,7 @@ struct Engine {
     origin: Vec<u64>,
     dest: Vec<u64>,
     arrival: Vec<u32>,
+    order: Vec<u32>,
     /// Level 0: one injection queue per input.
     inject: Bank,
     /// Levels `1 .. n`: switch `(l, c)` is queue `(l - 1) N + c`.

@@ -50,6 +50,11 @@ impl Engine {
             origin: packets.iter().map(|p| p.source).collect(),
             dest: packets.iter().map(|p| p.destination).collect(),
             arrival,
+            order: if n == 0 {
+                (0..packets.len() as u32).collect()
+            } else {
+                Vec::with_capacity(packets.len())
+            },
             inject,
             switch: Bank::new(switches, cap as usize),
             selected: vec![NONE; rows * n as usize],
@@ -181,6 +186,7 @@ impl Engine {
         let cross = (to != row) as usize;
         if l + 1 == self.n {
             self.arrival[id as usize] = self.t;
+            self.order.push(id);
             self.remaining -= 1;
         } else {
             let u = l as usize * self.rows + to;
@@ -245,6 +251,7 @@ impl Engine {
             max_injection_occupancy: self.inject.cap() as u32,
             hops: self.hops(),
             arrival: self.arrival,
+            delivery_order: self.order,
             destination: self.dest,
             link_use: self.link_use,
             trace: self.trace,
