@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod chart;
+pub mod packet;
 pub mod svg;
 pub mod table;
 pub mod yaml;

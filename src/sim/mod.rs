@@ -497,7 +497,7 @@ pub fn figure_3_3_region(lambda: f64, n: u32) -> &'static str {
 }
 
 /// Mean, smallest, largest and standard deviation of a sample.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Spread {
     /// Arithmetic mean.
     pub mean: f64,

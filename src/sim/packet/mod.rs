@@ -15,5 +15,6 @@
 pub mod adversary;
 pub mod butterfly;
 pub mod engine;
+pub mod experiment;
 pub mod traffic;
 pub mod valiant;

@@ -152,3 +152,20 @@ fn e1_print() {
         }
     }
 }
+
+#[test]
+#[ignore]
+fn speed_print() {
+    for n in [std::env::var("SPEED_N").map_or(16, |v| v.parse().unwrap())] {
+        let p = PacketTraffic::RandomDestinations.packets(n, 1, &mut trial_rng(1, 0)).unwrap();
+        let t0 = std::time::Instant::now();
+        let mut hops = 0;
+        let reps = if n == 16 { 10 } else { 1 };
+        for _ in 0..reps {
+            let r = run(n, &p, config(QueueModel::Greedy, Protocol::Fifo, 4), &mut trial_rng(2, 0)).unwrap();
+            hops += r.hops;
+        }
+        let s = t0.elapsed().as_secs_f64();
+        println!("n={n}: {hops} hops in {s:.3}s = {:.1} M/s", hops as f64 / s / 1e6);
+    }
+}

@@ -1,0 +1,94 @@
+//! The paper's bound for each kind of cell, printed beside the measurement.
+
+use super::{Cell, Experiment, ExperimentError, Model, Routing, Workload};
+use crate::sim::packet::adversary::Adversary;
+
+/// What the paper proves for a cell.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "kebab-case", tag = "theorem")]
+pub enum Bound {
+    /// Theorems 2.1 and 2.5 (greedy, model G): every packet arrives by
+    /// D(p), the load of its full delay tree; with random destinations
+    /// T <= gamma lg N with high probability (gamma not numeric: the
+    /// measured T / lg N is the constant).
+    Greedy,
+    /// Theorem 2.6: two-phase routing of any permutation in O(lg N).
+    TwoPhase,
+    /// Theorem 3.1: the adversary's permutation needs at least LB steps.
+    Adversary {
+        /// The construction.
+        adversary: Adversary,
+    },
+    /// Any run without a theorem of its own (model T on ordinary traffic):
+    /// T >= lg N, the length of a path.
+    PathLength,
+}
+
+/// Whether a cell's measurement respects its bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Every trial respects the bound.
+    Holds,
+    /// Some trial does not.
+    Violated,
+    /// The bound is asymptotic; the figure is reported, not judged.
+    Reported,
+}
+
+impl Bound {
+    /// The bound for a cell of `e` at `(n, q)`.
+    pub fn of(e: &Experiment, n: u32, q: u32) -> Result<Bound, ExperimentError> {
+        Ok(match (e.model, e.workload, e.routing) {
+            (_, Workload::Adversary, _) => Bound::Adversary {
+                adversary: Adversary::new(n, q)?,
+            },
+            (_, _, Routing::TwoPhase) => Bound::TwoPhase,
+            (Model::G, _, Routing::Direct) => Bound::Greedy,
+            (Model::T, _, Routing::Direct) => Bound::PathLength,
+        })
+    }
+
+    /// The bound as a number of steps, where the theorem gives one.
+    pub fn steps(&self, n: u32) -> Option<u64> {
+        match self {
+            Bound::Adversary { adversary } => Some(adversary.bound),
+            Bound::PathLength | Bound::Greedy | Bound::TwoPhase => Some(n as u64),
+        }
+    }
+
+    /// Judges `cell`: lower bounds must be met by every trial; Theorem
+    /// 2.1 by every packet (its ratio at most 1 where it was checked).
+    pub fn verdict(&self, cell: &Cell) -> Verdict {
+        let lower = self.steps(cell.n).unwrap_or(0);
+        let under = cell.trials.iter().any(|t| t.steps < lower);
+        let tree = cell
+            .trials
+            .iter()
+            .any(|t| t.delay_tree_ratio.is_some_and(|r| r > 1.0));
+        if under || tree {
+            Verdict::Violated
+        } else {
+            match self {
+                Bound::Adversary { .. } | Bound::PathLength => Verdict::Holds,
+                Bound::Greedy if cell.trials.iter().all(|t| t.delay_tree_ratio.is_some()) => {
+                    Verdict::Holds
+                }
+                Bound::Greedy | Bound::TwoPhase => Verdict::Reported,
+            }
+        }
+    }
+
+    /// The statement, for tables and reports.
+    pub fn statement(&self) -> String {
+        match self {
+            Bound::Greedy => "Thm 2.1: arrival <= D(p); Thm 2.5: T <= gamma lg N w.h.p.".into(),
+            Bound::TwoPhase => "Thm 2.6: T = O(lg N) w.h.p. for any permutation".into(),
+            Bound::Adversary { adversary } => format!(
+                "Thm 3.1: T >= LB = {} (rho {}, d {})",
+                adversary.bound, adversary.rho, adversary.d
+            ),
+            Bound::PathLength => "T >= lg N (path length)".into(),
+        }
+    }
+}

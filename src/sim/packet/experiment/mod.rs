@@ -1,0 +1,269 @@
+//! Experiments on `B(n)`: one choice of model, protocol, traffic and
+//! routing, run for trials at each size and queue size of a sweep, with
+//! the paper's bound beside every measurement (spec 001 §8).
+//!
+//! Trials run in parallel on rayon; trial `i` draws its problem and its
+//! protocol's choices from `trial_rng(seed, i)`, so a report does not
+//! depend on the number of threads.
+
+use rayon::prelude::*;
+
+use super::adversary::{self, Adversary, AdversaryError, Replay, SplitRule};
+use super::engine::{self, Config, EngineError, Protocol, QueueModel};
+use super::traffic::{PacketTraffic, TrafficError};
+use super::valiant;
+use crate::sim::trial_rng;
+
+pub mod bound;
+#[cfg(test)]
+mod tests;
+
+pub use bound::Bound;
+
+/// The queue model of a run (spec 001 §9.3: each section has its own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Model {
+    /// Section 2: one queue of capacity q per switch, greedy protocols.
+    G,
+    /// Section 3: one queue per switch with threshold q (at most q + 2).
+    T,
+}
+
+/// The routing problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Workload {
+    /// Each packet to an independent uniform output.
+    RandomDestinations,
+    /// Each round a uniform permutation.
+    RandomPermutation,
+    /// Input `a` to `a`'s bits reversed.
+    BitReversal,
+    /// Input `a` to `a`'s halves swapped (even lg N).
+    Transpose,
+    /// Input `a` to output `a`.
+    Identity,
+    /// Theorem 3.1's permutation, built against the protocol (model T).
+    Adversary,
+}
+
+impl Workload {
+    /// The traffic generator, for every workload but the adversary.
+    pub fn traffic(self) -> Option<PacketTraffic> {
+        Some(match self {
+            Workload::RandomDestinations => PacketTraffic::RandomDestinations,
+            Workload::RandomPermutation => PacketTraffic::RandomPermutation,
+            Workload::BitReversal => PacketTraffic::BitReversal,
+            Workload::Transpose => PacketTraffic::Transpose,
+            Workload::Identity => PacketTraffic::Identity,
+            Workload::Adversary => return None,
+        })
+    }
+}
+
+/// Direct routing or Valiant's two phases through the wraparound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Routing {
+    /// Each packet on its unique path.
+    Direct,
+    /// To a random intermediate, then on (section 2.2), with a barrier.
+    TwoPhase,
+}
+
+/// What an experiment fixes; sizes and queue sizes vary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Experiment {
+    /// The queue model.
+    pub model: Model,
+    /// The switches' protocol.
+    pub protocol: Protocol,
+    /// The routing problem.
+    pub workload: Workload,
+    /// Direct or two-phase.
+    pub routing: Routing,
+    /// The adversary's split rule.
+    pub split: SplitRule,
+    /// Packets per input.
+    pub k: u32,
+    /// Trials per cell.
+    pub trials: u64,
+    /// The seed.
+    pub seed: u64,
+}
+
+/// Why an experiment cannot run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ExperimentError {
+    /// The traffic cannot be made.
+    #[error(transparent)]
+    Traffic(#[from] TrafficError),
+    /// The engine refused.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// The adversary cannot be built.
+    #[error(transparent)]
+    Adversary(#[from] AdversaryError),
+    /// A combination the paper does not define.
+    #[error("{0}")]
+    Combination(&'static str),
+    /// Over the memory budget.
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
+}
+
+/// One trial's figures.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Trial {
+    /// The routing time T (both phases for two-phase routing).
+    pub steps: u64,
+    /// Two-phase routing: T_A and T_B.
+    pub phases: Option<(u64, u64)>,
+    /// The most packets a switch held.
+    pub max_occupancy: u32,
+    /// Packet-hops.
+    pub hops: u64,
+    /// Packets delivered.
+    pub delivered: u64,
+    /// Theorem 2.1: the largest arrival / D(p) over the packets (model G,
+    /// direct routing).
+    pub delay_tree_ratio: Option<f64>,
+    /// The adversary's replay verdict.
+    pub replay: Option<Replay>,
+}
+
+/// The trials at one size and queue size.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Cell {
+    /// `lg N`.
+    pub n: u32,
+    /// The queue size.
+    pub q: u32,
+    /// The trials, in trial order.
+    pub trials: Vec<Trial>,
+    /// The paper's bound for this cell.
+    pub bound: Bound,
+}
+
+/// Bytes one trial of `B(n)` needs: switch queues, per-node state and
+/// per-packet state, doubled.
+pub fn trial_bytes(n: u32, q: u32, k: u32) -> u64 {
+    let rows = 1u64 << n;
+    let nodes = rows * (n as u64 + 1);
+    let packets = rows * k as u64;
+    2 * (nodes * (4 * (q as u64 + 2) + 12) + packets * 40)
+}
+
+impl Experiment {
+    /// Checks a cell's parameters before any work.
+    pub fn check(&self, n: u32, q: u32) -> Result<(), ExperimentError> {
+        if self.model == Model::G && q == 0 {
+            return Err(EngineError::ZeroCapacity.into());
+        }
+        if q > engine::MAX_Q {
+            return Err(EngineError::QueueTooLarge { q }.into());
+        }
+        if let Some(t) = self.workload.traffic() {
+            t.packets(0, self.k, &mut trial_rng(0, 0))?;
+            if t == PacketTraffic::Transpose && n % 2 == 1 {
+                return Err(TrafficError::OddTranspose { n }.into());
+            }
+        } else {
+            if self.model != Model::T {
+                return Err(ExperimentError::Combination(
+                    "the section-3 adversary runs under model T (--model t)",
+                ));
+            }
+            if self.routing != Routing::Direct || self.k != 1 {
+                return Err(ExperimentError::Combination(
+                    "the section-3 adversary is one packet per input, routed directly",
+                ));
+            }
+            if self.protocol.kind() != engine::protocol::Kind::Nonpredictive {
+                return Err(AdversaryError::Predictive {
+                    protocol: self.protocol.name(),
+                }
+                .into());
+            }
+            Adversary::new(n, q)?;
+        }
+        let threads = rayon::current_num_threads().min(self.trials as usize).max(1) as u64;
+        crate::limits::check(
+            || format!("{threads} parallel trials on B({n}) with q = {q}, k = {}", self.k),
+            trial_bytes(n, q, self.k).saturating_mul(threads),
+        )?;
+        Ok(())
+    }
+
+    fn config(&self, q: u32) -> Config {
+        Config {
+            model: match self.model {
+                Model::G => QueueModel::Greedy,
+                Model::T => QueueModel::Threshold,
+            },
+            protocol: self.protocol,
+            q,
+        }
+    }
+
+    /// Runs the trials of one cell.
+    pub fn cell(&self, n: u32, q: u32) -> Result<Cell, ExperimentError> {
+        self.check(n, q)?;
+        let trials: Result<Vec<Trial>, ExperimentError> = (0..self.trials)
+            .into_par_iter()
+            .map(|i| self.trial(n, q, i))
+            .collect();
+        Ok(Cell {
+            n,
+            q,
+            trials: trials?,
+            bound: Bound::of(self, n, q)?,
+        })
+    }
+
+    /// One trial.
+    pub fn trial(&self, n: u32, q: u32, index: u64) -> Result<Trial, ExperimentError> {
+        let mut rng = trial_rng(self.seed, index);
+        let config = self.config(q);
+        let Some(traffic) = self.workload.traffic() else {
+            let r = adversary::build(n, q, self.protocol, self.split, &rng)?;
+            return Ok(Trial {
+                steps: r.run.steps,
+                phases: None,
+                max_occupancy: r.run.max_switch_occupancy,
+                hops: r.run.hops,
+                delivered: r.run.arrival.len() as u64,
+                delay_tree_ratio: None,
+                replay: Some(r.replay),
+            });
+        };
+        let packets = traffic.packets(n, self.k, &mut rng)?;
+        Ok(match self.routing {
+            Routing::Direct => {
+                let r = engine::run(n, &packets, config, &mut rng)?;
+                Trial {
+                    steps: r.steps,
+                    phases: None,
+                    max_occupancy: r.max_switch_occupancy,
+                    hops: r.hops,
+                    delivered: r.arrival.len() as u64,
+                    delay_tree_ratio: None,
+                    replay: None,
+                }
+            }
+            Routing::TwoPhase => {
+                let r = valiant::route(n, &packets, config, &mut rng)?;
+                Trial {
+                    steps: r.total(),
+                    phases: Some((r.phase_a, r.phase_b)),
+                    max_occupancy: r.max_switch_occupancy,
+                    hops: r.hops,
+                    delivered: packets.len() as u64,
+                    delay_tree_ratio: None,
+                    replay: None,
+                }
+            }
+        })
+    }
+}
