@@ -9,7 +9,10 @@
 //! and back-to-back, in closed form, each tested against a search of the
 //! explicit graph. [`traffic`] makes the routing problems on its inputs:
 //! random destinations, random permutations, bit-reversal, transpose and
-//! identity, `k` packets per input.
+//! identity, `k` packets per input. A plain greedy simulator of queue
+//! model G (`reference`, FIFO and PerEdgeOldest) is kept for tests.
 
 pub mod butterfly;
+#[cfg(test)]
+pub(crate) mod reference;
 pub mod traffic;
