@@ -9,10 +9,13 @@
 //! and back-to-back, in closed form, each tested against a search of the
 //! explicit graph. [`traffic`] makes the routing problems on its inputs:
 //! random destinations, random permutations, bit-reversal, transpose and
-//! identity, `k` packets per input. A plain greedy simulator of queue
-//! model G (`reference`, FIFO and PerEdgeOldest) is kept for tests.
+//! identity, `k` packets per input. [`delay_tree`] computes the bound of
+//! their Theorem 2.1 (a packet's maximal full delay tree) and checks any
+//! greedy run against it; a plain greedy simulator kept for tests
+//! (`reference`) runs the checker on FIFO and PerEdgeOldest.
 
 pub mod butterfly;
+pub mod delay_tree;
 #[cfg(test)]
 pub(crate) mod reference;
 pub mod traffic;
