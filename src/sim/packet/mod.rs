@@ -9,12 +9,18 @@
 //! and back-to-back, in closed form, each tested against a search of the
 //! explicit graph. [`traffic`] makes the routing problems on its inputs:
 //! random destinations, random permutations, bit-reversal, transpose and
-//! identity, `k` packets per input. [`engine`] routes them step by step
-//! under queue models G and T with the protocols of section 2.
+pub mod delay_tree;
+pub mod engine;
+pub mod experiment;
+#[cfg(test)]
+pub(crate) mod reference;
 
 pub mod adversary;
 pub mod butterfly;
+pub mod delay_tree;
 pub mod engine;
 pub mod experiment;
+#[cfg(test)]
+pub(crate) mod reference;
 pub mod traffic;
 pub mod valiant;
