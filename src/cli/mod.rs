@@ -90,12 +90,9 @@ pub enum Command {
         fabric layout fat-tree --size 256 --capacity sqrt-over-lg -o ft.yaml\n  \
         fabric layout fat-tree --size 64 --capacity table:1,1,2,2,3,4,6")]
     Layout(LayoutArgs),
-    /// Route message sets over a laid-out network: delivery cycles and bit-times against the load factor.
-    #[command(after_help = "Examples:\n  \
-        fabric simulate fat-tree --algorithm random --traffic permutation --size 256 --rate 1,4,16 --plot cycles.svg\n  \
-        fabric simulate fat-tree --algorithm greedy --traffic greedy-adversary --size 1024 --rate 12,24\n  \
-        fabric simulate fat-tree --algorithm butterfly-fat-tree --size 256 --delay linear -o bft.yaml")]
-    Simulate(Box<simulate::SimulateArgs>),
+    /// Route messages over a laid-out network: fat-trees in delivery cycles, butterflies packet by packet.
+    #[command(subcommand)]
+    Simulate(Box<simulate::SimulateCommand>),
     /// Check a layout file: the legality rules of FORMATS.md section 4 and its metrics.
     #[command(after_help = "Example:\n  \
         fabric layout htree --size 16 -o h.yaml && fabric verify-layout h.yaml")]
@@ -343,7 +340,7 @@ fn violations_text(report: &VerifyReport, rule: BoundaryRule) -> String {
     lines.join("\n")
 }
 
-fn outputs_of<'a>(
+pub(crate) fn outputs_of<'a>(
     output: &'a Option<PathBuf>,
     svg: &'a Option<PathBuf>,
 ) -> Vec<&'a std::path::Path> {
@@ -358,7 +355,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Route(args) => route::run_route(args),
         Command::Separation(args) => channel::run_separation(args),
         Command::Layout(args) => layout::run(&args),
-        Command::Simulate(args) => simulate::run(&args),
+        Command::Simulate(command) => simulate::run(*command),
         Command::VerifyLayout(args) => layout::run_verify_layout(args),
         Command::Switchbox(args) => channel::run_switchbox(args),
         Command::Verify(args) => channel::run_verify(args),

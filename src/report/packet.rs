@@ -92,11 +92,25 @@ impl CellReport {
         let lg = cell.n.max(1) as f64;
         let per: Vec<f64> = steps.iter().map(|s| s / lg).collect();
         let phases = cell.trials.iter().all(|t| t.phases.is_some()).then(|| {
-            let a: Vec<f64> = cell.trials.iter().filter_map(|t| t.phases).map(|p| p.0 as f64).collect();
-            let b: Vec<f64> = cell.trials.iter().filter_map(|t| t.phases).map(|p| p.1 as f64).collect();
+            let a: Vec<f64> = cell
+                .trials
+                .iter()
+                .filter_map(|t| t.phases)
+                .map(|p| p.0 as f64)
+                .collect();
+            let b: Vec<f64> = cell
+                .trials
+                .iter()
+                .filter_map(|t| t.phases)
+                .map(|p| p.1 as f64)
+                .collect();
             [Spread::of(&a), Spread::of(&b)]
         });
-        let ratios: Vec<f64> = cell.trials.iter().filter_map(|t| t.delay_tree_ratio).collect();
+        let ratios: Vec<f64> = cell
+            .trials
+            .iter()
+            .filter_map(|t| t.delay_tree_ratio)
+            .collect();
         let replays: Vec<Replay> = cell.trials.iter().filter_map(|t| t.replay).collect();
         CellReport {
             lg_rows: cell.n,
@@ -108,7 +122,12 @@ impl CellReport {
             steps: Spread::of(&steps),
             steps_per_lg_n: Spread::of(&per),
             phases,
-            max_occupancy: cell.trials.iter().map(|t| t.max_occupancy).max().unwrap_or(0),
+            max_occupancy: cell
+                .trials
+                .iter()
+                .map(|t| t.max_occupancy)
+                .max()
+                .unwrap_or(0),
             delay_tree_worst_ratio: (!ratios.is_empty())
                 .then(|| ratios.iter().cloned().fold(0.0, f64::max)),
             replay: (!replays.is_empty()).then(|| {
@@ -190,6 +209,10 @@ fn draw(e: impl std::fmt::Display) -> ChartError {
     ChartError::Draw(e.to_string())
 }
 
+/// A cell's plotted figure: mean, smallest, largest, and the bound where
+/// it is a number.
+type Pick = fn(&CellReport) -> (f64, f64, f64, Option<f64>);
+
 /// The sweep against lg N, one colour per queue size: the figure the
 /// paper bounds (T / lg N, or T beside LB for the adversary), with the
 /// trials' range as bars and the bound as a dashed line where it is a
@@ -199,7 +222,7 @@ pub fn packet_chart(r: &PacketReport) -> Result<String, ChartError> {
         .cells
         .iter()
         .any(|c| matches!(c.bound, Bound::Adversary { .. }));
-    let (y_name, pick): (&str, fn(&CellReport) -> (f64, f64, f64, Option<f64>)) = if adversary {
+    let (y_name, pick): (&str, Pick) = if adversary {
         ("T (steps); dashed: Theorem 3.1's LB", |c| {
             let lb = match &c.bound {
                 Bound::Adversary { adversary } => Some(adversary.bound as f64),

@@ -8,14 +8,6 @@ use crate::sim::algorithms::AlgorithmKind;
 use crate::sim::traffic::TrafficKind;
 use crate::sim::Policy;
 
-/// The networks `fabric simulate` routes over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum SimNetwork {
-    /// Fat-trees (thesis chapter 3), and the butterfly fat-tree for the
-    /// `butterfly-fat-tree` algorithm.
-    FatTree,
-}
-
 /// RANDOM's congestion parameter `r` as given: a number, or the fat-tree's
 /// own.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,10 +41,6 @@ pub enum Constants {
 /// Arguments of `fabric simulate`.
 #[derive(Debug, clap::Args)]
 pub struct SimulateArgs {
-    /// The network family: `fat-tree` (thesis chapter 3; the
-    /// `butterfly-fat-tree` algorithm runs on the butterfly fat-tree).
-    #[arg(value_enum)]
-    pub network: SimNetwork,
     /// Routing algorithm: `random` (RANDOM with TRY-GUESS), `random-prime`
     /// (RANDOM', for capacities Omega(lg n)), `greedy`, or
     /// `butterfly-fat-tree` (section 3.5, wire by wire).

@@ -6,6 +6,7 @@
 //! then builds the network, runs every rate's trials and writes the report.
 
 mod args;
+mod butterfly;
 mod job;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,6 +22,7 @@ use crate::sim::traffic::generate;
 use crate::sim::{run_trials, FabricFigures, Message, SimError, SimReport, SimRun, TimeModel};
 
 pub use args::SimulateArgs;
+pub use butterfly::ButterflyArgs;
 use job::{usage, ExternalChannel, NetPlan, SimulateJob};
 
 use super::write_all_or_nothing;
@@ -38,8 +40,35 @@ fn failed(e: SimError) -> Error {
     Error::Failed(e.to_string())
 }
 
-/// `fabric simulate`: check the arguments into a job, then run it.
-pub fn run(args: &SimulateArgs) -> Result<i32> {
+/// The networks `fabric simulate` routes over, each with its own flags.
+#[derive(Debug, clap::Subcommand)]
+pub enum SimulateCommand {
+    /// Fat-trees (thesis chapter 3) in delivery cycles: cycles and
+    /// bit-times against the load factor.
+    #[command(after_help = "Examples:\n  \
+        fabric simulate fat-tree --algorithm random --traffic permutation --size 256 --rate 1,4,16 --plot cycles.svg\n  \
+        fabric simulate fat-tree --algorithm greedy --traffic greedy-adversary --size 1024 --rate 12,24\n  \
+        fabric simulate fat-tree --algorithm butterfly-fat-tree --size 256 --delay linear -o bft.yaml")]
+    FatTree(SimulateArgs),
+    /// The butterfly with bounded queues (Maggs and Sitaraman), packet by
+    /// packet, each figure beside the paper's bound.
+    #[command(after_help = "Examples:\n  \
+        fabric simulate butterfly --size 64,256,1024,4096 --queue 1,2,4 --trials 20 --plot e1.svg\n  \
+        fabric simulate butterfly --model t --traffic adversary --size 4096,16384,65536 --queue 2\n  \
+        fabric simulate butterfly --traffic bit-reversal --routing two-phase --size 1024 --queue 2")]
+    Butterfly(ButterflyArgs),
+}
+
+/// `fabric simulate NETWORK ...`.
+pub fn run(command: SimulateCommand) -> Result<i32> {
+    match command {
+        SimulateCommand::FatTree(args) => run_fat_tree(&args),
+        SimulateCommand::Butterfly(args) => butterfly::run(&args),
+    }
+}
+
+/// `fabric simulate fat-tree`: check the arguments into a job, then run it.
+fn run_fat_tree(args: &SimulateArgs) -> Result<i32> {
     let job = SimulateJob::from_args(args)?;
     let start = Instant::now();
     let net = build_net(&job)?;

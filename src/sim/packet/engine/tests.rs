@@ -157,15 +157,79 @@ fn e1_print() {
 #[ignore]
 fn speed_print() {
     for n in [std::env::var("SPEED_N").map_or(16, |v| v.parse().unwrap())] {
-        let p = PacketTraffic::RandomDestinations.packets(n, 1, &mut trial_rng(1, 0)).unwrap();
+        let p = PacketTraffic::RandomDestinations
+            .packets(n, 1, &mut trial_rng(1, 0))
+            .unwrap();
         let t0 = std::time::Instant::now();
         let mut hops = 0;
         let reps = if n == 16 { 10 } else { 1 };
         for _ in 0..reps {
-            let r = run(n, &p, config(QueueModel::Greedy, Protocol::Fifo, 4), &mut trial_rng(2, 0)).unwrap();
+            let r = run(
+                n,
+                &p,
+                config(QueueModel::Greedy, Protocol::Fifo, 4),
+                &mut trial_rng(2, 0),
+            )
+            .unwrap();
             hops += r.hops;
         }
         let s = t0.elapsed().as_secs_f64();
-        println!("n={n}: {hops} hops in {s:.3}s = {:.1} M/s", hops as f64 / s / 1e6);
+        println!(
+            "n={n}: {hops} hops in {s:.3}s = {:.1} M/s",
+            hops as f64 / s / 1e6
+        );
     }
+}
+
+/// The engine against the plain reference simulator: identical arrivals
+/// for FIFO and PerEdgeOldest under model G on many random problems, and
+/// every run within Theorem 2.1's bound.
+#[test]
+fn engine_matches_the_reference() {
+    use crate::sim::packet::delay_tree;
+    use crate::sim::packet::reference::{run_greedy, RefProtocol};
+    let mut compared = 0;
+    for seed in 0..12u64 {
+        for n in 1..=7u32 {
+            for k in [1u32, 2, 3] {
+                let p = packets(
+                    PacketTraffic::RandomDestinations,
+                    n,
+                    k,
+                    seed * 31 + n as u64,
+                );
+                for q in 1..=4 {
+                    for (protocol, reference) in [
+                        (Protocol::Fifo, RefProtocol::Fifo),
+                        (Protocol::PerEdgeOldest, RefProtocol::PerEdgeOldest),
+                    ] {
+                        let r = run(
+                            n,
+                            &p,
+                            config(QueueModel::Greedy, protocol, q),
+                            &mut trial_rng(0, 0),
+                        )
+                        .expect("runs");
+                        let slow = run_greedy(n, &p, q, reference);
+                        let fast: Vec<u64> = r.arrival.iter().map(|&a| a as u64).collect();
+                        assert_eq!(fast, slow, "{protocol:?} n {n} k {k} q {q} seed {seed}");
+                        let check = delay_tree::check(
+                            &crate::sim::packet::butterfly::Butterfly::new(n),
+                            &p,
+                            &fast,
+                            q,
+                        )
+                        .expect("in range");
+                        assert!(
+                            check.holds(),
+                            "Theorem 2.1 fails: {:?}",
+                            check.violations.first()
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(compared, 12 * 7 * 3 * 4 * 2);
 }

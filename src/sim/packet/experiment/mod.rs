@@ -9,6 +9,8 @@
 use rayon::prelude::*;
 
 use super::adversary::{self, Adversary, AdversaryError, Replay, SplitRule};
+use super::butterfly::Butterfly;
+use super::delay_tree::{self, DelayTreeError};
 use super::engine::{self, Config, EngineError, Protocol, QueueModel};
 use super::traffic::{PacketTraffic, TrafficError};
 use super::valiant;
@@ -108,6 +110,9 @@ pub enum ExperimentError {
     /// A combination the paper does not define.
     #[error("{0}")]
     Combination(&'static str),
+    /// Theorem 2.1's checker refused the run.
+    #[error(transparent)]
+    DelayTree(#[from] DelayTreeError),
     /// Over the memory budget.
     #[error(transparent)]
     Limit(#[from] crate::limits::LimitError),
@@ -188,9 +193,16 @@ impl Experiment {
             }
             Adversary::new(n, q)?;
         }
-        let threads = rayon::current_num_threads().min(self.trials as usize).max(1) as u64;
+        let threads = rayon::current_num_threads()
+            .min(self.trials as usize)
+            .max(1) as u64;
         crate::limits::check(
-            || format!("{threads} parallel trials on B({n}) with q = {q}, k = {}", self.k),
+            || {
+                format!(
+                    "{threads} parallel trials on B({n}) with q = {q}, k = {}",
+                    self.k
+                )
+            },
             trial_bytes(n, q, self.k).saturating_mul(threads),
         )?;
         Ok(())
@@ -242,13 +254,21 @@ impl Experiment {
         Ok(match self.routing {
             Routing::Direct => {
                 let r = engine::run(n, &packets, config, &mut rng)?;
+                let delay_tree_ratio = match self.model {
+                    Model::G if n <= delay_tree::MAX_N => {
+                        let arrivals: Vec<u64> = r.arrival.iter().map(|&a| a as u64).collect();
+                        let check = delay_tree::check(&Butterfly::new(n), &packets, &arrivals, q)?;
+                        Some(check.worst_ratio)
+                    }
+                    Model::G | Model::T => None,
+                };
                 Trial {
                     steps: r.steps,
                     phases: None,
                     max_occupancy: r.max_switch_occupancy,
                     hops: r.hops,
                     delivered: r.arrival.len() as u64,
-                    delay_tree_ratio: None,
+                    delay_tree_ratio,
                     replay: None,
                 }
             }

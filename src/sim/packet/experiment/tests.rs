@@ -32,9 +32,15 @@ fn cells_do_not_depend_on_threads() {
 #[test]
 fn bad_combinations_are_refused() {
     let adv = experiment(Model::G, Protocol::Fifo, Workload::Adversary);
-    assert!(matches!(adv.check(16, 2), Err(ExperimentError::Combination(_))));
+    assert!(matches!(
+        adv.check(16, 2),
+        Err(ExperimentError::Combination(_))
+    ));
     let adv = experiment(Model::T, Protocol::PerEdgeOldest, Workload::Adversary);
-    assert!(matches!(adv.check(16, 2), Err(ExperimentError::Adversary(_))));
+    assert!(matches!(
+        adv.check(16, 2),
+        Err(ExperimentError::Adversary(_))
+    ));
     let g = experiment(Model::G, Protocol::Fifo, Workload::RandomDestinations);
     assert!(matches!(g.check(8, 0), Err(ExperimentError::Engine(_))));
     let t = experiment(Model::G, Protocol::Fifo, Workload::Transpose);
