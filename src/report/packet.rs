@@ -81,7 +81,9 @@ pub struct CellReport {
     pub replay: Option<Replay>,
     /// Packet-hops over all trials.
     pub hops: u64,
-    /// Wall-clock seconds for the cell's trials.
+    /// Wall-clock seconds for the cell's trials (terminal only: the YAML
+    /// stays byte-identical for a seed).
+    #[serde(skip)]
     pub seconds: f64,
 }
 

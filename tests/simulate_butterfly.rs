@@ -1,0 +1,119 @@
+//! End-to-end tests of `fabric simulate butterfly`: the report parsed back,
+//! byte-identical reruns, and bad parameters refused with exit 2 before
+//! any work and without output.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn fabric(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fabric"))
+        .args(args)
+        .output()
+        .expect("the fabric binary runs")
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fabric-bfly-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A sweep writes one cell per size and queue size with its bound; the
+/// same seed gives byte-identical YAML; the adversary's replay is
+/// identical and T >= LB.
+#[test]
+fn sweeps_report_each_cell_beside_its_bound() {
+    let dir = scratch("sweep");
+    let (a, b, svg) = (dir.join("a.yaml"), dir.join("b.yaml"), dir.join("e1.svg"));
+    for out in [&a, &b] {
+        let o = fabric(&[
+            "simulate",
+            "butterfly",
+            "--size",
+            "64,256",
+            "--queue",
+            "1,2",
+            "--trials",
+            "4",
+            "--seed",
+            "5",
+            "-o",
+            out.to_str().unwrap(),
+            "--plot",
+            svg.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(text(&o.stdout).contains("Thm 2.1"));
+    }
+    let (ya, yb) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert_eq!(ya, yb, "the same seed must give the same report");
+    let y: serde_yaml::Value = serde_yaml::from_slice(&ya).unwrap();
+    let cells = y["cells"].as_sequence().expect("cells");
+    assert_eq!(cells.len(), 4);
+    for c in cells {
+        assert_eq!(c["verdict"].as_str(), Some("holds"));
+        let ratio = c["delay_tree_worst_ratio"].as_f64().expect("checked");
+        assert!(ratio > 0.0 && ratio <= 1.0);
+        assert!(c["steps"]["min"].as_f64().unwrap() >= c["lg_rows"].as_f64().unwrap());
+    }
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+
+    let o = fabric(&[
+        "simulate",
+        "butterfly",
+        "--model",
+        "t",
+        "--traffic",
+        "adversary",
+        "--size",
+        "4096",
+        "--queue",
+        "2",
+        "--trials",
+        "1",
+        "-o",
+        a.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let y: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&a).unwrap()).unwrap();
+    let c = &y["cells"][0];
+    assert_eq!(c["replay"].as_str(), Some("identical"));
+    assert_eq!(c["bound"]["adversary"]["bound"].as_u64(), Some(80));
+    assert_eq!(c["steps"]["max"].as_f64(), Some(115.0));
+}
+
+/// Bad parameters: exit 2, a message naming the problem, no output file.
+#[test]
+fn bad_parameters_are_refused_before_work() {
+    let dir = scratch("bad");
+    let out = dir.join("r.yaml");
+    let o_path = out.to_str().unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (&["--size", "100"], "power of 2"),
+        (&["--size", "64", "--queue", "0"], "q >= 1"),
+        (&["--size", "128", "--traffic", "transpose"], "even"),
+        (&["--size", "64", "--traffic", "adversary"], "model T"),
+        (
+            &["--size", "16", "--model", "t", "--traffic", "adversary"],
+            "too small",
+        ),
+        (&["--size", "1073741824", "--trials", "4"], "memory"),
+    ];
+    for (args, message) in cases {
+        let mut all = vec!["simulate", "butterfly", "-o", o_path];
+        all.extend_from_slice(args);
+        let o = fabric(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(message),
+            "{args:?}: `{}` lacks `{message}`",
+            text(&o.stderr)
+        );
+        assert!(!out.exists(), "{args:?} left an output");
+    }
+}
