@@ -55,7 +55,12 @@ impl Bank {
         let start = v * self.cap;
         let l = self.len[v] as usize;
         debug_assert!(at < l);
-        self.buf.copy_within(start + at + 1..start + l, start + at);
+        // A short loop: queues hold a handful of ids, and memmove's call
+        // costs more than the copy.
+        let queue = &mut self.buf[start..start + l];
+        for i in at..l - 1 {
+            queue[i] = queue[i + 1];
+        }
         self.len[v] -= 1;
     }
 }

@@ -233,11 +233,10 @@ struct Engine {
     switch: Bank,
     /// The packet each node (levels `0 .. n`, index `l N + c`) has picked.
     selected: Vec<u32>,
-    /// Per switch: the step its start-of-step occupancy was recorded, that
-    /// occupancy, and the packets it has accepted in that step.
-    stamp: Vec<u32>,
-    start: Vec<u16>,
-    taken: Vec<u8>,
+    /// Per switch, packed in one word: the step its start-of-step
+    /// occupancy was recorded (high 32 bits), that occupancy (bits 8..24)
+    /// and the packets it has accepted in that step (low 8 bits).
+    mark: Vec<u64>,
     /// Per level `0 .. n`: a bit per row, set while the node holds packets.
     occupied: Vec<u64>,
     words: usize,

@@ -1,6 +1,6 @@
 //! The engine's step loop.
 
-use super::{Bank, Config, Engine, EngineError, Kind, Oracle, QueueModel, Run, NONE};
+use super::{Bank, Config, Engine, EngineError, Kind, Oracle, Protocol, QueueModel, Run, NONE};
 use crate::sim::packet::traffic::Packet;
 use rand_chacha::ChaCha8Rng;
 
@@ -58,9 +58,7 @@ impl Engine {
             inject,
             switch: Bank::new(switches, cap as usize),
             selected: vec![NONE; rows * n as usize],
-            stamp: vec![0; switches],
-            start: vec![0; switches],
-            taken: vec![0; switches],
+            mark: vec![0; switches],
             occupied,
             words,
             level_count,
@@ -124,21 +122,25 @@ impl Engine {
         let node = l as usize * self.rows + row;
         match self.config.protocol.kind() {
             Kind::Nonpredictive => {
-                let at = if self.selected[node] == NONE {
+                let held = self.selected[node];
+                let (at, id) = if held == NONE {
                     let queue = self.queue(l, row);
                     let at = self.config.protocol.select(queue, &self.origin, rng);
                     let id = queue[at];
                     self.selected[node] = id;
                     oracle.on_select(l, row as u64, id, &mut self.dest);
-                    at
+                    (at, id)
+                } else if self.config.protocol == Protocol::Fifo {
+                    // Only the picked packet leaves, so it stays the head.
+                    (0, held)
                 } else {
-                    let id = self.selected[node];
-                    let queue = self.queue(l, row);
-                    queue.iter().position(|&x| x == id).unwrap_or_else(|| {
-                        unreachable!("the picked packet {id} left node ({l}, {row}) unsent")
-                    })
+                    let at = self.queue(l, row).iter().position(|&x| x == held);
+                    let at = at.unwrap_or_else(|| {
+                        unreachable!("the picked packet {held} left node ({l}, {row}) unsent")
+                    });
+                    (at, held)
                 };
-                let id = self.queue(l, row)[at];
+                debug_assert_eq!(self.queue(l, row)[at], id);
                 if self.offer(l, row, id) {
                     self.depart(l, row, at);
                     self.selected[node] = NONE;
@@ -190,15 +192,16 @@ impl Engine {
             self.remaining -= 1;
         } else {
             let u = l as usize * self.rows + to;
-            self.touch(u);
+            let mark = self.touch(u);
+            let start = ((mark >> 8) & 0xffff) as u32;
             let accept = match self.config.model {
-                QueueModel::Greedy => (self.start[u] as u32) + (self.taken[u] as u32) < self.cap,
-                QueueModel::Threshold => self.start[u] as u32 <= self.config.q,
+                QueueModel::Greedy => start + ((mark & 0xff) as u32) < self.cap,
+                QueueModel::Threshold => start <= self.config.q,
             };
             if !accept {
                 return false;
             }
-            self.taken[u] += 1;
+            self.mark[u] = mark + 1;
             self.switch.push(u, id);
             let len = self.switch.len(u) as u32;
             self.max_switch = self.max_switch.max(len);
@@ -216,13 +219,16 @@ impl Engine {
     }
 
     /// Records switch `u`'s start-of-step occupancy the first time the step
-    /// touches it.
+    /// touches it; returns its mark.
     #[inline]
-    fn touch(&mut self, u: usize) {
-        if self.stamp[u] != self.t {
-            self.stamp[u] = self.t;
-            self.start[u] = self.switch.len(u) as u16;
-            self.taken[u] = 0;
+    fn touch(&mut self, u: usize) -> u64 {
+        let mark = self.mark[u];
+        if (mark >> 32) as u32 == self.t {
+            mark
+        } else {
+            let fresh = ((self.t as u64) << 32) | ((self.switch.len(u) as u64) << 8);
+            self.mark[u] = fresh;
+            fresh
         }
     }
 
