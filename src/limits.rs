@@ -119,11 +119,13 @@ pub fn simulate_bytes(messages: u64, concurrent: u64) -> u64 {
 
 /// Estimated peak memory of building, checking and measuring one layout
 /// of `kind` at `size`: bytes per unit of size (a processor; the root
-/// mesh's side squared for trees of meshes, cubed in 3-D), measured on the
-/// project's 24 GB machine and doubled: htree and fat-tree 4^12 processors
-/// 13.7 GB (4^9 219 MB); fat-pyramid 4^9 227 MB; butterfly and scalable
-/// fat-trees 4^12 8 and 6 GB; tree-of-meshes side 512 2.8 GB;
-/// tree-of-meshes-3d side 32 3.2 GB; fat-tree-3d 8^7 1.7 GB.
+/// mesh's side squared for trees of meshes, cubed in 3-D; the rows squared
+/// for the butterfly `B(n)`), measured on the project's 24 GB machine and
+/// doubled: htree and fat-tree 4^12 processors 13.7 GB (4^9 219 MB);
+/// fat-pyramid 4^9 227 MB; butterfly and scalable fat-trees 4^12 8 and 6
+/// GB; tree-of-meshes side 512 2.8 GB; tree-of-meshes-3d side 32 3.2 GB;
+/// fat-tree-3d 8^7 1.7 GB; butterfly 1024 / 2048 / 4096 rows 163 / 604 /
+/// 2,287 MB (155 / 144 / 136 bytes per N^2).
 pub fn layout_bytes(kind: crate::layout::LayoutKind, size: u64) -> u64 {
     use crate::layout::LayoutKind;
     let (bytes, power) = match kind {
@@ -131,6 +133,7 @@ pub fn layout_bytes(kind: crate::layout::LayoutKind, size: u64) -> u64 {
         LayoutKind::ScalableFatTree => (750, 1),
         LayoutKind::TreeOfMeshes | LayoutKind::FoldedTreeOfMeshes => (22_000, 2),
         LayoutKind::TreeOfMeshes3d => (200_000, 3),
+        LayoutKind::Butterfly => (320, 2),
         LayoutKind::Htree
         | LayoutKind::FatTree
         | LayoutKind::FatPyramid

@@ -668,6 +668,74 @@ fn layout_writes_a_file_that_verify_layout_accepts() {
     assert!(!none.exists());
 }
 
+/// `fabric layout butterfly --size N`: N that is not a power of 2 of at
+/// least 2, or whose layout is over the memory budget or the checker's
+/// raster, is refused with exit 2 before anything is built, and nothing is
+/// written; a good N writes a file that verify-layout accepts as the
+/// butterfly its `rows` describe, with its figures on the terminal.
+#[test]
+fn butterfly_layout_refuses_bad_sizes_before_any_work() {
+    let dir = scratch("butterfly");
+    let out = dir.join("b.yaml");
+    let needs = "rows: the butterfly B(n) needs N = 2^n rows, a power of 2 of at least 2";
+    let cases: [(&[&str], String); 6] = [
+        (&["--size", "12"], format!("12 {needs}")),
+        (&["--size", "1"], format!("1 {needs}")),
+        (&["--size", "0"], format!("0 {needs}")),
+        (
+            &["--size", "8192"],
+            "more than the budget of 16.00 GiB".into(),
+        ),
+        (
+            &["--size", "9223372036854775808"],
+            "more than the budget of 16.00 GiB".into(),
+        ),
+        (
+            &["--size", "8192", "--memory", "64"],
+            "a layout of 16396 x 24576 is more than the checker's 268435456 grid points".into(),
+        ),
+    ];
+    for (args, want) in cases {
+        let start = std::time::Instant::now();
+        let o = run(fabric()
+            .args(["layout", "butterfly"])
+            .args(args)
+            .arg("-o")
+            .arg(&out));
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(&want), "{args:?}: {err}");
+        assert!(!out.exists(), "{args:?} wrote output");
+        assert!(start.elapsed().as_secs() < 5, "{args:?}");
+    }
+    let o = run(fabric()
+        .args(["layout", "butterfly", "--size", "8", "-o"])
+        .arg(&out));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    for want in [
+        "butterfly (rows 8): 18 x 24, area 432",
+        "area / N^2 = 6.750",
+        "longest wire 23 = 5N/2 + 3 = 23",
+    ] {
+        assert!(stdout.contains(want), "{want}: {stdout}");
+    }
+    let y = yaml(&out);
+    assert_eq!(y["network"].as_str(), Some("butterfly"));
+    assert_eq!(y["nodes"].as_sequence().unwrap().len(), 32);
+    assert_eq!(y["edges"].as_sequence().unwrap().len(), 48);
+    let v = run(fabric().arg("verify-layout").arg(&out));
+    assert!(v.status.success(), "{}", text(&v.stdout));
+    assert!(text(&v.stdout).contains("realises the intended butterfly"));
+    // The same drawing claiming another butterfly is refused.
+    let bad = dir.join("bad.yaml");
+    let good = std::fs::read_to_string(&out).unwrap();
+    std::fs::write(&bad, good.replacen("rows: 8", "rows: 4", 1)).unwrap();
+    let v = run(fabric().arg("verify-layout").arg(&bad));
+    assert_eq!(v.status.code(), Some(1), "{}", text(&v.stdout));
+    assert!(text(&v.stdout).contains("network: 32 nodes, but the intended network has 12"));
+}
+
 #[test]
 fn layout_sweep_reports_exponents_and_draws_a_chart() {
     let dir = scratch("sweep");

@@ -118,6 +118,8 @@ fn families() -> Vec<Family> {
             &[1, 8, 64, 512],
             product(&[("capacity", CAPACITIES), ("omega", &["1", "2"])]),
         ),
+        // N = 2^n rows; the unit tests check every size up to 1024.
+        family("butterfly", &[2, 4, 8, 16, 32, 64, 128, 256], ignored(&[])),
     ]
 }
 

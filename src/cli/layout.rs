@@ -207,6 +207,8 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
     }
     let x_name = if args.kind.is_tree_of_meshes() {
         "n (root mesh side)"
+    } else if args.kind == LayoutKind::Butterfly {
+        "N (rows)"
     } else {
         "n (processors)"
     };

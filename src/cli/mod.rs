@@ -220,19 +220,21 @@ pub struct LayoutArgs {
     /// switches), `tree-of-meshes` (H-tree style), `folded-tree-of-meshes`
     /// (2-D fold-and-squash), `tree-of-meshes-3d` (3-D fold-and-squash),
     /// `fat-pyramid` (butterfly fat-tree over H-tree blocks with a mesh at
-    /// every level, laid out regularly) or `fat-tree-3d` (a fat-tree in a
-    /// cube with thin gap slabs, a power of 8 processors).
+    /// every level, laid out regularly), `fat-tree-3d` (a fat-tree in a
+    /// cube with thin gap slabs, a power of 8 processors) or `butterfly`
+    /// (the butterfly B(n) of N = 2^n rows, levels in columns, area
+    /// Θ(N^2)).
     #[arg(value_enum)]
     pub kind: crate::layout::LayoutKind,
     /// Number of processors (leaves), a power of 4 (a power of 8 for
     /// `fat-tree-3d`); for trees of meshes the side n of the root mesh, a
-    /// power of 2.
+    /// power of 2; for `butterfly` the rows N, a power of 2 of at least 2.
     #[arg(long, short = 'n', required_unless_present = "sweep")]
     pub size: Option<u64>,
     /// Lay out a range of sizes instead (4 .. 4^8 processors; 8 .. 8^6 for
-    /// fat-tree-3d; root meshes 2 .. 64 for trees of meshes, full depth) and
-    /// report how area and the longest wire grow: a YAML table with --output
-    /// and a chart with --svg.
+    /// fat-tree-3d; root meshes 2 .. 64 for trees of meshes, full depth;
+    /// rows 2 .. 1024 for butterfly) and report how area and the longest
+    /// wire grow: a YAML table with --output and a chart with --svg.
     #[arg(long, conflicts_with_all = ["size", "levels"])]
     pub sweep: bool,
     /// Trees of meshes: keep this many levels below the root (default the

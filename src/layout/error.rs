@@ -45,6 +45,21 @@ pub enum SpecError {
     /// butterfly fat-tree's network.
     #[error("{0} processors: not a power of 4 of at least 4")]
     ButterflyProcessors(u64),
+    /// A row count that is not a power of 2 of at least 2, for the
+    /// butterfly `B(n)` (`N = 2^n` rows, `n >= 1`).
+    #[error("{0} rows: the butterfly B(n) needs N = 2^n rows, a power of 2 of at least 2")]
+    ButterflyRows(u64),
+    /// A 2-D layout whose bounding box is more than the legality checker
+    /// rasterises.
+    #[error("a layout of {width} x {height} is more than the checker's {max_points} grid points")]
+    AreaBeyondChecker {
+        /// The layout's width.
+        width: u64,
+        /// The layout's height.
+        height: u64,
+        /// The checker's limit.
+        max_points: u64,
+    },
     /// A processor count that is not a power of 2, for an H-tree.
     #[error("{0} processors: an H-tree needs a power of 2")]
     HtreeProcessors(u64),
@@ -213,6 +228,18 @@ mod tests {
                     max_points: 1 << 28,
                 },
                 "a cube of side 1000 is more than the checker's 268435456 grid points",
+            ),
+            (
+                SpecError::ButterflyRows(12),
+                "12 rows: the butterfly B(n) needs N = 2^n rows, a power of 2 of at least 2",
+            ),
+            (
+                SpecError::AreaBeyondChecker {
+                    width: 16396,
+                    height: 24576,
+                    max_points: 1 << 28,
+                },
+                "a layout of 16396 x 24576 is more than the checker's 268435456 grid points",
             ),
             (
                 SpecError::Bad("tree-of-meshes"),

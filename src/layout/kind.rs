@@ -2,6 +2,7 @@
 //! to each family's [`Construction`].
 
 use super::butterfly::{ButterflySpec, ScalableSpec};
+use super::butterfly_net::ButterflyNetSpec;
 use super::construction::{Construction, LayoutError, LayoutOptions};
 use super::fattree::{FatTreeSpec, HtreeSpec};
 use super::fattree3d::FatTree3dSpec;
@@ -33,11 +34,14 @@ pub enum LayoutKind {
     /// A fat-tree in a cube with thin gap slabs (a power of 8 processors).
     #[value(name = "fat-tree-3d")]
     FatTree3d,
+    /// The butterfly B(n) of N = 2^n rows, levels in columns, in area
+    /// Θ(N^2).
+    Butterfly,
 }
 
 impl LayoutKind {
     /// Every family.
-    pub const ALL: [LayoutKind; 9] = [
+    pub const ALL: [LayoutKind; 10] = [
         LayoutKind::Htree,
         LayoutKind::FatTree,
         LayoutKind::ButterflyFatTree,
@@ -47,6 +51,7 @@ impl LayoutKind {
         LayoutKind::TreeOfMeshes3d,
         LayoutKind::FatPyramid,
         LayoutKind::FatTree3d,
+        LayoutKind::Butterfly,
     ];
 
     /// The command-line name (`fat-tree`, `tree-of-meshes-3d`, ...).
@@ -61,12 +66,13 @@ impl LayoutKind {
             LayoutKind::TreeOfMeshes3d => "tree-of-meshes-3d",
             LayoutKind::FatPyramid => "fat-pyramid",
             LayoutKind::FatTree3d => "fat-tree-3d",
+            LayoutKind::Butterfly => "butterfly",
         }
     }
 
-    /// The family's construction of `size` (processors, or the root mesh's
-    /// side for trees of meshes) with the options `o`; the options it
-    /// refuses otherwise.
+    /// The family's construction of `size` (processors; the root mesh's
+    /// side for trees of meshes; rows for the butterfly) with the options
+    /// `o`; the options it refuses otherwise.
     pub fn construction(
         self,
         size: u64,
@@ -82,6 +88,7 @@ impl LayoutKind {
             LayoutKind::TreeOfMeshes3d => Box::new(Folded3dSpec::from_options(size, o)),
             LayoutKind::FatPyramid => Box::new(PyramidSpec::from_options(size, o)?),
             LayoutKind::FatTree3d => Box::new(FatTree3dSpec::from_options(size, o)?),
+            LayoutKind::Butterfly => Box::new(ButterflyNetSpec::new(size)?),
         })
     }
 
@@ -105,6 +112,7 @@ impl LayoutKind {
             LayoutKind::TreeOfMeshes | LayoutKind::FoldedTreeOfMeshes => {
                 (1..=6).map(|k| 1u64 << k).collect()
             }
+            LayoutKind::Butterfly => (1..=10).map(|k| 1u64 << k).collect(),
             _ => (1..=8).map(|k| 4u64.pow(k)).collect(),
         }
     }

@@ -10,14 +10,18 @@
 //!   [`LayoutKind`] dispatches to the families.
 //! - The families, each with its construction and network twin:
 //!   [`fattree`] (fat-trees in H-tree style for a channel capacity
-//!   function, the H-tree being the case of capacity 1), [`butterfly`],
-//!   [`tree_of_meshes`], [`folded`], [`pyramid`] and [`fattree3d`].
+//!   function, the H-tree being the case of capacity 1), [`butterfly`]
+//!   (butterfly and scalable fat-trees), [`tree_of_meshes`], [`folded`],
+//!   [`pyramid`], [`fattree3d`] and [`butterfly_net`] (the butterfly
+//!   `B(n)` in area `Θ(N^2)`, with the wire length of every link for the
+//!   packet simulators).
 //! - [`twin`]: the network a layout realises against the one its file's
 //!   parameters describe.
 
 #![warn(missing_docs)]
 
 pub mod butterfly;
+pub mod butterfly_net;
 pub mod check;
 pub mod construction;
 mod error;

@@ -22,13 +22,15 @@ pub enum NetworkName {
     FatPyramid,
     /// `fat-tree-3d`.
     FatTree3d,
+    /// `butterfly`: the butterfly `B(n)` of Maggs and Sitaraman.
+    Butterfly,
     /// A name no family writes, as the file spells it.
     Other(String),
 }
 
 impl NetworkName {
     /// The names the families write, with their variants.
-    const KNOWN: [(&'static str, NetworkName); 8] = [
+    const KNOWN: [(&'static str, NetworkName); 9] = [
         ("htree", NetworkName::Htree),
         ("fat-tree", NetworkName::FatTree),
         ("butterfly-fat-tree", NetworkName::ButterflyFatTree),
@@ -37,6 +39,7 @@ impl NetworkName {
         ("tree-of-meshes-3d", NetworkName::TreeOfMeshes3d),
         ("fat-pyramid", NetworkName::FatPyramid),
         ("fat-tree-3d", NetworkName::FatTree3d),
+        ("butterfly", NetworkName::Butterfly),
     ];
 
     /// The name as layout files spell it.

@@ -62,7 +62,9 @@ impl Network {
     /// processors, nodes or links than the file has cannot be the one it
     /// realises, and is refused before it is built.
     pub fn intended(e: &Embedding) -> Option<Result<Network, ParameterError>> {
-        use super::{butterfly, fattree, fattree3d, folded, pyramid, tree_of_meshes};
+        use super::{
+            butterfly, butterfly_net, fattree, fattree3d, folded, pyramid, tree_of_meshes,
+        };
         let p = FileParameters::new(e);
         Some(match e.network {
             NetworkName::Htree | NetworkName::FatTree => fattree::intended(&p),
@@ -72,6 +74,7 @@ impl Network {
             NetworkName::TreeOfMeshes => tree_of_meshes::intended(&p),
             NetworkName::FatPyramid => pyramid::intended(&p),
             NetworkName::TreeOfMeshes3d => folded::intended_3d(&p),
+            NetworkName::Butterfly => butterfly_net::intended(&p),
             NetworkName::Other(_) => return None,
         })
     }
