@@ -117,3 +117,61 @@ fn bad_parameters_are_refused_before_work() {
         assert!(!out.exists(), "{args:?} left an output");
     }
 }
+
+/// The step time comes from the layout's wires: with a layout file of
+/// B(6) and linear delay, a step is 1 + 163 bit-times (its longest wire
+/// is 5N/2 + 3), the same as the closed form without the file; a file
+/// that disagrees with --size is refused.
+#[test]
+fn steps_take_their_time_from_the_layout() {
+    let dir = scratch("layout");
+    let (file, a, b) = (dir.join("b64.yaml"), dir.join("a.yaml"), dir.join("b.yaml"));
+    let o = fabric(&[
+        "layout",
+        "butterfly",
+        "--size",
+        "64",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let common = [
+        "simulate",
+        "butterfly",
+        "--queue",
+        "2",
+        "--delay",
+        "linear",
+        "--trials",
+        "3",
+    ];
+    let mut with = common.to_vec();
+    with.extend([
+        "--layout",
+        file.to_str().unwrap(),
+        "-o",
+        a.to_str().unwrap(),
+    ]);
+    let o = fabric(&with);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let mut without = common.to_vec();
+    without.extend(["--size", "64", "-o", b.to_str().unwrap()]);
+    let o = fabric(&without);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let ya: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&a).unwrap()).unwrap();
+    let yb: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&b).unwrap()).unwrap();
+    for y in [&ya, &yb] {
+        let step = &y["cells"][0]["step"];
+        assert_eq!(step["longest_wire"].as_u64(), Some(163));
+        assert_eq!(step["bit_times_per_step"].as_f64(), Some(164.0));
+    }
+    let per_level = ya["cells"][0]["step"]["longest_wire_per_level"]
+        .as_sequence()
+        .expect("from the file");
+    assert_eq!(per_level.len(), 6);
+    assert_eq!(ya["cells"][0]["steps"], yb["cells"][0]["steps"]);
+    let mut wrong = with.clone();
+    wrong.extend(["--size", "128"]);
+    let o = fabric(&wrong);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+}

@@ -30,8 +30,8 @@ pub struct PacketReport {
     pub seed: u64,
     /// The rules followed wherever the paper or the notes leave a choice.
     pub rules: Vec<String>,
-    /// Bit-times per step, from the layout's longest wire.
-    pub step_time: Option<StepTime>,
+    /// The wire delay function `w(d)`, as given.
+    pub delay: String,
     /// One entry per size and queue size.
     pub cells: Vec<CellReport>,
 }
@@ -39,10 +39,14 @@ pub struct PacketReport {
 /// The length of a synchronous step in bit-times.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct StepTime {
-    /// The layout the wire lengths come from.
-    pub layout: String,
-    /// The longest wire of each edge level `l` (levels `l` to `l + 1`).
-    pub longest_wire_per_level: Vec<u64>,
+    /// Where the wire lengths come from: a layout file, or the closed
+    /// forms of `fabric layout butterfly`.
+    pub source: String,
+    /// The longest wire of each edge level `l` (levels `l` to `l + 1`),
+    /// when a layout file gives them.
+    pub longest_wire_per_level: Option<Vec<u64>>,
+    /// The longest wire.
+    pub longest_wire: u64,
     /// The delay `w(d)` of the longest wire.
     pub wire_delay: f64,
     /// The switch's bit-time.
@@ -81,6 +85,10 @@ pub struct CellReport {
     pub replay: Option<Replay>,
     /// Packet-hops over all trials.
     pub hops: u64,
+    /// The step's length from the layout's wires.
+    pub step: StepTime,
+    /// The mean routing time in bit-times: T times the step.
+    pub bit_times: f64,
     /// Wall-clock seconds for the cell's trials (terminal only: the YAML
     /// stays byte-identical for a seed).
     #[serde(skip)]
@@ -89,7 +97,7 @@ pub struct CellReport {
 
 impl CellReport {
     /// The summary of `cell`, run in `seconds`.
-    pub fn of(cell: &Cell, seconds: f64) -> CellReport {
+    pub fn of(cell: &Cell, step: StepTime, seconds: f64) -> CellReport {
         let steps: Vec<f64> = cell.trials.iter().map(|t| t.steps as f64).collect();
         let lg = cell.n.max(1) as f64;
         let per: Vec<f64> = steps.iter().map(|s| s / lg).collect();
@@ -140,6 +148,8 @@ impl CellReport {
                 }
             }),
             hops: cell.trials.iter().map(|t| t.hops).sum(),
+            bit_times: Spread::of(&steps).mean * step.bit_times_per_step,
+            step,
             seconds,
         }
     }
@@ -159,15 +169,15 @@ pub fn packet_table(r: &PacketReport) -> String {
     for rule in &r.rules {
         o += &format!("  rule: {rule}\n");
     }
-    if let Some(s) = &r.step_time {
+    if let Some(c) = r.cells.first() {
         o += &format!(
-            "  step: {:.2} bit-times (switch {:.2} + longest wire's delay {:.2}, from {})\n",
-            s.bit_times_per_step, s.switch_delay, s.wire_delay, s.layout
+            "  step = switch {:.2} + w(longest wire), w = {}, wires from {}\n",
+            c.step.switch_delay, r.delay, c.step.source
         );
     }
     o += &format!(
-        "{:>8} {:>3} {:>3} {:>9} {:>11} {:>8} {:>6} {:>8}  {}\n",
-        "N", "lgN", "q", "T mean", "T min-max", "T/lgN", "occ", "D ratio", "bound"
+        "{:>8} {:>3} {:>3} {:>9} {:>11} {:>8} {:>6} {:>8} {:>10}  {}\n",
+        "N", "lgN", "q", "T mean", "T min-max", "T/lgN", "occ", "D ratio", "bit-times", "bound"
     );
     for c in &r.cells {
         let ratio = c
@@ -184,7 +194,7 @@ pub fn packet_table(r: &PacketReport) -> String {
             };
         }
         o += &format!(
-            "{:>8} {:>3} {:>3} {:>9.2} {:>11} {:>8.3} {:>6} {:>8}  {}\n",
+            "{:>8} {:>3} {:>3} {:>9.2} {:>11} {:>8.3} {:>6} {:>8} {:>10.0}  {}\n",
             c.rows,
             c.lg_rows,
             c.q,
@@ -193,6 +203,7 @@ pub fn packet_table(r: &PacketReport) -> String {
             c.steps_per_lg_n.mean,
             c.max_occupancy,
             ratio,
+            c.bit_times,
             bound
         );
     }

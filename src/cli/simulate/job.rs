@@ -270,7 +270,7 @@ fn checked(args: &SimulateArgs) -> Result<Flags> {
 
 /// The layout file, checked legal and realising the network its parameters
 /// describe.
-fn read_layout(path: &Path) -> Result<Embedding> {
+pub(super) fn read_layout(path: &Path) -> Result<Embedding> {
     let text = read_text(path)?;
     let file = crate::io::parse_layout(&text, &path.display().to_string())?;
     let e = file.embedding;

@@ -14,12 +14,17 @@ use std::time::Instant;
 pub use args::ButterflyArgs;
 
 use crate::error::{Error, Result};
-use crate::report::packet::{packet_chart, packet_table, packet_yaml, CellReport, PacketReport};
+use crate::layout::butterfly_net::{link_lengths_by_level, ButterflyNetSpec};
+use crate::layout::metrics::Delay;
+use crate::report::packet::{
+    packet_chart, packet_table, packet_yaml, CellReport, PacketReport, StepTime,
+};
 use crate::sim::packet::adversary::Replay;
 use crate::sim::packet::engine::Protocol;
 use crate::sim::packet::experiment::bound::Verdict;
 use crate::sim::packet::experiment::{Experiment, Model, Routing, Workload};
 
+use super::job::read_layout;
 use crate::cli::{check_output_paths, outputs_of, write_all_or_nothing};
 
 /// The value name clap gives an enum value.
@@ -59,17 +64,95 @@ fn rules(e: &Experiment) -> Vec<String> {
     r
 }
 
+/// Where the wire lengths come from.
+enum Wires {
+    /// A checked layout file of `B(n)`: its path, `n` and every link's
+    /// length by level.
+    File(String, u32, Vec<Vec<u64>>),
+    /// The closed forms of `fabric layout butterfly`.
+    ClosedForm,
+}
+
+impl Wires {
+    fn of(args: &ButterflyArgs) -> Result<Wires> {
+        let Some(path) = &args.layout else {
+            return Ok(Wires::ClosedForm);
+        };
+        let e = read_layout(path)?;
+        let name = path.display().to_string();
+        let nodes = e.nodes.len() as u64;
+        let n = (1..=30u32)
+            .find(|&n| (n as u64 + 1) << n == nodes)
+            .ok_or_else(|| Error::File {
+                path: name.clone(),
+                message: format!("{nodes} nodes: not (n + 1) 2^n for any butterfly B(n)"),
+            })?;
+        let lengths = link_lengths_by_level(&e, n).map_err(|err| Error::File {
+            path: name.clone(),
+            message: format!("not the butterfly B({n}): {err}"),
+        })?;
+        Ok(Wires::File(name, n, lengths))
+    }
+
+    /// The sizes to run: the layout's, or the flag's.
+    fn sizes(&self, flag: &[u32]) -> Result<Vec<u32>> {
+        match self {
+            Wires::ClosedForm => Ok(flag.to_vec()),
+            Wires::File(name, n, _) => {
+                if flag.iter().any(|m| m != n) {
+                    return Err(Error::Usage(format!(
+                        "--size disagrees with {name}, a layout of {} rows",
+                        1u64 << n
+                    )));
+                }
+                Ok(vec![*n])
+            }
+        }
+    }
+
+    /// The step at `B(n)`: one switch bit-time plus the longest wire's
+    /// delay, since a synchronous step waits for its slowest link.
+    fn step(&self, n: u32, delay: &Delay) -> Result<StepTime> {
+        let (source, per_level, longest) = match self {
+            Wires::File(name, _, lengths) => {
+                let per: Vec<u64> = lengths
+                    .iter()
+                    .map(|l| l.iter().copied().max().unwrap_or(0))
+                    .collect();
+                let longest = per.iter().copied().max().unwrap_or(0);
+                (format!("layout {name}"), Some(per), longest)
+            }
+            Wires::ClosedForm => {
+                let spec =
+                    ButterflyNetSpec::new(1u64 << n).map_err(|e| Error::Usage(e.to_string()))?;
+                (
+                    "the closed forms of `fabric layout butterfly`".to_string(),
+                    None,
+                    spec.forms().longest_wire,
+                )
+            }
+        };
+        let switch_delay = 1.0;
+        let wire_delay = delay.of(longest);
+        Ok(StepTime {
+            source,
+            longest_wire_per_level: per_level,
+            longest_wire: longest,
+            wire_delay,
+            switch_delay,
+            bit_times_per_step: switch_delay + wire_delay,
+        })
+    }
+}
+
 /// `fabric simulate butterfly`.
 pub fn run(args: &ButterflyArgs) -> Result<i32> {
     check_output_paths(
         &args.layout.iter().map(|p| p.as_path()).collect::<Vec<_>>(),
         &outputs_of(&args.output, &args.plot),
     )?;
-    if args.layout.is_some() {
-        return Err(Error::Usage(
-            "--layout is not yet read by `simulate butterfly`".into(),
-        ));
-    }
+    let wires = Wires::of(args)?;
+    let sizes = wires.sizes(&args.size)?;
     let e = Experiment {
         model: args.model,
         protocol: args.protocol,
@@ -80,8 +163,7 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
         trials: args.trials,
         seed: args.seed,
     };
-    let cells: Vec<(u32, u32)> = args
-        .size
+    let cells: Vec<(u32, u32)> = sizes
         .iter()
         .flat_map(|&n| args.queue.iter().map(move |&q| (n, q)))
         .collect();
@@ -104,7 +186,8 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
         }
         let t0 = Instant::now();
         let cell = e.cell(n, q).map_err(|err| Error::Failed(err.to_string()))?;
-        reports.push(CellReport::of(&cell, t0.elapsed().as_secs_f64()));
+        let step = wires.step(n, &args.delay.delay)?;
+        reports.push(CellReport::of(&cell, step, t0.elapsed().as_secs_f64()));
     }
     if tty {
         eprint!("\r\x1b[K");
@@ -119,7 +202,7 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
         trials: e.trials,
         seed: e.seed,
         rules: rules(&e),
-        step_time: None,
+        delay: args.delay.text.clone(),
         cells: reports,
     };
     let mut outputs = Vec::new();
