@@ -9,7 +9,9 @@
 //! and back-to-back, in closed form, each tested against a search of the
 //! explicit graph. [`traffic`] makes the routing problems on its inputs:
 //! random destinations, random permutations, bit-reversal, transpose and
-//! identity, `k` packets per input.
+//! identity, `k` packets per input. [`wave`] routes them by the wave/token
+//! algorithm of their section 4, with an independent invariant checker.
 
 pub mod butterfly;
 pub mod traffic;
+pub mod wave;
