@@ -4,11 +4,12 @@
 //! Visiting the levels downwards makes the snapshot rule cheap: when a
 //! switch of level `l` acts, the switches of level `l + 1` have already
 //! taken their items for the step (so the start-of-step length of a
-//! target queue is its length plus the one item taken from it, if any),
-//! and no item has arrived at level `l` yet (its feeders, on level
-//! `l - 1`, come later), so the switch sees its queues as they were at the
-//! start of the step. Each queue has one feeder making at most one event
-//! per step, so an item appended now is the only arrival of the step.
+//! target queue is its length plus the one item taken from it, if any,
+//! which a flag per queue of the level above records), and no item has
+//! arrived at level `l` yet (its feeders, on level `l - 1`, come later),
+//! so the switch sees its queues as they were at the start of the step.
+//! Each queue has one feeder making at most one event per step, so an item
+//! appended now is the only arrival of the step.
 
 use super::{Until, WaveConfig, WaveError, WaveRun};
 use crate::sim::packet::butterfly::{Butterfly, InEdge, Node, OutEdge};
@@ -73,30 +74,41 @@ impl Observer for Unwatched {
 /// (both below 2^31); a token item is `TOKEN | wave`.
 const TOKEN: u64 = 1 << 63;
 
-/// A queue's ring-buffer state: where its head is, how many items it
-/// holds, and the last step an item left it.
-#[derive(Clone, Copy, Default)]
-struct Ring {
-    head: u32,
-    len: u32,
-    taken_at: u64,
-}
+/// The width of each field of a queue's header word: head, length, peak.
+const FIELD: u32 = 21;
+const MASK: u64 = (1 << FIELD) - 1;
+/// Queue capacities must fit a header field.
+pub(super) const MAX_Q: u32 = (1 << FIELD) - 1;
 
 /// The state of a run.
+///
+/// Each queue is a block of `q + 1` words: a header (head position,
+/// length and peak length, [`FIELD`] bits each) and `q` ring-buffer slots.
+/// Queue `2 s + e`, for switch `s = (l - 1) N + c` of level `l` and in-edge
+/// `e`, starts at word `(2 s + e) (q + 1)`, so a switch's state is
+/// contiguous and the sweep over a level is sequential.
 struct Engine<'a> {
     n: u32,
     rows: usize,
     k: u32,
     q: u32,
     packets: &'a [Packet],
-    /// `q` slots per queue; queue `2 s + e` for switch `s = (l - 1) N + c`.
-    slots: Vec<u64>,
-    rings: Vec<Ring>,
-    peaks: Vec<u32>,
+    words: Vec<u64>,
     /// The mode (0 or 1) of each switch of levels `1 .. n`.
     modes: Vec<u8>,
+    /// Which queues of the level just swept (one above the level being
+    /// swept) gave up an item this step, by `2 c + e`: their length at the
+    /// start of the step is one more than now.
+    taken_above: Vec<bool>,
+    /// The same for the level being swept.
+    taken_here: Vec<bool>,
+    /// The items in the queues of each level: a level that holds none
+    /// has nothing to do in the step, and its sweep is skipped.
+    held: Vec<u64>,
     /// Each input's position in its stream, `0 ..= 2k`.
     cursor: Vec<u32>,
+    /// Inputs whose stream is not yet sent.
+    streaming: usize,
     arrivals: Vec<u64>,
     delivered: u64,
     tokens_absorbed: u64,
@@ -113,6 +125,15 @@ fn next_row(l: u32, c: usize, edge: OutEdge) -> usize {
 }
 
 impl Engine<'_> {
+    /// The first word of queue `queue`.
+    fn base(&self, queue: usize) -> usize {
+        queue * (self.q as usize + 1)
+    }
+
+    fn len(&self, queue: usize) -> u32 {
+        ((self.words[self.base(queue)] >> FIELD) & MASK) as u32
+    }
+
     /// The queue at the end of the edge from `<l, c>` to `<l + 1, to>`
     /// (`l + 1 < n`): the receiver's in-edge is bit `l` of `c`.
     fn target(&self, l: u32, c: usize, to: usize) -> usize {
@@ -120,27 +141,37 @@ impl Engine<'_> {
     }
 
     /// Whether the queue at the end of that edge had room at the start of
-    /// step `t`; level `n` always has.
-    fn room(&self, l: u32, c: usize, to: usize, t: u64) -> bool {
+    /// the step; level `n` always has.
+    fn room(&self, l: u32, c: usize, to: usize) -> bool {
         if l + 1 == self.n {
             return true;
         }
-        let r = &self.rings[self.target(l, c, to)];
-        r.len + u32::from(r.taken_at == t) < self.q
+        let queue = self.target(l, c, to);
+        let taken = self.taken_above[2 * to + ((c >> l) & 1)];
+        self.len(queue) + u32::from(taken) < self.q
     }
 
     fn head(&self, queue: usize) -> Option<u64> {
-        let r = &self.rings[queue];
-        (r.len > 0).then(|| self.slots[queue * self.q as usize + r.head as usize])
+        let base = self.base(queue);
+        let word = self.words[base];
+        ((word >> FIELD) & MASK > 0).then(|| self.words[base + 1 + (word & MASK) as usize])
     }
 
-    fn take(&mut self, queue: usize, t: u64) {
-        let q = self.q;
-        let r = &mut self.rings[queue];
-        debug_assert!(r.len > 0);
-        r.head = if r.head + 1 == q { 0 } else { r.head + 1 };
-        r.len -= 1;
-        r.taken_at = t;
+    /// Removes the head of `queue`, the `e`-queue of row `c` of the level
+    /// being swept.
+    fn take(&mut self, l: u32, queue: usize, c: usize, e: usize) {
+        self.held[l as usize] -= 1;
+        let base = self.base(queue);
+        let word = self.words[base];
+        let (head, len) = (word & MASK, (word >> FIELD) & MASK);
+        debug_assert!(len > 0);
+        let head = if head + 1 == self.q as u64 {
+            0
+        } else {
+            head + 1
+        };
+        self.words[base] = (word & !(MASK | MASK << FIELD)) | head | (len - 1) << FIELD;
+        self.taken_here[2 * c + e] = true;
     }
 
     /// Hands `item` from `<l, c>` to `<l + 1, to>`: appended to a queue, or
@@ -161,18 +192,18 @@ impl Engine<'_> {
             return;
         }
         let queue = self.target(l, c, to);
-        let q = self.q;
-        let r = &mut self.rings[queue];
-        debug_assert!(r.len < q);
-        let mut at = r.head + r.len;
-        if at >= q {
-            at -= q;
+        let base = self.base(queue);
+        let word = self.words[base];
+        let (head, len, peak) = (word & MASK, (word >> FIELD) & MASK, word >> (2 * FIELD));
+        debug_assert!(len < self.q as u64);
+        let mut at = head + len;
+        if at >= self.q as u64 {
+            at -= self.q as u64;
         }
-        r.len += 1;
-        let len = r.len;
-        self.slots[queue * q as usize + at as usize] = item;
-        let peak = &mut self.peaks[queue];
-        *peak = (*peak).max(len);
+        self.words[base + 1 + at as usize] = item;
+        let len = len + 1;
+        self.held[l as usize + 1] += 1;
+        self.words[base] = head | len << FIELD | peak.max(len) << (2 * FIELD);
     }
 
     /// Step `t` at input `c`: the next item of its stream, if the targets
@@ -191,7 +222,7 @@ impl Engine<'_> {
             let dest = self.packets[id].destination;
             let edge = Butterfly::toward(from, dest);
             let to = next_row(0, c, edge);
-            if !self.room(0, c, to, t) {
+            if !self.room(0, c, to) {
                 return Ok(false);
             }
             self.send(0, c, to, dest << 32 | id as u64, t);
@@ -206,7 +237,7 @@ impl Engine<'_> {
             )?;
         } else {
             let cross = c ^ 1;
-            if !(self.room(0, c, c, t) && self.room(0, c, cross, t)) {
+            if !(self.room(0, c, c) && self.room(0, c, cross)) {
                 return Ok(false);
             }
             self.send(0, c, c, TOKEN | pos as u64, t);
@@ -214,6 +245,9 @@ impl Engine<'_> {
             obs.moved(t, Move::Tokens { from })?;
         }
         self.cursor[c] = pos + 1;
+        if pos + 1 == 2 * self.k {
+            self.streaming -= 1;
+        }
         Ok(true)
     }
 
@@ -243,10 +277,10 @@ impl Engine<'_> {
                 let dest = item >> 32;
                 let edge = Butterfly::toward(from, dest);
                 let to = next_row(l, c, edge);
-                if !self.room(l, c, to, t) {
+                if !self.room(l, c, to) {
                     return Ok(false);
                 }
-                self.take(queue, t);
+                self.take(l, queue, c, mode as usize);
                 self.send(l, c, to, item, t);
                 let feed = Feed::Queue(if mode == 0 { InEdge::Zero } else { InEdge::One });
                 let packet = (item & 0xffff_ffff) as u32;
@@ -270,11 +304,11 @@ impl Engine<'_> {
             debug_assert_eq!(self.head(2 * s), Some(item));
             self.modes[s] = 1;
             let cross = c ^ (1 << l);
-            if !(self.room(l, c, c, t) && self.room(l, c, cross, t)) {
+            if !(self.room(l, c, c) && self.room(l, c, cross)) {
                 return Ok(false);
             }
-            self.take(2 * s, t);
-            self.take(2 * s + 1, t);
+            self.take(l, 2 * s, c, 0);
+            self.take(l, 2 * s + 1, c, 1);
             self.send(l, c, c, item, t);
             self.send(l, c, cross, item, t);
             self.modes[s] = 0;
@@ -310,11 +344,13 @@ pub(super) fn run<O: Observer>(
         k,
         q: config.q,
         packets,
-        slots: vec![0; queues * config.q as usize],
-        rings: vec![Ring::default(); queues],
-        peaks: vec![0; queues],
+        words: vec![0; queues * (config.q as usize + 1)],
         modes: vec![0; queues / 2],
+        taken_above: vec![false; 2 * rows],
+        taken_here: vec![false; 2 * rows],
+        held: vec![0; n as usize],
         cursor: vec![0; rows],
+        streaming: rows,
         arrivals: vec![0; packets.len()],
         delivered: 0,
         tokens_absorbed: 0,
@@ -327,12 +363,18 @@ pub(super) fn run<O: Observer>(
         t += 1;
         let mut moved = false;
         for l in (1..n).rev() {
-            for c in 0..rows {
-                moved |= e.switch(l, c, t, obs)?;
+            e.taken_here.fill(false);
+            if e.held[l as usize] > 0 {
+                for c in 0..rows {
+                    moved |= e.switch(l, c, t, obs)?;
+                }
             }
+            std::mem::swap(&mut e.taken_here, &mut e.taken_above);
         }
-        for c in 0..rows {
-            moved |= e.input(c, t, obs)?;
+        if e.streaming > 0 {
+            for c in 0..rows {
+                moved |= e.input(c, t, obs)?;
+            }
         }
         if !moved {
             return Err(WaveError::Deadlock {
@@ -342,6 +384,9 @@ pub(super) fn run<O: Observer>(
         }
         obs.step_done(t)?;
     }
+    let queue_peaks = (0..queues)
+        .map(|queue| (e.words[e.base(queue)] >> (2 * FIELD)) as u32)
+        .collect();
     Ok(WaveRun {
         n,
         k,
@@ -356,6 +401,6 @@ pub(super) fn run<O: Observer>(
         packet_hops: e.packet_hops,
         token_hops: e.token_hops,
         steps: t,
-        queue_peaks: e.peaks,
+        queue_peaks,
     })
 }

@@ -45,12 +45,14 @@
 //!
 //! With [`Checks::Invariants`] (and always in debug builds) an observer
 //! independent of the engine follows the stream of transmissions with its
-//! own model of the queues and fails the run on any breach of invariants
-//! I1–I6 of spec §5: FIFO service, the unique path, room at the start of
-//! the step (I5), one event per switch per step, strictly increasing rank
-//! at every switch (I4, which implies I1), one token of each odd wave on
-//! every edge in order (I2), a move in every step until done (I6), and the
-//! engine's arrival times against its own.
+//! own model of the queues and fails the run on a breach of the rules or
+//! of invariants I1–I6 of spec §5: FIFO service, the unique path (which
+//! makes I3 geometry), room at the start of the step (I5), one event per
+//! switch per step, strictly increasing rank at every switch (I4, which
+//! implies I1), all `k` tokens on every edge (I2, once drained: see
+//! [`Until::Drained`]), a move in every step until done (I6), and the
+//! engine's arrival times against its own. The first breach is returned as
+//! a [`Violation`].
 
 mod check;
 mod engine;
@@ -181,6 +183,14 @@ pub enum WaveError {
     /// Queues that hold nothing cannot pass anything.
     #[error("queue capacity 0 cannot hold a packet or a token")]
     ZeroCapacity,
+    /// A capacity beyond the engine's queue headers (and any memory).
+    #[error("queue capacity {q} is beyond the engine's {max}")]
+    CapacityTooLarge {
+        /// The capacity asked for.
+        q: u32,
+        /// The largest the engine takes.
+        max: u32,
+    },
     /// Each input needs at least one packet (`k >= 1`).
     #[error("each input needs at least one packet (k >= 1)")]
     NoPackets,
@@ -299,6 +309,12 @@ pub fn run_waves(
 ) -> Result<WaveRun, WaveError> {
     if config.q == 0 {
         return Err(WaveError::ZeroCapacity);
+    }
+    if config.q > engine::MAX_Q {
+        return Err(WaveError::CapacityTooLarge {
+            q: config.q,
+            max: engine::MAX_Q,
+        });
     }
     validate(bfly, packets, k)?;
     let checking = cfg!(debug_assertions) || config.checks == Checks::Invariants;
