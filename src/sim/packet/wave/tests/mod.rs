@@ -334,8 +334,9 @@ fn e4_q1_grows() {
     assert!((means[2] - 8.2).abs() / 8.2 <= 0.05, "{means:?}");
 }
 
-/// The whole E4 table (n = 4 .. 14, q in {1, 2, 3, 4, 8}); printed, not
-/// asserted (the asserted sizes are above).
+/// The whole E4 table (n = 4 .. 14, q in {1, 2, 3, 4, 8}) and the k sweep
+/// at fixed n (k = 1, n, 4n: mean T, expected about a k + b n); printed,
+/// not asserted (the asserted sizes are above).
 #[test]
 #[ignore]
 fn e4_sweep() {
@@ -345,6 +346,21 @@ fn e4_sweep() {
             .map(|n| format!("{:.2}", e4_mean(n, q, 2024)))
             .collect();
         println!("q={q}: {}", row.join(" "));
+    }
+    for q in [2, 4] {
+        for n in [8, 12] {
+            let means: Vec<String> = [1, n, 4 * n]
+                .iter()
+                .map(|&k| {
+                    let kind = PacketTraffic::RandomDestinations;
+                    let runs =
+                        run_wave_trials(n, k, kind, &WaveConfig::new(q), 2024, 10).expect("runs");
+                    let sum: u64 = runs.iter().map(|r| r.routing_time).sum();
+                    format!("k={k}: T={:.1}", sum as f64 / 10.0)
+                })
+                .collect();
+            println!("q={q} n={n}: {}", means.join("  "));
+        }
     }
 }
 
