@@ -17,7 +17,8 @@
 //! [`delay_tree`] computes the bound of their Theorem 2.1 (a packet's
 //! maximal full delay tree) and checks any greedy run against it; a plain
 //! greedy simulator kept for tests (`reference`) cross-checks the engine.
-//! [`experiment`] runs trials over sizes and queue sizes with each cell's
+//! [`wave`] routes by the wave/token algorithm of section 4 (model W),
+//! with an independent invariant checker. [`experiment`] runs trials over sizes and queue sizes with each cell's
 //! bound beside it.
 
 pub mod adversary;
@@ -29,3 +30,4 @@ pub mod experiment;
 pub(crate) mod reference;
 pub mod traffic;
 pub mod valiant;
+pub mod wave;
