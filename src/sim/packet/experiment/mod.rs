@@ -14,6 +14,7 @@ use super::delay_tree::{self, DelayTreeError};
 use super::engine::{self, Config, EngineError, Protocol, QueueModel};
 use super::traffic::{PacketTraffic, TrafficError};
 use super::valiant;
+use super::wave::{self, WaveConfig, WaveError};
 use crate::sim::trial_rng;
 
 pub mod bound;
@@ -30,6 +31,16 @@ pub enum Model {
     G,
     /// Section 3: one queue per switch with threshold q (at most q + 2).
     T,
+    /// Section 4: two queues of capacity q per switch, the wave/token
+    /// algorithm (its own rule: no protocol).
+    W,
+}
+
+impl Model {
+    /// Whether the model's switches follow a `--protocol`.
+    pub fn takes_protocol(self) -> bool {
+        matches!(self, Model::G | Model::T)
+    }
 }
 
 /// The routing problem.
@@ -113,6 +124,9 @@ pub enum ExperimentError {
     /// Theorem 2.1's checker refused the run.
     #[error(transparent)]
     DelayTree(#[from] DelayTreeError),
+    /// The wave algorithm refused or failed.
+    #[error(transparent)]
+    Wave(#[from] WaveError),
     /// Over the memory budget.
     #[error(transparent)]
     Limit(#[from] crate::limits::LimitError),
@@ -166,6 +180,16 @@ impl Experiment {
         if self.model == Model::G && q == 0 {
             return Err(EngineError::ZeroCapacity.into());
         }
+        if self.model == Model::W {
+            if q == 0 {
+                return Err(WaveError::ZeroCapacity.into());
+            }
+            if self.routing != Routing::Direct {
+                return Err(ExperimentError::Combination(
+                    "the wave algorithm routes directly (--routing direct)",
+                ));
+            }
+        }
         if q > engine::MAX_Q {
             return Err(EngineError::QueueTooLarge { q }.into());
         }
@@ -211,7 +235,7 @@ impl Experiment {
     fn config(&self, q: u32) -> Config {
         Config {
             model: match self.model {
-                Model::G => QueueModel::Greedy,
+                Model::G | Model::W => QueueModel::Greedy,
                 Model::T => QueueModel::Threshold,
             },
             protocol: self.protocol,
@@ -251,6 +275,27 @@ impl Experiment {
             });
         };
         let packets = traffic.packets(n, self.k, &mut rng)?;
+        if self.model == Model::W {
+            let checks = if cfg!(debug_assertions) {
+                wave::Checks::Invariants
+            } else {
+                wave::Checks::Off
+            };
+            let config = WaveConfig {
+                checks,
+                ..WaveConfig::new(q)
+            };
+            let r = wave::run_waves(&Butterfly::new(n), &packets, self.k, &config)?;
+            return Ok(Trial {
+                steps: r.routing_time,
+                phases: None,
+                max_occupancy: r.max_occupancy(),
+                hops: r.item_hops(),
+                delivered: r.delivered,
+                delay_tree_ratio: None,
+                replay: None,
+            });
+        }
         Ok(match self.routing {
             Routing::Direct => {
                 let r = engine::run(n, &packets, config, &mut rng)?;
@@ -260,7 +305,7 @@ impl Experiment {
                         let check = delay_tree::check(&Butterfly::new(n), &packets, &arrivals, q)?;
                         Some(check.worst_ratio)
                     }
-                    Model::G | Model::T => None,
+                    Model::G | Model::T | Model::W => None,
                 };
                 Trial {
                     steps: r.steps,
