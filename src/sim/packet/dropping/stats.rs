@@ -187,6 +187,9 @@ fn atom_with_q1_is_per_node_locking() {
                 .map(|x| x.delivered as f64 / x.packets as f64)
                 .collect();
             let (mean, se) = mean_se(&f);
+            let summary = DropSummary::of_atoms(n, 1, &o).expect("trials");
+            assert!((summary.fraction - mean).abs() < 1e-12);
+            assert!((summary.stderr - se).abs() < 1e-12);
             let what = format!("n {n} {policy:?}");
             assert!(se > 0.0 && se < 0.003, "{what}: se {se}");
             assert!(

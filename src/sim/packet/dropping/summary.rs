@@ -1,6 +1,6 @@
 //! The figures of a set of dropping trials beside Theorem 5.2's bounds.
 
-use super::{general_bound, theorem_bound};
+use super::{general_bound, theorem_bound, AtomOutcome, LockOutcome};
 use crate::sim::Spread;
 
 /// Means over trials of `S` and what section 5 compares it with.
@@ -71,6 +71,24 @@ impl DropSummary {
             general_bound: general_bound(n, q, r),
         }
     }
+
+    /// The summary of locking trials on `B(n)` with capacity `q`; `None`
+    /// for no trials.
+    pub fn of_locks(n: u32, q: u32, outcomes: &[LockOutcome]) -> Option<Self> {
+        let first = outcomes.first()?;
+        let s: Vec<u64> = outcomes.iter().map(|o| o.delivered).collect();
+        let top: Vec<u64> = outcomes.iter().map(|o| o.top_delivered).collect();
+        Some(Self::new(n, q, first.r, first.rows, &s, &top))
+    }
+
+    /// The summary of model-A trials on `B(n)` with capacity `q`; `None`
+    /// for no trials.
+    pub fn of_atoms(n: u32, q: u32, outcomes: &[AtomOutcome]) -> Option<Self> {
+        let first = outcomes.first()?;
+        let s: Vec<u64> = outcomes.iter().map(|o| o.delivered).collect();
+        let top: Vec<u64> = outcomes.iter().map(|o| o.top_delivered).collect();
+        Some(Self::new(n, q, first.r, first.packets, &s, &top))
+    }
 }
 
 #[cfg(test)]
@@ -89,5 +107,15 @@ mod tests {
         assert_eq!(s.top_fraction, 5.0 / 16.0);
         assert_eq!(s.bound, 0.25);
         assert_eq!(s.general_bound, (1.0 - 4.0 / 8.0) / 2.0);
+        let locks: Vec<LockOutcome> = [(8, 4), (10, 5), (12, 6)]
+            .map(|(delivered, top_delivered)| LockOutcome {
+                rows: 16,
+                r: 2,
+                delivered,
+                top_delivered,
+            })
+            .to_vec();
+        assert_eq!(DropSummary::of_locks(4, 2, &locks), Some(s));
+        assert_eq!(DropSummary::of_locks(4, 2, &[]), None);
     }
 }
