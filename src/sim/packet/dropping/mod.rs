@@ -87,7 +87,8 @@ pub use circuit::{
 };
 pub use koch::{koch_distribution, koch_exact};
 pub use ranade::ranade_intermediates;
-pub use rank::{general_bound, theorem_bound, Priorities, RankRange};
+pub(crate) use rank::Priorities;
+pub use rank::{general_bound, theorem_bound, RankRange};
 pub use summary::DropSummary;
 
 use super::traffic::{PacketTraffic, TrafficError};

@@ -68,7 +68,7 @@ pub struct Priorities {
 
 impl Priorities {
     /// Draws `count` packets' ranks and keys, packet by packet (rank, then
-    /// key).
+    /// key). Callers have checked `r >= 1` ([`RankRange::resolve`]).
     pub fn draw(count: usize, r: u32, rng: &mut impl Rng) -> Priorities {
         debug_assert!(r >= 1);
         let mut rank = Vec::with_capacity(count);
@@ -87,6 +87,7 @@ impl Priorities {
     }
 
     /// Whether packet `a` has priority over packet `b`.
+    #[cfg(test)]
     pub fn beats(&self, a: usize, b: usize) -> bool {
         self.priority(a) > self.priority(b)
     }
