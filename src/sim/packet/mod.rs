@@ -18,12 +18,16 @@
 //! maximal full delay tree) and checks any greedy run against it; a plain
 //! greedy simulator kept for tests (`reference`) cross-checks the engine.
 //! [`wave`] routes by the wave/token algorithm of section 4 (model W),
-//! with an independent invariant checker. [`experiment`] runs trials over sizes and queue sizes with each cell's
-//! bound beside it.
+//! with an independent invariant checker. [`dropping`] holds section 5's
+//! algorithms that drop packets: circuit locking (model C) with Ranade's
+//! stage 1 and the exact oracle for Koch's random problem, and the ATOM
+//! store-and-forward model (model A). [`experiment`] runs trials over
+//! sizes and queue sizes with each cell's bound beside it.
 
 pub mod adversary;
 pub mod butterfly;
 pub mod delay_tree;
+pub mod dropping;
 pub mod engine;
 pub mod experiment;
 #[cfg(test)]
