@@ -175,3 +175,109 @@ fn steps_take_their_time_from_the_layout() {
     let o = fabric(&wrong);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
 }
+
+/// Models W, C and A through the CLI: the wave bound's floor holds, the
+/// locking sweep matches the exact Koch value (the verdict judges it), and
+/// a protocol is refused where the model has its own rule.
+#[test]
+fn waves_and_dropping_models_report_their_bounds() {
+    let dir = scratch("wca");
+    let out = dir.join("r.yaml");
+    let o_path = out.to_str().unwrap();
+    let o = fabric(&[
+        "simulate",
+        "butterfly",
+        "--model",
+        "w",
+        "--packets",
+        "6",
+        "--size",
+        "64",
+        "--queue",
+        "2,4",
+        "--trials",
+        "3",
+        "-o",
+        o_path,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let y: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    for c in y["cells"].as_sequence().unwrap() {
+        assert_eq!(c["bound"]["k_plus_lg"].as_u64(), Some(12));
+        assert!(c["steps"]["min"].as_f64().unwrap() >= (6 + 2 * 6 - 2) as f64);
+        assert!(c["max_occupancy"].as_u64().unwrap() <= c["q"].as_u64().unwrap());
+    }
+    let o = fabric(&[
+        "simulate",
+        "butterfly",
+        "--model",
+        "c",
+        "--scheme",
+        "koch-random",
+        "--size",
+        "1024",
+        "--queue",
+        "1,2",
+        "--trials",
+        "60",
+        "-o",
+        o_path,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let y: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    for c in y["cells"].as_sequence().unwrap() {
+        assert_eq!(c["verdict"].as_str(), Some("holds"));
+        let exact = c["bound"]["exact"].as_f64().unwrap();
+        let fraction = c["bound"]["summary"]["fraction"].as_f64().unwrap();
+        assert!((exact - fraction).abs() < 0.02, "{exact} vs {fraction}");
+    }
+    let o = fabric(&[
+        "simulate",
+        "butterfly",
+        "--model",
+        "c",
+        "--traffic",
+        "identity",
+        "--size",
+        "256",
+        "--queue",
+        "1",
+        "--trials",
+        "2",
+        "-o",
+        o_path,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let y: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(
+        y["cells"][0]["bound"]["summary"]["fraction"].as_f64(),
+        Some(1.0)
+    );
+    for (args, message) in [
+        (&["--model", "w", "--protocol", "lifo"][..], "own rule"),
+        (
+            &[
+                "--model",
+                "c",
+                "--scheme",
+                "koch-random",
+                "--traffic",
+                "identity",
+            ][..],
+            "random destinations",
+        ),
+        (&["--model", "a", "--queue", "0"][..], "q >= 1"),
+    ] {
+        let _ = std::fs::remove_file(&out);
+        let mut all = vec!["simulate", "butterfly", "--size", "64", "-o", o_path];
+        all.extend_from_slice(args);
+        let o = fabric(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(message),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+        assert!(!out.exists());
+    }
+}

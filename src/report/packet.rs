@@ -235,7 +235,40 @@ pub fn packet_chart(r: &PacketReport) -> Result<String, ChartError> {
         .cells
         .iter()
         .any(|c| matches!(c.bound, Bound::Adversary { .. }));
-    let (y_name, pick): (&str, Pick) = if adversary {
+    let locking = r
+        .cells
+        .iter()
+        .any(|c| matches!(c.bound, Bound::Locking { .. }));
+    let waves = r
+        .cells
+        .iter()
+        .any(|c| matches!(c.bound, Bound::Waves { .. }));
+    let (y_name, pick): (&str, Pick) = if locking {
+        (
+            "E[S] / N; dashed: exact (Koch) or Theorem 5.2's bound",
+            |c| {
+                let (x, exact) = match &c.bound {
+                    Bound::Locking { summary, exact } => (summary, *exact),
+                    _ => unreachable!("every cell of a sweep has the same model"),
+                };
+                let p = x.packets.max(1) as f64;
+                (
+                    x.fraction,
+                    x.delivered.min / p,
+                    x.delivered.max / p,
+                    Some(exact.unwrap_or(x.general_bound.max(0.0))),
+                )
+            },
+        )
+    } else if waves {
+        ("T / (k + lg N)", |c| {
+            let kl = match &c.bound {
+                Bound::Waves { k_plus_lg } => *k_plus_lg as f64,
+                _ => unreachable!("every cell of a sweep has the same model"),
+            };
+            (c.steps.mean / kl, c.steps.min / kl, c.steps.max / kl, None)
+        })
+    } else if adversary {
         ("T (steps); dashed: Theorem 3.1's LB", |c| {
             let lb = match &c.bound {
                 Bound::Adversary { adversary } => Some(adversary.bound as f64),

@@ -136,11 +136,18 @@ impl ButterflyNetSpec {
             width,
             height,
             area: width * height,
-            longest_wire: 5 * big_n / 2 + 3,
+            longest_wire: longest_wire(big_n),
             total_wire_length: 7 * big_n * (big_n - 1) + 2 * n64 * big_n,
             crossings: 2 * big_n * big_n - (n64 + 4) * big_n / 2,
         }
     }
+}
+
+/// The longest wire of the layout of a butterfly of `rows` rows (a power
+/// of 2, at least 2), `5N/2 + 3`: a cross wire of the last channel going
+/// down. Defined for any size, beyond what the checker can rasterise.
+pub fn longest_wire(rows: u64) -> u64 {
+    5 * rows / 2 + 3
 }
 
 /// Tracks of channel `l` (between levels `l` and `l + 1`): `2^(l+1)`, one

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use crate::cli::{parse_delay, DelayArg};
 use crate::sim::packet::adversary::SplitRule;
+use crate::sim::packet::dropping::{Capacity, DropPolicy, Variant};
 use crate::sim::packet::engine::Protocol;
 use crate::sim::packet::experiment::{Model, Routing, Workload};
 
@@ -24,13 +25,31 @@ fn parse_rows(s: &str) -> Result<u32, String> {
 #[derive(Debug, clap::Args)]
 pub struct ButterflyArgs {
     /// Queue model: `g` (section 2: capacity q per switch), `t` (section
-    /// 3: threshold q, at most q + 2).
+    /// 3: threshold q, at most q + 2), `w` (section 4: waves and tokens),
+    /// `c` (section 5: circuit locking), `a` (section 5: ATOM).
     #[arg(long, value_enum, default_value_t = Model::G)]
     pub model: Model,
-    /// The switches' protocol: nonpredictive `fifo`, `lifo`,
-    /// `fixed-priority`, `random-pick`, or greedy `per-edge-oldest`.
-    #[arg(long, value_enum, default_value_t = Protocol::Fifo)]
-    pub protocol: Protocol,
+    /// The switches' protocol (models g and t; default fifo):
+    /// nonpredictive `fifo`, `lifo`, `fixed-priority`, `random-pick`, or
+    /// greedy `per-edge-oldest`.
+    #[arg(long, value_enum)]
+    pub protocol: Option<Protocol>,
+    /// Models c and a: `back-to-back` (Ranade's stage 1, then copy 2),
+    /// `koch-random` (random destinations on one butterfly) or `direct`.
+    #[arg(long, value_enum, default_value_t = Variant::BackToBack)]
+    pub scheme: Variant,
+    /// Model c: q limits the paths on each edge (`per-edge`) or the
+    /// packets entering each node (`per-node`).
+    #[arg(long, value_enum, default_value_t = Capacity::PerEdge)]
+    pub capacity: Capacity,
+    /// Model a: an overflowing buffer drops its lowest ranks (`push-out`)
+    /// or the arrivals (`tail-drop`).
+    #[arg(long = "drop", value_enum, default_value_t = DropPolicy::PushOut)]
+    pub drop_policy: DropPolicy,
+    /// Models c and a: ranks drawn from 1 ..= r; default
+    /// max(2, round(lg N^(1/q))), 2 lg N for q = 1.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub ranks: Option<u32>,
     /// Routing problem; `adversary` builds Theorem 3.1's permutation
     /// against the protocol (model t).
     #[arg(long, short, value_enum, default_value_t = Workload::RandomDestinations)]

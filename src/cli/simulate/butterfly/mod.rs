@@ -14,15 +14,16 @@ use std::time::Instant;
 pub use args::ButterflyArgs;
 
 use crate::error::{Error, Result};
-use crate::layout::butterfly_net::{link_lengths_by_level, ButterflyNetSpec};
+use crate::layout::butterfly_net::{link_lengths_by_level, longest_wire};
 use crate::layout::metrics::Delay;
 use crate::report::packet::{
     packet_chart, packet_table, packet_yaml, CellReport, PacketReport, StepTime,
 };
 use crate::sim::packet::adversary::Replay;
+use crate::sim::packet::dropping::RankRange;
 use crate::sim::packet::engine::Protocol;
 use crate::sim::packet::experiment::bound::Verdict;
-use crate::sim::packet::experiment::{Experiment, Model, Routing, Workload};
+use crate::sim::packet::experiment::{Dropping, Experiment, Model, Routing, Workload};
 
 use super::job::read_layout;
 use crate::cli::{check_output_paths, outputs_of, write_all_or_nothing};
@@ -35,13 +36,43 @@ fn flag_name<T: clap::ValueEnum>(v: T) -> String {
 
 /// The rules followed where the paper or the notes leave a choice.
 fn rules(e: &Experiment) -> Vec<String> {
-    let mut r = vec![
-        "snapshot steps: a queue accepts from its start-of-step occupancy; \
+    let mut r: Vec<String> = Vec::new();
+    if e.model == Model::C {
+        r.push("model C is one-shot: all packets advance in lockstep, level by level".into());
+    } else {
+        r.extend([
+            "snapshot steps: a queue accepts from its start-of-step occupancy; \
          departures in the same step free no room (spec 001 §9.4)"
-            .to_string(),
-        "arrivals appended 0-edge first; level-0 queues unbounded, outputs ideal sinks (§9.7)"
-            .to_string(),
-    ];
+                .to_string(),
+            "arrivals appended 0-edge first; level-0 queues unbounded, outputs ideal sinks (§9.7)"
+                .to_string(),
+        ]);
+    }
+    if e.model.drops() {
+        r.push(format!(
+            "section 5: {} scheme, {} capacity{}, ranks {} (spec 001 §9.11, §9.12)",
+            flag_name(e.dropping.scheme),
+            flag_name(e.dropping.capacity),
+            if e.model == Model::A {
+                format!(
+                    ", {} drops, snapshot acceptance",
+                    flag_name(e.dropping.policy)
+                )
+            } else {
+                String::new()
+            },
+            match e.dropping.ranks {
+                RankRange::Auto => "max(2, round(lg N^(1/q))), 2 lg N for q = 1".to_string(),
+                RankRange::Fixed(r) => format!("1 ..= {r}"),
+            }
+        ));
+    }
+    if e.model == Model::W {
+        r.push(
+            "waves: mode flips take no step, one transmission event per switch per step (§9.8)"
+                .into(),
+        );
+    }
     if e.model == Model::G {
         r.push(
             "model G: with more requests than free slots the 0-edge request is accepted (§9.5)"
@@ -112,7 +143,7 @@ impl Wires {
 
     /// The step at `B(n)`: one switch bit-time plus the longest wire's
     /// delay, since a synchronous step waits for its slowest link.
-    fn step(&self, n: u32, delay: &Delay) -> Result<StepTime> {
+    fn step(&self, n: u32, delay: &Delay) -> StepTime {
         let (source, per_level, longest) = match self {
             Wires::File(name, _, lengths) => {
                 let per: Vec<u64> = lengths
@@ -122,26 +153,22 @@ impl Wires {
                 let longest = per.iter().copied().max().unwrap_or(0);
                 (format!("layout {name}"), Some(per), longest)
             }
-            Wires::ClosedForm => {
-                let spec =
-                    ButterflyNetSpec::new(1u64 << n).map_err(|e| Error::Usage(e.to_string()))?;
-                (
-                    "the closed forms of `fabric layout butterfly`".to_string(),
-                    None,
-                    spec.forms().longest_wire,
-                )
-            }
+            Wires::ClosedForm => (
+                "the closed forms of `fabric layout butterfly`".to_string(),
+                None,
+                longest_wire(1u64 << n),
+            ),
         };
         let switch_delay = 1.0;
         let wire_delay = delay.of(longest);
-        Ok(StepTime {
+        StepTime {
             source,
             longest_wire_per_level: per_level,
             longest_wire: longest,
             wire_delay,
             switch_delay,
             bit_times_per_step: switch_delay + wire_delay,
-        })
+        }
     }
 }
 
@@ -153,9 +180,21 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
     )?;
     let wires = Wires::of(args)?;
     let sizes = wires.sizes(&args.size)?;
+    if args.protocol.is_some() && !args.model.takes_protocol() {
+        return Err(Error::Usage(format!(
+            "--protocol is for models g and t; model {} has its own rule",
+            flag_name(args.model)
+        )));
+    }
     let e = Experiment {
         model: args.model,
-        protocol: args.protocol,
+        protocol: args.protocol.unwrap_or(Protocol::Fifo),
+        dropping: Dropping {
+            scheme: args.scheme,
+            capacity: args.capacity,
+            policy: args.drop_policy,
+            ranks: args.ranks.map_or(RankRange::Auto, RankRange::Fixed),
+        },
         workload: args.traffic,
         routing: args.routing,
         split: args.split,
@@ -186,7 +225,7 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
         }
         let t0 = Instant::now();
         let cell = e.cell(n, q).map_err(|err| Error::Failed(err.to_string()))?;
-        let step = wires.step(n, &args.delay.delay)?;
+        let step = wires.step(n, &args.delay.delay);
         reports.push(CellReport::of(&cell, step, t0.elapsed().as_secs_f64()));
     }
     if tty {
@@ -195,7 +234,11 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
     let report = PacketReport {
         network: "butterfly",
         model: flag_name(e.model),
-        protocol: flag_name(e.protocol),
+        protocol: if e.model.takes_protocol() {
+            flag_name(e.protocol)
+        } else {
+            "-".to_string()
+        },
         traffic: flag_name(e.workload),
         routing: flag_name(e.routing),
         packets_per_input: e.k,

@@ -2,6 +2,7 @@
 
 use super::{Cell, Experiment, ExperimentError, Model, Routing, Workload};
 use crate::sim::packet::adversary::Adversary;
+use crate::sim::packet::dropping::DropSummary;
 
 /// What the paper proves for a cell.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -27,6 +28,15 @@ pub enum Bound {
         /// `k + lg N`.
         k_plus_lg: u64,
     },
+    /// Theorem 5.2: E[S] >= (1 - 1/q!) N / r for locking with ranks in
+    /// 1 ..= r; the proof gives (1 - lg N / (q! r^q)) / r for any r. For
+    /// Koch's random problem under model C, the exact E[S] / N.
+    Locking {
+        /// The trials' summary with both bounds.
+        summary: DropSummary,
+        /// The exact E[S] / N (Koch's problem, model C).
+        exact: Option<f64>,
+    },
     /// Any run without a theorem of its own (model T on ordinary traffic):
     /// T >= lg N, the length of a path.
     PathLength,
@@ -48,6 +58,11 @@ impl Bound {
     /// The bound for a cell of `e` at `(n, q)`.
     pub fn of(e: &Experiment, n: u32, q: u32) -> Result<Bound, ExperimentError> {
         Ok(match (e.model, e.workload, e.routing) {
+            (Model::C | Model::A, _, _) => {
+                return Err(ExperimentError::Combination(
+                    "the dropping models' bound comes with their trials",
+                ))
+            }
             (Model::W, _, _) => Bound::Waves {
                 k_plus_lg: e.k as u64 + n as u64,
             },
@@ -65,13 +80,27 @@ impl Bound {
         match self {
             Bound::Adversary { adversary } => Some(adversary.bound),
             Bound::PathLength | Bound::Greedy | Bound::TwoPhase => Some(n as u64),
-            Bound::Waves { k_plus_lg } => Some((k_plus_lg + k_plus_lg).saturating_sub(n as u64 + 2)),
+            Bound::Waves { k_plus_lg } => {
+                Some((k_plus_lg + k_plus_lg).saturating_sub(n as u64 + 2))
+            }
+            Bound::Locking { .. } => None,
         }
     }
 
     /// Judges `cell`: lower bounds must be met by every trial; Theorem
     /// 2.1 by every packet (its ratio at most 1 where it was checked).
     pub fn verdict(&self, cell: &Cell) -> Verdict {
+        if let Bound::Locking { summary, exact } = self {
+            // Three standard errors of slack, and a floor for few trials.
+            let slack = 3.0 * summary.stderr + 1e-9;
+            let below = summary.fraction + slack < summary.general_bound;
+            let off = exact.is_some_and(|x| (summary.fraction - x).abs() > slack.max(1e-3));
+            return if below || off {
+                Verdict::Violated
+            } else {
+                Verdict::Holds
+            };
+        }
         let lower = self.steps(cell.n).unwrap_or(0);
         let under = cell.trials.iter().any(|t| t.steps < lower);
         let tree = cell
@@ -82,7 +111,9 @@ impl Bound {
             Verdict::Violated
         } else {
             match self {
-                Bound::Adversary { .. } | Bound::PathLength => Verdict::Holds,
+                Bound::Adversary { .. } | Bound::PathLength | Bound::Locking { .. } => {
+                    Verdict::Holds
+                }
                 Bound::Greedy if cell.trials.iter().all(|t| t.delay_tree_ratio.is_some()) => {
                     Verdict::Holds
                 }
@@ -101,6 +132,16 @@ impl Bound {
                 adversary.bound, adversary.rho, adversary.d
             ),
             Bound::PathLength => "T >= lg N (path length)".into(),
+            Bound::Locking { summary, exact } => {
+                let mut t = format!(
+                    "Thm 5.2: E[S]/N = {:.4} +- {:.4} >= (1 - lg N/(q! r^q))/r = {:.4}; (1 - 1/q!)/r = {:.4}, r = {}",
+                    summary.fraction, summary.stderr, summary.general_bound, summary.bound, summary.r
+                );
+                if let Some(x) = exact {
+                    t += &format!("; exact (Koch) {x:.4}");
+                }
+                t
+            }
             Bound::Waves { k_plus_lg } => format!(
                 "Thm 4.3: T = O(k + lg N) w.h.p., k + lg N = {k_plus_lg}; T >= lg N + 2k - 2"
             ),

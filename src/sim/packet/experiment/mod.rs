@@ -11,6 +11,10 @@ use rayon::prelude::*;
 use super::adversary::{self, Adversary, AdversaryError, Replay, SplitRule};
 use super::butterfly::Butterfly;
 use super::delay_tree::{self, DelayTreeError};
+use super::dropping::{
+    self, AtomConfig, Capacity, CircuitConfig, DropError, DropPolicy, DropSummary, Problem,
+    RankRange, Variant,
+};
 use super::engine::{self, Config, EngineError, Protocol, QueueModel};
 use super::traffic::{PacketTraffic, TrafficError};
 use super::valiant;
@@ -34,12 +38,23 @@ pub enum Model {
     /// Section 4: two queues of capacity q per switch, the wave/token
     /// algorithm (its own rule: no protocol).
     W,
+    /// Section 5: circuit locking, q paths per edge (or node); packets
+    /// beyond q are dropped.
+    C,
+    /// Section 5: ATOM store-and-forward, one buffer of q per switch,
+    /// overflow dropped.
+    A,
 }
 
 impl Model {
     /// Whether the model's switches follow a `--protocol`.
     pub fn takes_protocol(self) -> bool {
         matches!(self, Model::G | Model::T)
+    }
+
+    /// Whether the model drops packets (section 5).
+    pub fn drops(self) -> bool {
+        matches!(self, Model::C | Model::A)
     }
 }
 
@@ -85,6 +100,19 @@ pub enum Routing {
     TwoPhase,
 }
 
+/// The choices of section 5's dropping models (C and A).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dropping {
+    /// The routing problem: back-to-back, Koch's random one, or direct.
+    pub scheme: Variant,
+    /// What q limits (model C).
+    pub capacity: Capacity,
+    /// Which packets an overflowing buffer drops (model A).
+    pub policy: DropPolicy,
+    /// The rank range r.
+    pub ranks: RankRange,
+}
+
 /// What an experiment fixes; sizes and queue sizes vary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Experiment {
@@ -100,6 +128,8 @@ pub struct Experiment {
     pub split: SplitRule,
     /// Packets per input.
     pub k: u32,
+    /// Models C and A.
+    pub dropping: Dropping,
     /// Trials per cell.
     pub trials: u64,
     /// The seed.
@@ -127,6 +157,9 @@ pub enum ExperimentError {
     /// The wave algorithm refused or failed.
     #[error(transparent)]
     Wave(#[from] WaveError),
+    /// A dropping model refused.
+    #[error(transparent)]
+    Drop(#[from] DropError),
     /// Over the memory budget.
     #[error(transparent)]
     Limit(#[from] crate::limits::LimitError),
@@ -143,6 +176,8 @@ pub struct Trial {
     pub max_occupancy: u32,
     /// Packet-hops.
     pub hops: u64,
+    /// Packets routed.
+    pub packets: u64,
     /// Packets delivered.
     pub delivered: u64,
     /// Theorem 2.1: the largest arrival / D(p) over the packets (model G,
@@ -179,6 +214,28 @@ impl Experiment {
     pub fn check(&self, n: u32, q: u32) -> Result<(), ExperimentError> {
         if self.model == Model::G && q == 0 {
             return Err(EngineError::ZeroCapacity.into());
+        }
+        if matches!(self.model, Model::C | Model::A) {
+            if q == 0 {
+                return Err(DropError::ZeroCapacity.into());
+            }
+            if self.routing != Routing::Direct {
+                return Err(ExperimentError::Combination(
+                    "section 5's schemes choose their own paths (--scheme), not --routing",
+                ));
+            }
+            self.problem()?;
+            self.dropping.ranks.resolve(n, q)?;
+            if n > dropping::MAX_N {
+                return Err(DropError::TooLarge {
+                    n,
+                    max: dropping::MAX_N,
+                }
+                .into());
+            }
+            if self.model == Model::C && self.k != 1 {
+                return Err(DropError::OnePerInput { k: self.k }.into());
+            }
         }
         if self.model == Model::W {
             if q == 0 {
@@ -235,7 +292,7 @@ impl Experiment {
     fn config(&self, q: u32) -> Config {
         Config {
             model: match self.model {
-                Model::G | Model::W => QueueModel::Greedy,
+                Model::G | Model::W | Model::C | Model::A => QueueModel::Greedy,
                 Model::T => QueueModel::Threshold,
             },
             protocol: self.protocol,
@@ -243,9 +300,98 @@ impl Experiment {
         }
     }
 
+    /// Section 5's problem for this experiment's scheme and traffic.
+    fn problem(&self) -> Result<Problem, ExperimentError> {
+        let traffic = self.workload.traffic();
+        Ok(match (self.dropping.scheme, traffic) {
+            (Variant::KochRandom, Some(PacketTraffic::RandomDestinations)) => Problem::KochRandom,
+            (Variant::KochRandom, _) => {
+                return Err(ExperimentError::Combination(
+                    "Koch's problem has random destinations (--traffic random-destinations)",
+                ))
+            }
+            (_, None) => {
+                return Err(ExperimentError::Combination(
+                    "the section-3 adversary runs under model T (--model t)",
+                ))
+            }
+            (Variant::BackToBack, Some(t)) => Problem::BackToBack(t),
+            (Variant::Direct, Some(t)) => Problem::Direct(t),
+        })
+    }
+
+    /// The trials of a dropping cell (models C and A) and their summary.
+    fn dropping_cell(&self, n: u32, q: u32) -> Result<Cell, ExperimentError> {
+        let problem = self.problem()?;
+        let d = self.dropping;
+        let (trials, summary) = if self.model == Model::C {
+            let cfg = CircuitConfig {
+                q,
+                ranks: d.ranks,
+                capacity: d.capacity,
+            };
+            let out = dropping::lock_trials(problem, n, cfg, self.trials, self.seed)?;
+            let length = match problem {
+                Problem::BackToBack(_) => 2 * n as u64,
+                Problem::KochRandom | Problem::Direct(_) => n as u64,
+            };
+            let trials = out
+                .iter()
+                .map(|o| Trial {
+                    steps: length,
+                    phases: None,
+                    max_occupancy: q,
+                    hops: o.delivered * length,
+                    packets: o.rows,
+                    delivered: o.delivered,
+                    delay_tree_ratio: None,
+                    replay: None,
+                })
+                .collect();
+            (trials, DropSummary::of_locks(n, q, &out))
+        } else {
+            let cfg = AtomConfig {
+                policy: d.policy,
+                ranks: d.ranks,
+                ..AtomConfig::new(q)
+            };
+            let out = dropping::atom_trials(problem, n, self.k, cfg, self.trials, self.seed)?;
+            let trials = out
+                .iter()
+                .map(|o| Trial {
+                    steps: o.steps,
+                    phases: None,
+                    max_occupancy: o.max_occupancy,
+                    hops: 0,
+                    packets: o.packets,
+                    delivered: o.delivered,
+                    delay_tree_ratio: None,
+                    replay: None,
+                })
+                .collect();
+            (trials, DropSummary::of_atoms(n, q, &out))
+        };
+        let exact = match (self.model, problem) {
+            (Model::C, Problem::KochRandom) => Some(dropping::koch_exact(n, q, d.capacity)?),
+            _ => None,
+        };
+        Ok(Cell {
+            n,
+            q,
+            trials,
+            bound: Bound::Locking {
+                summary: summary.ok_or(ExperimentError::Combination("no trials"))?,
+                exact,
+            },
+        })
+    }
+
     /// Runs the trials of one cell.
     pub fn cell(&self, n: u32, q: u32) -> Result<Cell, ExperimentError> {
         self.check(n, q)?;
+        if matches!(self.model, Model::C | Model::A) {
+            return self.dropping_cell(n, q);
+        }
         let trials: Result<Vec<Trial>, ExperimentError> = (0..self.trials)
             .into_par_iter()
             .map(|i| self.trial(n, q, i))
@@ -269,6 +415,7 @@ impl Experiment {
                 phases: None,
                 max_occupancy: r.run.max_switch_occupancy,
                 hops: r.run.hops,
+                packets: r.run.arrival.len() as u64,
                 delivered: r.run.arrival.len() as u64,
                 delay_tree_ratio: None,
                 replay: Some(r.replay),
@@ -291,6 +438,7 @@ impl Experiment {
                 phases: None,
                 max_occupancy: r.max_occupancy(),
                 hops: r.item_hops(),
+                packets: packets.len() as u64,
                 delivered: r.delivered,
                 delay_tree_ratio: None,
                 replay: None,
@@ -305,13 +453,14 @@ impl Experiment {
                         let check = delay_tree::check(&Butterfly::new(n), &packets, &arrivals, q)?;
                         Some(check.worst_ratio)
                     }
-                    Model::G | Model::T | Model::W => None,
+                    Model::G | Model::T | Model::W | Model::C | Model::A => None,
                 };
                 Trial {
                     steps: r.steps,
                     phases: None,
                     max_occupancy: r.max_switch_occupancy,
                     hops: r.hops,
+                    packets: packets.len() as u64,
                     delivered: r.arrival.len() as u64,
                     delay_tree_ratio,
                     replay: None,
@@ -324,6 +473,7 @@ impl Experiment {
                     phases: Some((r.phase_a, r.phase_b)),
                     max_occupancy: r.max_switch_occupancy,
                     hops: r.hops,
+                    packets: packets.len() as u64,
                     delivered: packets.len() as u64,
                     delay_tree_ratio: None,
                     replay: None,

@@ -8,6 +8,12 @@ fn experiment(model: Model, protocol: Protocol, workload: Workload) -> Experimen
         routing: Routing::Direct,
         split: SplitRule::Paper,
         k: 1,
+        dropping: Dropping {
+            scheme: Variant::BackToBack,
+            capacity: Capacity::PerEdge,
+            policy: DropPolicy::PushOut,
+            ranks: RankRange::Auto,
+        },
         trials: 4,
         seed: 9,
     }
