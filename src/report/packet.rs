@@ -22,8 +22,8 @@ pub struct PacketReport {
     pub traffic: String,
     /// Direct or two-phase.
     pub routing: String,
-    /// Packets per input.
-    pub packets_per_input: u32,
+    /// Packets per input: a number, or `lg N`.
+    pub packets_per_input: String,
     /// Trials per cell.
     pub trials: u64,
     /// The seed.

@@ -21,6 +21,43 @@ fn parse_rows(s: &str) -> Result<u32, String> {
     Ok(n.trailing_zeros())
 }
 
+/// `--packets`: how many packets each input sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacketsArg {
+    /// This many at every size.
+    Fixed(u32),
+    /// `lg N` at each size.
+    LgN,
+}
+
+impl PacketsArg {
+    /// k at `B(n)`.
+    pub fn at(self, n: u32) -> u32 {
+        match self {
+            PacketsArg::Fixed(k) => k,
+            PacketsArg::LgN => n,
+        }
+    }
+
+    /// As the report names it.
+    pub fn text(self) -> String {
+        match self {
+            PacketsArg::Fixed(k) => k.to_string(),
+            PacketsArg::LgN => "lg N".to_string(),
+        }
+    }
+}
+
+fn parse_packets(s: &str) -> Result<PacketsArg, String> {
+    if s == "lg" {
+        return Ok(PacketsArg::LgN);
+    }
+    match s.parse::<u32>() {
+        Ok(k) if (1..=4096).contains(&k) => Ok(PacketsArg::Fixed(k)),
+        _ => Err(format!("`{s}`: give a number from 1 to 4096, or `lg`")),
+    }
+}
+
 /// Arguments of `fabric simulate butterfly`.
 #[derive(Debug, clap::Args)]
 pub struct ButterflyArgs {
@@ -70,9 +107,10 @@ pub struct ButterflyArgs {
     /// Queue capacity (model g) or threshold (model t); a list sweeps.
     #[arg(long, short, value_delimiter = ',', default_value = "4")]
     pub queue: Vec<u32>,
-    /// Packets per input, k.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
-    pub packets: u32,
+    /// Packets per input, k: a number from 1 to 4096, or `lg` for
+    /// k = lg N at each size ("fully loaded", section 4).
+    #[arg(long, default_value = "1", value_parser = parse_packets)]
+    pub packets: PacketsArg,
     /// Take the butterfly and its wire lengths from this layout file
     /// (`fabric layout butterfly ... -o`); it is checked first.
     #[arg(long)]

@@ -198,7 +198,7 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
         workload: args.traffic,
         routing: args.routing,
         split: args.split,
-        k: args.packets,
+        k: args.packets.at(1),
         trials: args.trials,
         seed: args.seed,
     };
@@ -206,8 +206,13 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
         .iter()
         .flat_map(|&n| args.queue.iter().map(move |&q| (n, q)))
         .collect();
+    let at = |n: u32| Experiment {
+        k: args.packets.at(n),
+        ..e
+    };
     for &(n, q) in &cells {
-        e.check(n, q)
+        at(n)
+            .check(n, q)
             .map_err(|err| Error::Usage(format!("B({n}), q = {q}: {err}")))?;
     }
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
@@ -224,7 +229,9 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
             );
         }
         let t0 = Instant::now();
-        let cell = e.cell(n, q).map_err(|err| Error::Failed(err.to_string()))?;
+        let cell = at(n)
+            .cell(n, q)
+            .map_err(|err| Error::Failed(err.to_string()))?;
         let step = wires.step(n, &args.delay.delay);
         reports.push(CellReport::of(&cell, step, t0.elapsed().as_secs_f64()));
     }
@@ -241,7 +248,7 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
         },
         traffic: flag_name(e.workload),
         routing: flag_name(e.routing),
-        packets_per_input: e.k,
+        packets_per_input: args.packets.text(),
         trials: e.trials,
         seed: e.seed,
         rules: rules(&e),
