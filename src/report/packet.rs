@@ -226,11 +226,8 @@ fn draw(e: impl std::fmt::Display) -> ChartError {
 /// it is a number.
 type Pick = fn(&CellReport) -> (f64, f64, f64, Option<f64>);
 
-/// The sweep against lg N, one colour per queue size: the figure the
-/// paper bounds (T / lg N, or T beside LB for the adversary), with the
-/// trials' range as bars and the bound as a dashed line where it is a
-/// number.
-pub fn packet_chart(r: &PacketReport) -> Result<String, ChartError> {
+/// The figure a sweep plots, by the bound its cells carry.
+fn figure(r: &PacketReport) -> (&'static str, Pick) {
     let adversary = r
         .cells
         .iter()
@@ -243,7 +240,7 @@ pub fn packet_chart(r: &PacketReport) -> Result<String, ChartError> {
         .cells
         .iter()
         .any(|c| matches!(c.bound, Bound::Waves { .. }));
-    let (y_name, pick): (&str, Pick) = if locking {
+    if locking {
         (
             "E[S] / N; dashed: exact (Koch) or Theorem 5.2's bound",
             |c| {
@@ -285,7 +282,15 @@ pub fn packet_chart(r: &PacketReport) -> Result<String, ChartError> {
                 None,
             )
         })
-    };
+    }
+}
+
+/// The sweep against lg N, one colour per queue size: the figure the
+/// paper bounds (T / lg N, or T beside LB for the adversary), with the
+/// trials' range as bars and the bound as a dashed line where it is a
+/// number.
+pub fn packet_chart(r: &PacketReport) -> Result<String, ChartError> {
+    let (y_name, pick) = figure(r);
     let mut qs: Vec<u32> = r.cells.iter().map(|c| c.q).collect();
     qs.sort_unstable();
     qs.dedup();

@@ -2,7 +2,7 @@
 //!
 //! A *nonpredictive* protocol picks one packet without looking at any
 //! destination and keeps it picked until it has been sent. The engine
-//! enforces both halves: [`Protocol::select`] is given the packets' ids
+//! enforces both halves: `Protocol::select` is given the packets' ids
 //! and origins only, never their destinations, and the engine calls it
 //! only when the switch has no packet picked, so a refused packet stays
 //! picked. A *greedy* protocol may look at destinations; `PerEdgeOldest`

@@ -28,13 +28,13 @@ pub enum Bound {
         /// `k + lg N`.
         k_plus_lg: u64,
     },
-    /// Theorem 5.2: E[S] >= (1 - 1/q!) N / r for locking with ranks in
+    /// Theorem 5.2: `E[S] >= (1 - 1/q!) N / r` for locking with ranks in
     /// 1 ..= r; the proof gives (1 - lg N / (q! r^q)) / r for any r. For
-    /// Koch's random problem under model C, the exact E[S] / N.
+    /// Koch's random problem under model C, the exact `E[S] / N`.
     Locking {
         /// The trials' summary with both bounds.
         summary: DropSummary,
-        /// The exact E[S] / N (Koch's problem, model C).
+        /// The exact `E[S] / N` (Koch's problem, model C).
         exact: Option<f64>,
     },
     /// Any run without a theorem of its own (model T on ordinary traffic):

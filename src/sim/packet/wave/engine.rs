@@ -15,7 +15,7 @@ use super::{Until, WaveConfig, WaveError, WaveRun};
 use crate::sim::packet::butterfly::{Butterfly, InEdge, Node, OutEdge};
 use crate::sim::packet::traffic::Packet;
 
-use super::check::Violation;
+use super::Violation;
 
 /// Where a transmitted packet was taken from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
