@@ -281,3 +281,31 @@ fn waves_and_dropping_models_report_their_bounds() {
         assert!(!out.exists());
     }
 }
+
+/// Per-level link use: on the identity every packet goes straight on every
+/// level, N per level, none across.
+#[test]
+fn link_use_is_reported_per_level() {
+    let dir = scratch("links");
+    let out = dir.join("r.yaml");
+    let o = fabric(&[
+        "simulate",
+        "butterfly",
+        "--traffic",
+        "identity",
+        "--size",
+        "64",
+        "--trials",
+        "2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let y: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let levels = y["cells"][0]["link_use"].as_sequence().expect("recorded");
+    assert_eq!(levels.len(), 6);
+    for l in levels {
+        assert_eq!(l[0].as_f64(), Some(64.0));
+        assert_eq!(l[1].as_f64(), Some(0.0));
+    }
+}

@@ -83,6 +83,9 @@ pub struct CellReport {
     pub delay_tree_worst_ratio: Option<f64>,
     /// The adversary's replays: all identical or not.
     pub replay: Option<Replay>,
+    /// Per edge level `l`: mean packets per trial sent straight and
+    /// across, where the model records them (G and T, direct routing).
+    pub link_use: Option<Vec<[f64; 2]>>,
     /// Packet-hops over all trials.
     pub hops: u64,
     /// The step's length from the layout's wires.
@@ -147,12 +150,36 @@ impl CellReport {
                     Replay::Differs
                 }
             }),
+            link_use: link_use(cell),
             hops: cell.trials.iter().map(|t| t.hops).sum(),
             bit_times: Spread::of(&steps).mean * step.bit_times_per_step,
             step,
             seconds,
         }
     }
+}
+
+/// The mean per-level link use over the trials, when every trial has it.
+fn link_use(cell: &Cell) -> Option<Vec<[f64; 2]>> {
+    let all: Vec<&Vec<[u64; 2]>> = cell
+        .trials
+        .iter()
+        .filter_map(|t| t.link_use.as_ref())
+        .collect();
+    if all.is_empty() || all.len() != cell.trials.len() {
+        return None;
+    }
+    let t = all.len() as f64;
+    Some(
+        (0..all[0].len())
+            .map(|l| {
+                let s: [u64; 2] = all
+                    .iter()
+                    .fold([0, 0], |a, u| [a[0] + u[l][0], a[1] + u[l][1]]);
+                [s[0] as f64 / t, s[1] as f64 / t]
+            })
+            .collect(),
+    )
 }
 
 /// The report as YAML.

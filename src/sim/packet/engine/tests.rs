@@ -182,14 +182,15 @@ fn speed_print() {
 }
 
 /// The engine against the plain reference simulator: identical arrivals
-/// for FIFO and PerEdgeOldest under model G on many random problems, and
-/// every run within Theorem 2.1's bound.
+/// for FIFO and PerEdgeOldest under model G on 2,688 random problems, and
+/// every run within Theorem 2.1's bound (with the reference's own 576, over
+/// the 3,000 runs spec 001 §8 E1 asks for).
 #[test]
 fn engine_matches_the_reference() {
     use crate::sim::packet::delay_tree;
     use crate::sim::packet::reference::{run_greedy, RefProtocol};
     let mut compared = 0;
-    for seed in 0..12u64 {
+    for seed in 0..16u64 {
         for n in 1..=7u32 {
             for k in [1u32, 2, 3] {
                 let p = packets(
@@ -231,5 +232,5 @@ fn engine_matches_the_reference() {
             }
         }
     }
-    assert_eq!(compared, 12 * 7 * 3 * 4 * 2);
+    assert_eq!(compared, 16 * 7 * 3 * 4 * 2);
 }

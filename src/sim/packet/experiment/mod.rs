@@ -185,6 +185,9 @@ pub struct Trial {
     pub delay_tree_ratio: Option<f64>,
     /// The adversary's replay verdict.
     pub replay: Option<Replay>,
+    /// Per edge level: packets sent straight and across (models G and T,
+    /// direct routing).
+    pub link_use: Option<Vec<[u64; 2]>>,
 }
 
 /// The trials at one size and queue size.
@@ -346,6 +349,7 @@ impl Experiment {
                     delivered: o.delivered,
                     delay_tree_ratio: None,
                     replay: None,
+                    link_use: None,
                 })
                 .collect();
             (trials, DropSummary::of_locks(n, q, &out))
@@ -367,6 +371,7 @@ impl Experiment {
                     delivered: o.delivered,
                     delay_tree_ratio: None,
                     replay: None,
+                    link_use: None,
                 })
                 .collect();
             (trials, DropSummary::of_atoms(n, q, &out))
@@ -419,6 +424,7 @@ impl Experiment {
                 delivered: r.run.arrival.len() as u64,
                 delay_tree_ratio: None,
                 replay: Some(r.replay),
+                link_use: Some(r.run.link_use),
             });
         };
         let packets = traffic.packets(n, self.k, &mut rng)?;
@@ -442,6 +448,7 @@ impl Experiment {
                 delivered: r.delivered,
                 delay_tree_ratio: None,
                 replay: None,
+                link_use: None,
             });
         }
         Ok(match self.routing {
@@ -464,6 +471,7 @@ impl Experiment {
                     delivered: r.arrival.len() as u64,
                     delay_tree_ratio,
                     replay: None,
+                    link_use: Some(r.link_use),
                 }
             }
             Routing::TwoPhase => {
@@ -477,6 +485,7 @@ impl Experiment {
                     delivered: packets.len() as u64,
                     delay_tree_ratio: None,
                     replay: None,
+                    link_use: None,
                 }
             }
         })
