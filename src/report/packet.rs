@@ -102,6 +102,7 @@ impl CellReport {
     /// The summary of `cell`, run in `seconds`.
     pub fn of(cell: &Cell, step: StepTime, seconds: f64) -> CellReport {
         let steps: Vec<f64> = cell.trials.iter().map(|t| t.steps as f64).collect();
+        let spread = Spread::of(&steps);
         let lg = cell.n.max(1) as f64;
         let per: Vec<f64> = steps.iter().map(|s| s / lg).collect();
         let phases = cell.trials.iter().all(|t| t.phases.is_some()).then(|| {
@@ -132,7 +133,7 @@ impl CellReport {
             statement: cell.bound.statement(),
             verdict: cell.bound.verdict(cell),
             bound: cell.bound.clone(),
-            steps: Spread::of(&steps),
+            steps: spread,
             steps_per_lg_n: Spread::of(&per),
             phases,
             max_occupancy: cell
@@ -152,7 +153,7 @@ impl CellReport {
             }),
             link_use: link_use(cell),
             hops: cell.trials.iter().map(|t| t.hops).sum(),
-            bit_times: Spread::of(&steps).mean * step.bit_times_per_step,
+            bit_times: spread.mean * step.bit_times_per_step,
             step,
             seconds,
         }

@@ -382,6 +382,23 @@ pub fn trial_rng(seed: u64, index: u64) -> ChaCha8Rng {
     rng
 }
 
+/// Runs `trials` independent trials in parallel: trial `i` is `one(i,
+/// rng)` on the stream [`trial_rng`]`(seed, i)`, so the results, returned
+/// in trial order, do not depend on the number of threads. If trials fail,
+/// the error of the first failing trial in trial order is returned.
+pub fn seeded_trials<T, E, F>(trials: u64, seed: u64, one: F) -> Result<Vec<T>, E>
+where
+    T: Send,
+    E: Send,
+    F: Fn(u64, &mut ChaCha8Rng) -> Result<T, E> + Sync,
+{
+    let results: Vec<Result<T, E>> = (0..trials)
+        .into_par_iter()
+        .map(|index| one(index, &mut trial_rng(seed, index)))
+        .collect();
+    results.into_iter().collect()
+}
+
 /// Bit-times of a delivery cycle for a message set on a fabric.
 pub fn cycle_bit_time<F: Fabric>(fabric: &F, msgs: &[Message], time: &TimeModel) -> f64 {
     let longest = msgs
@@ -408,22 +425,19 @@ where
     M: Fn(u64, &mut ChaCha8Rng) -> Vec<Message> + Sync,
     R: Fn(&[Message], &mut ChaCha8Rng) -> (LoadFactor, Outcome) + Sync,
 {
-    (0..trials)
-        .into_par_iter()
-        .map(|index| {
-            let mut rng = trial_rng(seed, index);
-            let msgs = make(index, &mut rng);
-            let cycle_bit_time = cycle_bit_time(fabric, &msgs, time);
-            let (load, outcome) = route(&msgs, &mut rng);
-            Trial {
-                index,
-                messages: msgs.len(),
-                load,
-                outcome,
-                cycle_bit_time,
-            }
+    let Ok(trials) = seeded_trials(trials, seed, |index, rng| {
+        let msgs = make(index, rng);
+        let cycle_bit_time = cycle_bit_time(fabric, &msgs, time);
+        let (load, outcome) = route(&msgs, rng);
+        Ok::<_, std::convert::Infallible>(Trial {
+            index,
+            messages: msgs.len(),
+            load,
+            outcome,
+            cycle_bit_time,
         })
-        .collect()
+    });
+    trials
 }
 
 /// The trials of one rate.

@@ -15,8 +15,9 @@ use super::ranade::ranade_intermediates;
 use super::walk::Walk;
 use super::{
     check_destinations, check_permutation, check_size, draw_destinations, require_permutation,
-    run_seeded, Capacity, DropError, Priorities, Problem, RankRange,
+    Capacity, DropError, Priorities, Problem, RankRange,
 };
+use crate::sim::seeded_trials;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -212,5 +213,5 @@ pub fn lock_trials(
     if let Problem::BackToBack(traffic) = problem {
         require_permutation(traffic)?;
     }
-    run_seeded(trials, seed, |rng| lock_one(problem, n, cfg, rng))
+    seeded_trials(trials, seed, |_, rng| lock_one(problem, n, cfg, rng))
 }

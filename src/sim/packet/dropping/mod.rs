@@ -92,9 +92,7 @@ pub use rank::{general_bound, theorem_bound, RankRange};
 pub use summary::DropSummary;
 
 use super::traffic::{PacketTraffic, TrafficError};
-use crate::sim::trial_rng;
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 
 /// The largest `lg N` the simulators accept: `2^24` packets already take
 /// hundreds of megabytes per trial.
@@ -281,20 +279,4 @@ fn draw_destinations(
         .into_iter()
         .map(|p| p.destination)
         .collect())
-}
-
-/// Runs `trials` seeded trials in parallel: trial `i` is `one` on the
-/// stream [`trial_rng`]`(seed, i)`, so the results (returned in trial
-/// order) do not depend on the number of threads. The first error in trial
-/// order is returned if any trial fails.
-pub fn run_seeded<T, F>(trials: u64, seed: u64, one: F) -> Result<Vec<T>, DropError>
-where
-    T: Send,
-    F: Fn(&mut ChaCha8Rng) -> Result<T, DropError> + Sync,
-{
-    let results: Vec<Result<T, DropError>> = (0..trials)
-        .into_par_iter()
-        .map(|index| one(&mut trial_rng(seed, index)))
-        .collect();
-    results.into_iter().collect()
 }

@@ -6,8 +6,6 @@
 //! protocol's choices from `trial_rng(seed, i)`, so a report does not
 //! depend on the number of threads.
 
-use rayon::prelude::*;
-
 use super::adversary::{self, Adversary, AdversaryError, Replay, SplitRule};
 use super::butterfly::Butterfly;
 use super::delay_tree::{self, DelayTreeError};
@@ -19,7 +17,8 @@ use super::engine::{self, Config, EngineError, Protocol, QueueModel};
 use super::traffic::{PacketTraffic, TrafficError};
 use super::valiant;
 use super::wave::{self, WaveConfig, WaveError};
-use crate::sim::trial_rng;
+use crate::sim::{seeded_trials, trial_rng};
+use rand_chacha::ChaCha8Rng;
 
 pub mod bound;
 #[cfg(test)]
@@ -165,8 +164,8 @@ pub enum ExperimentError {
     Limit(#[from] crate::limits::LimitError),
 }
 
-/// One trial's figures.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+/// One trial's figures; the optional ones are those its model records.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Trial {
     /// The routing time T (both phases for two-phase routing).
     pub steps: u64,
@@ -218,7 +217,7 @@ impl Experiment {
         if self.model == Model::G && q == 0 {
             return Err(EngineError::ZeroCapacity.into());
         }
-        if matches!(self.model, Model::C | Model::A) {
+        if self.model.drops() {
             if q == 0 {
                 return Err(DropError::ZeroCapacity.into());
             }
@@ -342,14 +341,11 @@ impl Experiment {
                 .iter()
                 .map(|o| Trial {
                     steps: length,
-                    phases: None,
                     max_occupancy: q,
                     hops: o.delivered * length,
                     packets: o.rows,
                     delivered: o.delivered,
-                    delay_tree_ratio: None,
-                    replay: None,
-                    link_use: None,
+                    ..Trial::default()
                 })
                 .collect();
             (trials, DropSummary::of_locks(n, q, &out))
@@ -364,14 +360,11 @@ impl Experiment {
                 .iter()
                 .map(|o| Trial {
                     steps: o.steps,
-                    phases: None,
                     max_occupancy: o.max_occupancy,
                     hops: 0,
                     packets: o.packets,
                     delivered: o.delivered,
-                    delay_tree_ratio: None,
-                    replay: None,
-                    link_use: None,
+                    ..Trial::default()
                 })
                 .collect();
             (trials, DropSummary::of_atoms(n, q, &out))
@@ -394,40 +387,40 @@ impl Experiment {
     /// Runs the trials of one cell.
     pub fn cell(&self, n: u32, q: u32) -> Result<Cell, ExperimentError> {
         self.check(n, q)?;
-        if matches!(self.model, Model::C | Model::A) {
+        if self.model.drops() {
             return self.dropping_cell(n, q);
         }
-        let trials: Result<Vec<Trial>, ExperimentError> = (0..self.trials)
-            .into_par_iter()
-            .map(|i| self.trial(n, q, i))
-            .collect();
+        let trials = seeded_trials(self.trials, self.seed, |_, rng| self.trial_on(n, q, rng))?;
         Ok(Cell {
             n,
             q,
-            trials: trials?,
+            trials,
             bound: Bound::of(self, n, q)?,
         })
     }
 
-    /// One trial.
+    /// Trial `index` of a cell, as [`Experiment::cell`] runs it.
     pub fn trial(&self, n: u32, q: u32, index: u64) -> Result<Trial, ExperimentError> {
-        let mut rng = trial_rng(self.seed, index);
+        self.trial_on(n, q, &mut trial_rng(self.seed, index))
+    }
+
+    /// One trial on its stream.
+    fn trial_on(&self, n: u32, q: u32, rng: &mut ChaCha8Rng) -> Result<Trial, ExperimentError> {
         let config = self.config(q);
         let Some(traffic) = self.workload.traffic() else {
-            let r = adversary::build(n, q, self.protocol, self.split, &rng)?;
+            let r = adversary::build(n, q, self.protocol, self.split, rng)?;
             return Ok(Trial {
                 steps: r.run.steps,
-                phases: None,
                 max_occupancy: r.run.max_switch_occupancy,
                 hops: r.run.hops,
                 packets: r.run.arrival.len() as u64,
                 delivered: r.run.arrival.len() as u64,
-                delay_tree_ratio: None,
                 replay: Some(r.replay),
                 link_use: Some(r.run.link_use),
+                ..Trial::default()
             });
         };
-        let packets = traffic.packets(n, self.k, &mut rng)?;
+        let packets = traffic.packets(n, self.k, rng)?;
         if self.model == Model::W {
             let checks = if cfg!(debug_assertions) {
                 wave::Checks::Invariants
@@ -441,41 +434,37 @@ impl Experiment {
             let r = wave::run_waves(&Butterfly::new(n), &packets, self.k, &config)?;
             return Ok(Trial {
                 steps: r.routing_time,
-                phases: None,
                 max_occupancy: r.max_occupancy(),
                 hops: r.item_hops(),
                 packets: packets.len() as u64,
                 delivered: r.delivered,
-                delay_tree_ratio: None,
-                replay: None,
-                link_use: None,
+                ..Trial::default()
             });
         }
         Ok(match self.routing {
             Routing::Direct => {
-                let r = engine::run(n, &packets, config, &mut rng)?;
-                let delay_tree_ratio = match self.model {
-                    Model::G if n <= delay_tree::MAX_N => {
-                        let arrivals: Vec<u64> = r.arrival.iter().map(|&a| a as u64).collect();
-                        let check = delay_tree::check(&Butterfly::new(n), &packets, &arrivals, q)?;
-                        Some(check.worst_ratio)
-                    }
-                    Model::G | Model::T | Model::W | Model::C | Model::A => None,
+                let r = engine::run(n, &packets, config, rng)?;
+                // Theorem 2.1 holds for greedy protocols under model G.
+                let delay_tree_ratio = if self.model == Model::G && n <= delay_tree::MAX_N {
+                    let arrivals: Vec<u64> = r.arrival.iter().map(|&a| a as u64).collect();
+                    let check = delay_tree::check(&Butterfly::new(n), &packets, &arrivals, q)?;
+                    Some(check.worst_ratio)
+                } else {
+                    None
                 };
                 Trial {
                     steps: r.steps,
-                    phases: None,
                     max_occupancy: r.max_switch_occupancy,
                     hops: r.hops,
                     packets: packets.len() as u64,
                     delivered: r.arrival.len() as u64,
                     delay_tree_ratio,
-                    replay: None,
                     link_use: Some(r.link_use),
+                    ..Trial::default()
                 }
             }
             Routing::TwoPhase => {
-                let r = valiant::route(n, &packets, config, &mut rng)?;
+                let r = valiant::route(n, &packets, config, rng)?;
                 Trial {
                     steps: r.total(),
                     phases: Some((r.phase_a, r.phase_b)),
@@ -483,9 +472,7 @@ impl Experiment {
                     hops: r.hops,
                     packets: packets.len() as u64,
                     delivered: packets.len() as u64,
-                    delay_tree_ratio: None,
-                    replay: None,
-                    link_use: None,
+                    ..Trial::default()
                 }
             }
         })

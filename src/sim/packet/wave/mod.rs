@@ -61,11 +61,9 @@ mod reference;
 #[cfg(test)]
 mod tests;
 
-use rayon::prelude::*;
-
 use super::butterfly::{Butterfly, InEdge, Node};
 use super::traffic::{Packet, PacketTraffic, TrafficError};
-use crate::sim::trial_rng;
+use crate::sim::seeded_trials;
 
 pub use check::{Rank, Violation};
 
@@ -329,7 +327,7 @@ pub fn run_waves(
 }
 
 /// Runs `trials` independent trials on `B(n)`: trial `i` draws its `k`
-/// packets per input of kind `traffic` from [`trial_rng`]`(seed, i)` and
+/// packets per input of kind `traffic` from [`crate::sim::trial_rng`]`(seed, i)` and
 /// routes them with [`run_waves`]. Trials run in parallel; the results come
 /// in trial order and do not depend on the number of threads.
 pub fn run_wave_trials(
@@ -348,11 +346,8 @@ pub fn run_wave_trials(
         return Err(WaveError::TooLarge { n, packets });
     }
     let bfly = Butterfly::new(n);
-    (0..trials)
-        .into_par_iter()
-        .map(|i| {
-            let packets = traffic.packets(n, k, &mut trial_rng(seed, i))?;
-            run_waves(&bfly, &packets, k, config)
-        })
-        .collect()
+    seeded_trials(trials, seed, |_, rng| {
+        let packets = traffic.packets(n, k, rng)?;
+        run_waves(&bfly, &packets, k, config)
+    })
 }

@@ -30,10 +30,11 @@ pub(crate) mod engine;
 use super::ranade::ranade_intermediates;
 use super::walk::Walk;
 use super::{
-    check_permutation, check_size, draw_destinations, require_permutation, run_seeded, DropError,
-    Priorities, Problem, RankRange, MAX_PACKETS,
+    check_permutation, check_size, draw_destinations, require_permutation, DropError, Priorities,
+    Problem, RankRange, MAX_PACKETS,
 };
 use crate::sim::packet::traffic::{Packet, PacketTraffic, TrafficError};
+use crate::sim::seeded_trials;
 use engine::{run_walk, Fate, Rules};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -271,5 +272,5 @@ pub fn atom_trials(
             return Err(DropError::OnePerInput { k });
         }
     }
-    run_seeded(trials, seed, |rng| atom_one(problem, n, k, cfg, rng))
+    seeded_trials(trials, seed, |_, rng| atom_one(problem, n, k, cfg, rng))
 }

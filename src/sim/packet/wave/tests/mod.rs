@@ -5,6 +5,7 @@ mod mutations;
 
 use super::reference::reference;
 use super::*;
+use crate::sim::trial_rng;
 
 /// `k` packets per input of `kind` on `B(n)`, from trial `trial` of `seed`.
 fn problem(n: u32, k: u32, kind: PacketTraffic, seed: u64, trial: u64) -> Vec<Packet> {
