@@ -34,7 +34,7 @@
 //! proof supports is `LB` with `q + 1`, which is smaller
 //! ([`Adversary::sound_bound`]).
 
-use super::engine::{run, run_with, Config, EngineError, Oracle, Protocol, QueueModel, Run};
+use super::engine::{run_traced, run_with, Config, EngineError, Oracle, Protocol, QueueModel, Run};
 use super::traffic::Packet;
 use rand_chacha::ChaCha8Rng;
 
@@ -266,7 +266,7 @@ pub fn build(
             destination: d,
         })
         .collect();
-    let again = run(n, &fixed, config, &mut seed_rng.clone())?;
+    let again = run_traced(n, &fixed, config, &mut seed_rng.clone())?;
     let replay = if again == first {
         Replay::Identical
     } else {

@@ -1,4 +1,5 @@
 use super::*;
+use crate::sim::packet::engine::run;
 use crate::sim::packet::traffic::PacketTraffic;
 use crate::sim::trial_rng;
 
@@ -116,6 +117,6 @@ fn the_replay_can_fail() {
         protocol: Protocol::Fifo,
         q: 2,
     };
-    let again = run(10, &fixed, config, &mut trial_rng(0, 0)).expect("runs");
+    let again = run_traced(10, &fixed, config, &mut trial_rng(0, 0)).expect("runs");
     assert_ne!(again, r.run);
 }

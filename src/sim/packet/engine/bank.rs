@@ -1,67 +1,71 @@
-//! Bounded queues in one flat array: queue `v` holds `len[v]` packet ids in
-//! `buf[v * cap ..][.. len[v]]`, oldest first. Queues are short (a switch
-//! holds at most `q + 2` packets), so removing from the middle shifts the
-//! rest down instead of keeping a ring.
+//! Bounded queues in one flat array: queue `v` occupies `cap + 1` words
+//! from `v * (cap + 1)`: its length, then its packet ids oldest first. The
+//! length sits beside the ids so one cache line serves both. Queues are
+//! short (a switch holds at most `q + 2` packets), so removing from the
+//! middle shifts the rest down instead of keeping a ring.
 
 /// `count` queues of capacity `cap` each.
 #[derive(Clone, Debug)]
 pub(crate) struct Bank {
-    cap: usize,
+    stride: usize,
     buf: Vec<u32>,
-    len: Vec<u32>,
 }
 
 impl Bank {
     /// `count` empty queues of capacity `cap`.
     pub(crate) fn new(count: usize, cap: usize) -> Self {
         Bank {
-            cap,
-            buf: vec![0; count * cap],
-            len: vec![0; count],
+            stride: cap + 1,
+            buf: vec![0; count * (cap + 1)],
         }
     }
 
     /// The capacity of every queue.
     pub(crate) fn cap(&self) -> usize {
-        self.cap
+        self.stride - 1
     }
 
     /// The number of packets in queue `v`.
     #[inline]
     pub(crate) fn len(&self, v: usize) -> usize {
-        self.len[v] as usize
+        self.buf[v * self.stride] as usize
     }
 
     /// Queue `v`'s packets, oldest first.
     #[inline]
     pub(crate) fn items(&self, v: usize) -> &[u32] {
-        let start = v * self.cap;
-        &self.buf[start..start + self.len[v] as usize]
+        let start = v * self.stride;
+        let len = self.buf[start] as usize;
+        &self.buf[start + 1..start + 1 + len]
     }
 
-    /// Appends `id` to queue `v`, which must have room.
+    /// Appends `id` to queue `v`, which must have room; returns the new
+    /// length.
     #[inline]
-    pub(crate) fn push(&mut self, v: usize, id: u32) {
-        let l = self.len[v] as usize;
-        debug_assert!(l < self.cap, "queue {v} overflows its {} slots", self.cap);
-        self.buf[v * self.cap + l] = id;
-        self.len[v] += 1;
+    pub(crate) fn push(&mut self, v: usize, id: u32) -> u32 {
+        let start = v * self.stride;
+        let len = self.buf[start];
+        debug_assert!((len as usize) < self.stride - 1, "queue {v} overflows");
+        self.buf[start + 1 + len as usize] = id;
+        self.buf[start] = len + 1;
+        len + 1
     }
 
     /// Removes the packet at position `at` of queue `v`, keeping the order
-    /// of the rest.
+    /// of the rest; returns the new length.
     #[inline]
-    pub(crate) fn remove(&mut self, v: usize, at: usize) {
-        let start = v * self.cap;
-        let l = self.len[v] as usize;
-        debug_assert!(at < l);
+    pub(crate) fn remove(&mut self, v: usize, at: usize) -> u32 {
+        let start = v * self.stride;
+        let len = self.buf[start] as usize;
+        debug_assert!(at < len);
         // A short loop: queues hold a handful of ids, and memmove's call
         // costs more than the copy.
-        let queue = &mut self.buf[start..start + l];
-        for i in at..l - 1 {
+        let queue = &mut self.buf[start + 1..start + 1 + len];
+        for i in at..len - 1 {
             queue[i] = queue[i + 1];
         }
-        self.len[v] -= 1;
+        self.buf[start] = len as u32 - 1;
+        len as u32 - 1
     }
 }
 

@@ -105,6 +105,10 @@ pub enum EngineError {
 /// Hooks a nonpredictive switch's first pick of a packet: the adversary of
 /// section 3 fixes destination bits here.
 pub trait Oracle {
+    /// Whether the oracle wants to hear of picks at all; without one a
+    /// FIFO switch's pick is simply its head and needs no bookkeeping.
+    const WATCHES: bool = true;
+
     /// Switch `<level, row>` has just picked `packet` for the first time;
     /// `dest` holds every packet's destination, and the switch reads bit
     /// `level` of `dest[packet]` right after this returns.
@@ -115,6 +119,8 @@ pub trait Oracle {
 pub struct Fixed;
 
 impl Oracle for Fixed {
+    const WATCHES: bool = false;
+
     #[inline]
     fn on_select(&mut self, _: u32, _: u64, _: u32, _: &mut [u64]) {}
 }
@@ -143,8 +149,10 @@ pub struct Run {
     /// Packet-hops: edges crossed in all.
     pub hops: u64,
     /// A digest of every move in order (step, node, packet): equal digests
-    /// mean (up to hash collisions) identical traces.
-    pub trace: u64,
+    /// mean (up to hash collisions) identical traces. Kept by
+    /// [`run_traced`] and [`run_with`] only; hashing each hop costs time
+    /// the plain [`run`] does not spend.
+    pub trace: Option<u64>,
 }
 
 impl Run {
@@ -163,8 +171,21 @@ const NONE: u32 = u32::MAX;
 /// The largest `q` a run accepts.
 pub const MAX_Q: u32 = 4096;
 
-/// Routes `packets` over `B(n)` with `config`, destinations fixed.
+/// Routes `packets` over `B(n)` with `config`, destinations fixed; the
+/// run's `trace` is `None`.
 pub fn run(
+    n: u32,
+    packets: &[Packet],
+    config: Config,
+    rng: &mut ChaCha8Rng,
+) -> Result<Run, EngineError> {
+    let mut engine = Engine::start(n, packets, config)?;
+    engine.route(rng, &mut Fixed, &mut step::Untraced)?;
+    Ok(engine.finish(None))
+}
+
+/// [`run`], keeping the digest of the trace.
+pub fn run_traced(
     n: u32,
     packets: &[Packet],
     config: Config,
@@ -174,8 +195,9 @@ pub fn run(
 }
 
 /// Routes `packets` over `B(n)` with `config`, calling `oracle` whenever a
-/// nonpredictive switch first picks a packet. Each input's injection queue
-/// holds its packets in the order given.
+/// nonpredictive switch first picks a packet, and keeping the digest of
+/// the trace. Each input's injection queue holds its packets in the order
+/// given.
 pub fn run_with<O: Oracle>(
     n: u32,
     packets: &[Packet],
@@ -183,33 +205,41 @@ pub fn run_with<O: Oracle>(
     rng: &mut ChaCha8Rng,
     oracle: &mut O,
 ) -> Result<Run, EngineError> {
-    if config.model == QueueModel::Greedy && config.q == 0 {
-        return Err(EngineError::ZeroCapacity);
+    let mut engine = Engine::start(n, packets, config)?;
+    let mut digest = step::Digest::new();
+    engine.route(rng, oracle, &mut digest)?;
+    Ok(engine.finish(Some(digest.value())))
+}
+
+impl Engine {
+    /// Checks the run's parameters and builds its starting state.
+    fn start(n: u32, packets: &[Packet], config: Config) -> Result<Self, EngineError> {
+        if config.model == QueueModel::Greedy && config.q == 0 {
+            return Err(EngineError::ZeroCapacity);
+        }
+        if config.q > MAX_Q {
+            return Err(EngineError::QueueTooLarge { q: config.q });
+        }
+        if packets.len() >= NONE as usize {
+            return Err(EngineError::TooManyPackets {
+                packets: packets.len(),
+            });
+        }
+        let rows = 1u64 << n;
+        if let Some((index, p)) = packets
+            .iter()
+            .enumerate()
+            .find(|(_, p)| p.source >= rows || p.destination >= rows)
+        {
+            return Err(EngineError::RowOutside {
+                index,
+                input: p.source,
+                output: p.destination,
+                rows,
+            });
+        }
+        Ok(Engine::new(n, packets, config))
     }
-    if config.q > MAX_Q {
-        return Err(EngineError::QueueTooLarge { q: config.q });
-    }
-    if packets.len() >= NONE as usize {
-        return Err(EngineError::TooManyPackets {
-            packets: packets.len(),
-        });
-    }
-    let rows = 1u64 << n;
-    if let Some((index, p)) = packets
-        .iter()
-        .enumerate()
-        .find(|(_, p)| p.source >= rows || p.destination >= rows)
-    {
-        return Err(EngineError::RowOutside {
-            index,
-            input: p.source,
-            output: p.destination,
-            rows,
-        });
-    }
-    let mut engine = Engine::new(n, packets, config);
-    engine.route(rng, oracle)?;
-    Ok(engine.finish())
 }
 
 mod step;
@@ -231,20 +261,24 @@ struct Engine {
     inject: Bank,
     /// Levels `1 .. n`: switch `(l, c)` is queue `(l - 1) N + c`.
     switch: Bank,
-    /// The packet each node (levels `0 .. n`, index `l N + c`) has picked.
+    /// The packet each node (levels `0 .. n`, index `l N + c`) has picked;
+    /// empty where the pick needs no memory (FIFO without an oracle: the
+    /// head).
     selected: Vec<u32>,
-    /// Per switch, packed in one word: the step its start-of-step
-    /// occupancy was recorded (high 32 bits), that occupancy (bits 8..24)
-    /// and the packets it has accepted in that step (low 8 bits).
-    mark: Vec<u64>,
+    /// Model T: per switch, the last step it accepted a packet (empty
+    /// under model G).
+    accepted: Vec<u32>,
     /// Per level `0 .. n`: a bit per row, set while the node holds packets.
     occupied: Vec<u64>,
     words: usize,
+    /// Departures in this step from the level swept last (`upper`) and the
+    /// level being swept (`current`).
+    upper: step::Departed,
+    current: step::Departed,
     /// Per level `0 .. n`: packets held.
     level_count: Vec<u64>,
     remaining: u64,
     t: u32,
     max_switch: u32,
     link_use: Vec<[u64; 2]>,
-    trace: u64,
 }

@@ -234,3 +234,53 @@ fn engine_matches_the_reference() {
     }
     assert_eq!(compared, 16 * 7 * 3 * 4 * 2);
 }
+
+#[test]
+#[ignore]
+fn golden_dump() {
+    use std::hash::{Hash, Hasher};
+    let mut out = String::new();
+    for seed in 0..4u64 {
+        for n in [1u32, 2, 4, 6, 9] {
+            for k in [1u32, 3] {
+                for kind in [
+                    PacketTraffic::RandomDestinations,
+                    PacketTraffic::RandomPermutation,
+                    PacketTraffic::BitReversal,
+                ] {
+                    let Ok(p) = kind.packets(n, k, &mut trial_rng(seed, 7)) else {
+                        continue;
+                    };
+                    for model in [QueueModel::Greedy, QueueModel::Threshold] {
+                        for q in [0u32, 1, 2, 3, 5] {
+                            for protocol in Protocol::ALL {
+                                let c = config(model, protocol, q);
+                                let r = run(n, &p, c, &mut trial_rng(seed, 1));
+                                let mut h = std::collections::hash_map::DefaultHasher::new();
+                                match &r {
+                                    Ok(r) => (
+                                        r.steps,
+                                        &r.arrival,
+                                        &r.delivery_order,
+                                        &r.destination,
+                                        r.max_switch_occupancy,
+                                        r.max_injection_occupancy,
+                                        &r.link_use,
+                                        r.hops,
+                                    )
+                                        .hash(&mut h),
+                                    Err(e) => format!("{e}").hash(&mut h),
+                                }
+                                out += &format!(
+                                    "{seed} {n} {k} {kind:?} {model:?} {q} {protocol:?} {:x}\n",
+                                    h.finish()
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    std::fs::write(std::env::var("GOLDEN").unwrap(), out).unwrap();
+}
