@@ -14,11 +14,11 @@
 //! nothing moves while packets remain is a deadlock and an error.
 //!
 //! The engine walks the levels from `n - 1` down to 0, so a switch has sent
-//! before anything arrives at it in the same step (no packet moves twice),
-//! and records each receiver's start-of-step occupancy the first time the
-//! step touches it. Within a level it walks occupied rows in increasing
-//! order (a bitset per level), and a receiver's 0-edge sender has the
-//! smaller row: arrivals land 0-edge first without sorting.
+//! before anything arrives at it in the same step (no packet moves twice);
+//! a receiver's start-of-step occupancy is its length now plus what it
+//! sent in the sweep just before. Within a level it walks occupied rows in
+//! increasing order (a bitset per level), and a receiver's 0-edge sender
+//! has the smaller row: arrivals land 0-edge first without sorting.
 //!
 //! Queue models ([`QueueModel`], spec §9.3: a configuration, not one
 //! structure for all):
@@ -243,6 +243,7 @@ impl Engine {
 }
 
 mod step;
+mod sweep;
 #[cfg(test)]
 mod tests;
 
@@ -256,7 +257,9 @@ struct Engine {
     origin: Vec<u64>,
     dest: Vec<u64>,
     arrival: Vec<u32>,
+    /// The delivery order: `order[.. delivered]` so far.
     order: Vec<u32>,
+    delivered: usize,
     /// Level 0: one injection queue per input.
     inject: Bank,
     /// Levels `1 .. n`: switch `(l, c)` is queue `(l - 1) N + c`.
@@ -275,6 +278,8 @@ struct Engine {
     /// level being swept (`current`).
     upper: step::Departed,
     current: step::Departed,
+    /// No departures: stands for `upper` when level `l + 1` was not swept.
+    clear: step::Departed,
     /// Per level `0 .. n`: packets held.
     level_count: Vec<u64>,
     remaining: u64,

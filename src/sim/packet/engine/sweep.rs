@@ -1,0 +1,355 @@
+//! One level's sends in one step.
+//!
+//! A [`Frame`] holds the level's state as plain slices, split from the
+//! engine's arrays for the duration of the sweep, and its tallies as
+//! plain counters: the compiler keeps them in registers instead of
+//! reloading every vector after every store. The queue model and whether
+//! the receivers are switches or the sinks are compile-time parameters, so
+//! each loop carries only its own tests.
+
+use super::bank::View;
+use super::step::{Departed, Recorder, HEAD, PER_EDGE, STICKY};
+use super::{Engine, Oracle, Protocol, NONE};
+
+/// Model G: capacity `q`.
+pub(super) const GREEDY: u8 = 0;
+/// Model T: threshold `q`.
+pub(super) const THRESHOLD: u8 = 1;
+/// The receivers are switches.
+const SWITCHES: u8 = 0;
+/// The receivers are the sinks of level `n`.
+const SINKS: u8 = 1;
+use rand_chacha::ChaCha8Rng;
+
+/// What a sweep moved.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Tally {
+    /// Packets sent (accepted at level `l + 1` or delivered).
+    pub(super) sent: u64,
+    /// Of those, packets sent across.
+    pub(super) across: u64,
+    /// Packets delivered to the sinks.
+    pub(super) delivered: u64,
+    /// The longest queue an arrival made.
+    pub(super) longest: u32,
+}
+
+/// Level `l`'s senders and level `l + 1`'s receivers during one sweep.
+struct Frame<'a, O, R> {
+    l: u32,
+    t: u32,
+    protocol: Protocol,
+    cap: u32,
+    q: u32,
+    from: View<'a>,
+    from_bits: &'a mut [u64],
+    to: View<'a>,
+    to_bits: &'a mut [u64],
+    /// Model T: the step each receiver last accepted.
+    accepted: &'a mut [u32],
+    /// Level `l`'s picks (sticky protocols only).
+    selected: &'a mut [u32],
+    /// Level `l + 1`'s departures this step (all clear when it was not
+    /// swept).
+    upper_once: &'a [u64],
+    upper_twice: &'a [u64],
+    current: &'a mut Departed,
+    origin: &'a [u64],
+    dest: &'a mut [u64],
+    arrival: &'a mut [u32],
+    /// The delivery order, filled from `tally.delivered` on.
+    order: &'a mut [u32],
+    rng: &'a mut ChaCha8Rng,
+    oracle: &'a mut O,
+    rec: &'a mut R,
+    tally: Tally,
+}
+
+impl Engine {
+    /// Every occupied node of level `l` sends what its protocol chooses.
+    /// `above` says whether level `l + 1` was swept this step.
+    pub(super) fn sweep<const MODE: u8, const MODEL: u8, O: Oracle, R: Recorder>(
+        &mut self,
+        l: u32,
+        above: bool,
+        rng: &mut ChaCha8Rng,
+        oracle: &mut O,
+        rec: &mut R,
+    ) -> Tally {
+        let (rows, words, lu) = (self.rows, self.words, l as usize);
+        let last = l + 1 == self.n;
+        let (lower, higher) = self.occupied.split_at_mut((lu + 1) * words);
+        let from_bits = &mut lower[lu * words..];
+        let to_bits = &mut higher[..if last { 0 } else { words }];
+        // Switch queues: level `j` (from 1) is `(j - 1) N .. j N`.
+        let hi = if last { lu * rows } else { (lu + 1) * rows };
+        let (from, to) = if l == 0 {
+            (self.inject.view(), self.switch.split(0, 0, hi).1)
+        } else {
+            self.switch.split((lu - 1) * rows, lu * rows, hi)
+        };
+        let accepted = if self.accepted.is_empty() || last {
+            &mut [][..]
+        } else {
+            &mut self.accepted[lu * rows..(lu + 1) * rows]
+        };
+        let selected = if self.selected.is_empty() {
+            &mut [][..]
+        } else {
+            &mut self.selected[lu * rows..(lu + 1) * rows]
+        };
+        let upper = if above { &self.upper } else { &self.clear };
+        let mut frame = Frame {
+            l,
+            t: self.t,
+            protocol: self.config.protocol,
+            cap: self.cap,
+            q: self.config.q,
+            from,
+            from_bits,
+            to,
+            to_bits,
+            accepted,
+            selected,
+            upper_once: &upper.once,
+            upper_twice: &upper.twice,
+            current: &mut self.current,
+            origin: &self.origin,
+            dest: &mut self.dest,
+            arrival: &mut self.arrival,
+            order: &mut self.order[self.delivered..],
+            rng,
+            oracle,
+            rec,
+            tally: Tally::default(),
+        };
+        if last {
+            frame.rows::<MODE, MODEL, SINKS>(words);
+        } else {
+            frame.rows::<MODE, MODEL, SWITCHES>(words);
+        }
+        frame.tally
+    }
+}
+
+impl<O: Oracle, R: Recorder> Frame<'_, O, R> {
+    /// Walks the occupied rows of the level's `words` bitset words.
+    #[inline(always)]
+    fn rows<const MODE: u8, const MODEL: u8, const TO: u8>(&mut self, words: usize) {
+        if MODE == HEAD {
+            return self.heads::<MODEL, TO>(words);
+        }
+        for w in 0..words {
+            self.current.clear::<MODE>(w);
+            // Arrivals at level l come later in the step; departures clear
+            // bits of rows this copy has passed.
+            let mut bits = self.from_bits[w];
+            while bits != 0 {
+                let row = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                match MODE {
+                    STICKY => self.serve_sticky::<MODEL, TO>(row),
+                    _ => self.serve_per_edge::<MODEL, TO>(row),
+                }
+            }
+        }
+    }
+
+    /// The sweep of FIFO without an oracle, where a node's pick is its
+    /// head: the same moves as [`Self::offer`] and [`Self::depart`] give
+    /// under [`STICKY`] (the tests compare the two), written with the
+    /// frame's fields in locals and each bitset word updated once per word
+    /// rather than once per packet, as this is the loop the throughput
+    /// target is measured on.
+    #[inline(never)]
+    fn heads<const MODEL: u8, const TO: u8>(&mut self, words: usize) {
+        let (l, t, cap, q) = (self.l, self.t, self.cap as usize, self.q as usize);
+        let bit = 1usize << l;
+        // Locals, not fields: stores through one slice cannot change
+        // another's pointer, so none is reloaded inside the loop.
+        let dest: &[u64] = self.dest;
+        let upper: &[u64] = self.upper_once;
+        let to_bits: &mut [u64] = self.to_bits;
+        let from_bits: &mut [u64] = self.from_bits;
+        let gone_bits: &mut [u64] = &mut self.current.once;
+        let arrival: &mut [u32] = self.arrival;
+        let order: &mut [u32] = self.order;
+        let accepted: &mut [u32] = self.accepted;
+        let mut from = self.from.reborrow();
+        let mut to = self.to.reborrow();
+        let rec = &mut *self.rec;
+        // Counts below the number of packets (< 2^32): no overflow.
+        let (mut sent, mut across, mut delivered, mut longest) = (0usize, 0usize, 0usize, 0u32);
+        for w in 0..words {
+            let mut bits = from_bits[w];
+            let (mut held, mut gone) = (bits, 0u64);
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                let row = w * 64 + b as usize;
+                let id = from.head(row);
+                let target = (row & !bit) | (dest[id as usize] as usize & bit);
+                if TO == SINKS {
+                    arrival[id as usize] = t;
+                    order[delivered] = id;
+                    delivered = delivered.wrapping_add(1);
+                } else {
+                    let len = to.len(target);
+                    let (tw, tb) = (target / 64, target % 64);
+                    let left = ((upper[tw] >> tb) & 1) as usize;
+                    if MODEL == GREEDY {
+                        if len + left >= cap {
+                            continue;
+                        }
+                    } else {
+                        let took = (accepted[target] == t) as usize;
+                        if len - took + left > q {
+                            continue;
+                        }
+                        accepted[target] = t;
+                    }
+                    let len = to.push(target, id);
+                    longest = longest.max(len);
+                    if len == 1 {
+                        to_bits[tw] |= 1 << tb;
+                    }
+                }
+                let cross = (target != row) as usize;
+                sent = sent.wrapping_add(1);
+                across = across.wrapping_add(cross);
+                rec.hop(t, l, row, cross, id);
+                if from.pop_front(row) == 0 {
+                    held &= !(1 << b);
+                }
+                gone |= 1 << b;
+            }
+            from_bits[w] = held;
+            gone_bits[w] = gone;
+        }
+        self.tally = Tally {
+            sent: sent as u64,
+            across: across as u64,
+            delivered: delivered as u64,
+            longest,
+        };
+    }
+
+    /// A nonpredictive node sends the packet it picked, picking one first
+    /// if it holds none.
+    #[inline(always)]
+    fn serve_sticky<const MODEL: u8, const TO: u8>(&mut self, row: usize) {
+        let held = self.selected[row];
+        let (at, id) = if held == NONE {
+            let queue = self.from.items(row);
+            let at = self.protocol.select(queue, self.origin, self.rng);
+            let id = queue[at];
+            self.selected[row] = id;
+            self.oracle.on_select(self.l, row as u64, id, self.dest);
+            (at, id)
+        } else if self.protocol == Protocol::Fifo {
+            // Only the picked packet leaves, so it stays the head.
+            (0, held)
+        } else {
+            let at = self.from.items(row).iter().position(|&x| x == held);
+            let at = at.unwrap_or_else(|| {
+                unreachable!(
+                    "the picked packet {held} left node ({}, {row}) unsent",
+                    self.l
+                )
+            });
+            (at, held)
+        };
+        debug_assert_eq!(self.from.items(row)[at], id);
+        if self.offer::<STICKY, MODEL, TO>(row, id) {
+            self.depart::<STICKY>(row, at);
+            self.selected[row] = NONE;
+        }
+    }
+
+    /// A per-edge node sends on each out-edge the oldest packet wanting it.
+    #[inline(always)]
+    fn serve_per_edge<const MODEL: u8, const TO: u8>(&mut self, row: usize) {
+        let bit = 1u64 << self.l;
+        let mut first = [None, None];
+        for (i, &id) in self.from.items(row).iter().enumerate() {
+            let cross = ((self.dest[id as usize] ^ row as u64) & bit != 0) as usize;
+            if first[cross].is_none() {
+                first[cross] = Some((i, id));
+                if first[1 - cross].is_some() {
+                    break;
+                }
+            }
+        }
+        let mut sent = [None, None];
+        for (e, f) in first.iter().enumerate() {
+            if let Some((i, id)) = *f {
+                if self.offer::<PER_EDGE, MODEL, TO>(row, id) {
+                    sent[e] = Some(i);
+                }
+            }
+        }
+        // Remove the later position first so the earlier stays put.
+        let (a, b) = (sent[0], sent[1]);
+        let (hi, lo) = if a > b { (a, b) } else { (b, a) };
+        for i in [hi, lo].into_iter().flatten() {
+            self.depart::<PER_EDGE>(row, i);
+        }
+    }
+
+    /// Offers packet `id` at row `row` to its next node; on acceptance the
+    /// packet is appended there (or delivered) and `true` is returned. The
+    /// caller removes it from its queue.
+    #[inline(always)]
+    fn offer<const MODE: u8, const MODEL: u8, const TO: u8>(
+        &mut self,
+        row: usize,
+        id: u32,
+    ) -> bool {
+        let bit = 1usize << self.l;
+        let to = (row & !bit) | (self.dest[id as usize] as usize & bit);
+        let cross = (to != row) as usize;
+        if TO == SINKS {
+            self.arrival[id as usize] = self.t;
+            self.order[self.tally.delivered as usize] = id;
+            self.tally.delivered += 1;
+        } else {
+            let len = self.to.len(to) as u32;
+            // What `to` held at the start of the step, plus what it has
+            // accepted since (model G's test counts both).
+            let (w, b) = (to / 64, to % 64);
+            let mut sent = ((self.upper_once[w] >> b) & 1) as u32;
+            if MODE == PER_EDGE {
+                sent += ((self.upper_twice[w] >> b) & 1) as u32;
+            }
+            if MODEL == GREEDY {
+                if len + sent >= self.cap {
+                    return false;
+                }
+            } else {
+                let took = (self.accepted[to] == self.t) as u32;
+                if len - took + sent > self.q {
+                    return false;
+                }
+                self.accepted[to] = self.t;
+            }
+            let len = self.to.push(to, id);
+            self.tally.longest = self.tally.longest.max(len);
+            if len == 1 {
+                self.to_bits[w] |= 1 << b;
+            }
+        }
+        self.tally.sent += 1;
+        self.tally.across += cross as u64;
+        self.rec.hop(self.t, self.l, row, cross, id);
+        true
+    }
+
+    /// Removes the packet at position `at` of row `row`'s queue.
+    #[inline(always)]
+    fn depart<const MODE: u8>(&mut self, row: usize, at: usize) {
+        if self.from.remove(row, at) == 0 {
+            self.from_bits[row / 64] &= !(1 << (row % 64));
+        }
+        self.current.note::<MODE>(row);
+    }
+}
