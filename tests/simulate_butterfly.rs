@@ -309,3 +309,44 @@ fn link_use_is_reported_per_level() {
         assert_eq!(l[1].as_f64(), Some(0.0));
     }
 }
+
+/// Two-phase routing with and without the barrier on the same
+/// intermediates: both report T_A and T_B, every trial takes at least
+/// 2 lg N, and dropping the barrier saves time on bit-reversal.
+#[test]
+fn pipelined_two_phase_beats_the_barrier() {
+    let dir = scratch("pipelined");
+    let mut mean = Vec::new();
+    for routing in ["two-phase", "two-phase-pipelined"] {
+        let out = dir.join(format!("{routing}.yaml"));
+        let o = fabric(&[
+            "simulate",
+            "butterfly",
+            "--traffic",
+            "bit-reversal",
+            "--routing",
+            routing,
+            "--size",
+            "1024",
+            "--queue",
+            "2",
+            "--trials",
+            "8",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let y: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        let c = &y["cells"][0];
+        assert!(c["steps"]["min"].as_f64().unwrap() >= 20.0);
+        let (a, b) = (&c["phases"][0], &c["phases"][1]);
+        assert!(a["min"].as_f64().unwrap() >= 10.0 && b["mean"].as_f64().unwrap() > 0.0);
+        mean.push(c["steps"]["mean"].as_f64().unwrap());
+    }
+    assert!(
+        mean[1] < mean[0],
+        "pipelined {} vs barrier {}",
+        mean[1],
+        mean[0]
+    );
+}

@@ -27,6 +27,9 @@
 //!   level `n` at step `n`); arrivals are appended to a queue 0-edge
 //!   first. `arrival(p)` is the step at which `p` reaches level `n`, and
 //!   the routing time is `T = max arrival`.
+//! * Two legs ([`run_greedy_via`]): a packet on its first leg that reaches
+//!   `<n, x>` is at input `<0, x>` (the wraparound) and is appended to that
+//!   input's queue with the step's other arrivals.
 
 use super::butterfly::{Butterfly, InEdge, Node, OutEdge};
 use super::traffic::Packet;
@@ -54,7 +57,29 @@ struct Request {
 /// (test code) on a deadlock or on a queue over capacity, which the model
 /// rules out.
 pub(crate) fn run_greedy(n: u32, packets: &[Packet], q: u32, protocol: RefProtocol) -> Vec<u64> {
+    run_greedy_via(n, packets, None, q, protocol).0
+}
+
+/// [`run_greedy`] on the wraparound butterfly in two legs when `via` is
+/// given: packet `i` goes to row `via[i]` of level `n`, which is input
+/// `via[i]`, joins the back of that input's queue once the step's moves
+/// are applied, and goes on to its destination. Returns each packet's
+/// final arrival step and the step its first leg ended (empty without
+/// `via`).
+pub(crate) fn run_greedy_via(
+    n: u32,
+    packets: &[Packet],
+    via: Option<&[u64]>,
+    q: u32,
+    protocol: RefProtocol,
+) -> (Vec<u64>, Vec<u64>) {
     assert!(q >= 1, "queues of capacity 0 cannot hold a packet");
+    // The row each packet is heading for now.
+    let mut heading: Vec<u64> = match via {
+        Some(via) => via.to_vec(),
+        None => packets.iter().map(|p| p.destination).collect(),
+    };
+    let mut wrapped: Vec<Option<u64>> = vec![None; if via.is_some() { packets.len() } else { 0 }];
     let bfly = Butterfly::new(n);
     let rows = bfly.rows() as usize;
     let index = |v: Node| v.level as usize * rows + v.row as usize;
@@ -80,8 +105,11 @@ pub(crate) fn run_greedy(n: u32, packets: &[Packet], q: u32, protocol: RefProtoc
                 if queue.is_empty() {
                     continue;
                 }
-                for packet in chosen(queue, from, packets, protocol).into_iter().flatten() {
-                    let edge = Butterfly::toward(from, packets[packet].destination);
+                for packet in chosen(queue, from, &heading, protocol)
+                    .into_iter()
+                    .flatten()
+                {
+                    let edge = Butterfly::toward(from, heading[packet]);
                     let to = bfly.follow(from, edge);
                     offers[index(to)][slot(Butterfly::arrival_edge(from))] = Some(packet);
                 }
@@ -114,7 +142,12 @@ pub(crate) fn run_greedy(n: u32, packets: &[Packet], q: u32, protocol: RefProtoc
             queues[index(r.from)].retain(|&p| p != r.packet);
         }
         for r in &accepted {
-            if r.to.level == n {
+            if r.to.level == n && via.is_some() && wrapped[r.packet].is_none() {
+                // Through the wraparound: <n, x> is <0, x>.
+                wrapped[r.packet] = Some(t);
+                heading[r.packet] = packets[r.packet].destination;
+                queues[r.to.row as usize].push_back(r.packet);
+            } else if r.to.level == n {
                 arrival[r.packet] = t;
                 remaining -= 1;
             } else {
@@ -125,7 +158,8 @@ pub(crate) fn run_greedy(n: u32, packets: &[Packet], q: u32, protocol: RefProtoc
             assert!(queue.len() <= q as usize, "queue {i} over capacity");
         }
     }
-    arrival
+    let first = wrapped.into_iter().map(|w| w.unwrap_or(0)).collect();
+    (arrival, first)
 }
 
 /// The position of an in-edge's offer in a receiver's pair.
@@ -141,7 +175,7 @@ fn slot(edge: InEdge) -> usize {
 fn chosen(
     queue: &VecDeque<usize>,
     from: Node,
-    packets: &[Packet],
+    heading: &[u64],
     protocol: RefProtocol,
 ) -> [Option<usize>; 2] {
     match protocol {
@@ -152,7 +186,7 @@ fn chosen(
             queue
                 .iter()
                 .copied()
-                .find(|&p| Butterfly::toward(from, packets[p].destination) == edge)
+                .find(|&p| Butterfly::toward(from, heading[p]) == edge)
         }),
     }
 }

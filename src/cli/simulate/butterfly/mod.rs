@@ -82,8 +82,16 @@ fn rules(e: &Experiment) -> Vec<String> {
     if e.protocol == Protocol::FixedPriority {
         r.push("fixed-priority: the lowest input row first, ties to the oldest".into());
     }
-    if e.routing == Routing::TwoPhase {
-        r.push("two-phase: phase B starts after phase A has delivered every packet (§9.9)".into());
+    match e.routing {
+        Routing::TwoPhase => r.push(
+            "two-phase: phase B starts after phase A has delivered every packet (§9.9)".into(),
+        ),
+        Routing::TwoPhasePipelined => r.push(
+            "two-phase, pipelined: a packet joins the back of its intermediate input's queue \
+             when it wraps; T_A is the last wrap, T_B the rest (§9.9)"
+                .into(),
+        ),
+        Routing::Direct => {}
     }
     if e.workload == Workload::Adversary {
         r.push(format!(

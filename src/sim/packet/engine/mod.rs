@@ -92,6 +92,24 @@ pub enum EngineError {
         /// Packets given.
         packets: usize,
     },
+    /// A two-leg run needs one intermediate row per packet.
+    #[error("{via} intermediate rows for {packets} packets")]
+    ViaCount {
+        /// Intermediates given.
+        via: usize,
+        /// Packets given.
+        packets: usize,
+    },
+    /// An intermediate row is not a row of the butterfly.
+    #[error("packet {index}'s intermediate row {row} is outside the {rows} rows")]
+    ViaOutside {
+        /// The packet's position in the list.
+        index: usize,
+        /// Its intermediate row.
+        row: u64,
+        /// The rows of the butterfly.
+        rows: u64,
+    },
     /// Nothing moved in a step while packets remained.
     #[error("deadlock at step {step}: {remaining} packets remain and none moved")]
     Deadlock {
@@ -143,6 +161,9 @@ pub struct Run {
     pub max_switch_occupancy: u32,
     /// The most packets an injection queue (level 0) held.
     pub max_injection_occupancy: u32,
+    /// Two-leg runs ([`run_through`]): the step each packet reached level
+    /// `n` at the end of its first leg; empty otherwise.
+    pub first_leg: Vec<u32>,
     /// Per edge level `l` (the edges from level `l` to `l + 1`): packets
     /// sent straight and across.
     pub link_use: Vec<[u64; 2]>,
@@ -179,7 +200,25 @@ pub fn run(
     config: Config,
     rng: &mut ChaCha8Rng,
 ) -> Result<Run, EngineError> {
-    let mut engine = Engine::start(n, packets, config)?;
+    let mut engine = Engine::start(n, packets, None, config)?;
+    engine.route(rng, &mut Fixed, &mut step::Untraced)?;
+    Ok(engine.finish(None))
+}
+
+/// Routes `packets` over the wraparound butterfly in two legs: packet `i`
+/// goes from its input to row `via[i]` of level `n`, which is input
+/// `via[i]` (`<n, x>` is `<0, x>`), where it joins the back of that input's
+/// queue at the end of the step and goes on to its destination. The
+/// run's `first_leg` holds when each packet wrapped; its `trace` is
+/// `None`.
+pub fn run_through(
+    n: u32,
+    packets: &[Packet],
+    via: &[u64],
+    config: Config,
+    rng: &mut ChaCha8Rng,
+) -> Result<Run, EngineError> {
+    let mut engine = Engine::start(n, packets, Some(via), config)?;
     engine.route(rng, &mut Fixed, &mut step::Untraced)?;
     Ok(engine.finish(None))
 }
@@ -205,7 +244,7 @@ pub fn run_with<O: Oracle>(
     rng: &mut ChaCha8Rng,
     oracle: &mut O,
 ) -> Result<Run, EngineError> {
-    let mut engine = Engine::start(n, packets, config)?;
+    let mut engine = Engine::start(n, packets, None, config)?;
     let mut digest = step::Digest::new();
     engine.route(rng, oracle, &mut digest)?;
     Ok(engine.finish(Some(digest.value())))
@@ -213,7 +252,12 @@ pub fn run_with<O: Oracle>(
 
 impl Engine {
     /// Checks the run's parameters and builds its starting state.
-    fn start(n: u32, packets: &[Packet], config: Config) -> Result<Self, EngineError> {
+    fn start(
+        n: u32,
+        packets: &[Packet],
+        via: Option<&[u64]>,
+        config: Config,
+    ) -> Result<Self, EngineError> {
         if config.model == QueueModel::Greedy && config.q == 0 {
             return Err(EngineError::ZeroCapacity);
         }
@@ -238,7 +282,18 @@ impl Engine {
                 rows,
             });
         }
-        Ok(Engine::new(n, packets, config))
+        if let Some(via) = via {
+            if via.len() != packets.len() {
+                return Err(EngineError::ViaCount {
+                    via: via.len(),
+                    packets: packets.len(),
+                });
+            }
+            if let Some((index, &row)) = via.iter().enumerate().find(|(_, &x)| x >= rows) {
+                return Err(EngineError::ViaOutside { index, row, rows });
+            }
+        }
+        Ok(Engine::new(n, packets, via, config))
     }
 }
 
@@ -256,6 +311,18 @@ struct Engine {
     cap: u32,
     origin: Vec<u64>,
     dest: Vec<u64>,
+    /// Two-leg runs: each packet's destination after the wraparound (else
+    /// empty).
+    finals: Vec<u64>,
+    /// Two-leg runs: the step each packet ended its first leg (`NONE`
+    /// before; else empty).
+    wrapped: Vec<u32>,
+    /// Two-leg runs: `pending[.. waiting]` are the packets (and rows) that
+    /// wrapped this step.
+    pending: Vec<(u32, u32)>,
+    waiting: usize,
+    /// The most packets an injection queue has held.
+    max_inject: u32,
     arrival: Vec<u32>,
     /// The delivery order: `order[.. delivered]` so far.
     order: Vec<u32>,

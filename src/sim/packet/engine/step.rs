@@ -103,14 +103,23 @@ impl Departed {
 }
 
 impl Engine {
-    pub(super) fn new(n: u32, packets: &[Packet], config: Config) -> Self {
+    /// The starting state; with `via`, packet `i` first goes to row
+    /// `via[i]` of level `n` and through the wraparound on to its
+    /// destination.
+    pub(super) fn new(n: u32, packets: &[Packet], via: Option<&[u64]>, config: Config) -> Self {
         let rows = 1usize << n;
         let mut per_input = vec![0usize; rows];
         for p in packets {
             per_input[p.source as usize] += 1;
         }
         let k0 = per_input.iter().copied().max().unwrap_or(0);
-        let mut inject = Bank::new(rows, k0);
+        // An input's queue holds its own packets and, on two-leg runs, at
+        // most those whose first leg ends at its row.
+        let mut room = per_input.clone();
+        for &x in via.unwrap_or(&[]) {
+            room[x as usize] += 1;
+        }
+        let mut inject = Bank::new(rows, room.into_iter().max().unwrap_or(0));
         let mut queues = inject.view();
         for (i, p) in packets.iter().enumerate() {
             queues.push(p.source as usize, i as u32);
@@ -141,7 +150,25 @@ impl Engine {
             config,
             cap,
             origin: packets.iter().map(|p| p.source).collect(),
-            dest: packets.iter().map(|p| p.destination).collect(),
+            dest: match via {
+                Some(via) => via.to_vec(),
+                None => packets.iter().map(|p| p.destination).collect(),
+            },
+            finals: match via {
+                Some(_) => packets.iter().map(|p| p.destination).collect(),
+                None => Vec::new(),
+            },
+            wrapped: match via {
+                Some(_) if n == 0 => vec![0; packets.len()],
+                Some(_) => vec![NONE; packets.len()],
+                None => Vec::new(),
+            },
+            pending: match via {
+                Some(_) => vec![(NONE, NONE); packets.len()],
+                None => Vec::new(),
+            },
+            waiting: 0,
+            max_inject: k0 as u32,
             arrival,
             order: if n == 0 {
                 (0..packets.len() as u32).collect()
@@ -221,7 +248,8 @@ impl Engine {
                 self.link_use[lu][0] += sent - tally.across;
                 self.link_use[lu][1] += tally.across;
                 self.level_count[lu] -= sent;
-                self.level_count[lu + 1] += sent - tally.delivered;
+                self.level_count[lu + 1] += sent - tally.delivered - tally.wrapped;
+                self.waiting += tally.wrapped as usize;
                 self.remaining -= tally.delivered;
                 self.delivered += tally.delivered as usize;
                 self.max_switch = self.max_switch.max(tally.longest);
@@ -229,6 +257,7 @@ impl Engine {
                 std::mem::swap(&mut self.upper, &mut self.current);
                 above = true;
             }
+            self.requeue();
             if moved == 0 {
                 return Err(EngineError::Deadlock {
                     step: self.t as u64,
@@ -239,11 +268,27 @@ impl Engine {
         Ok(())
     }
 
+    /// Queues this step's wrapped packets at level 0, in the order they
+    /// reached level `n`, once every level has sent: a packet moves at most
+    /// one edge per step.
+    fn requeue(&mut self) {
+        let mut queues = self.inject.view();
+        for &(id, row) in &self.pending[..self.waiting] {
+            let row = row as usize;
+            let len = queues.push(row, id);
+            self.max_inject = self.max_inject.max(len);
+            self.occupied[row / 64] |= 1 << (row % 64);
+        }
+        self.level_count[0] += self.waiting as u64;
+        self.waiting = 0;
+    }
+
     pub(super) fn finish(self, trace: Option<u64>) -> Run {
         Run {
             steps: self.arrival.iter().map(|&a| a as u64).max().unwrap_or(0),
             max_switch_occupancy: self.max_switch,
-            max_injection_occupancy: self.inject.cap() as u32,
+            max_injection_occupancy: self.max_inject,
+            first_leg: self.wrapped,
             hops: self.link_use.iter().map(|u| u[0] + u[1]).sum(),
             arrival: self.arrival,
             delivery_order: self.order,

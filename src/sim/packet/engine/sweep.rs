@@ -30,8 +30,60 @@ pub(super) struct Tally {
     pub(super) across: u64,
     /// Packets delivered to the sinks.
     pub(super) delivered: u64,
+    /// Packets sent back to level 0 through the wraparound.
+    pub(super) wrapped: u64,
     /// The longest queue an arrival made.
     pub(super) longest: u32,
+}
+
+/// Where packets reaching level `n` go: delivered, or, on the first leg of
+/// a two-leg run, to level 0 through the wraparound.
+pub(super) struct Sinks<'a> {
+    pub(super) arrival: &'a mut [u32],
+    /// The delivery order from this sweep's first delivery on.
+    pub(super) order: &'a mut [u32],
+    /// Two-leg runs: each packet's second-leg destination (else empty).
+    pub(super) finals: &'a [u64],
+    /// Two-leg runs: the step each packet finished its first leg (else
+    /// empty).
+    pub(super) wrapped: &'a mut [u32],
+    /// The packets wrapped this step and their rows, to be queued at
+    /// level 0 when the step ends.
+    pub(super) pending: &'a mut [(u32, u32)],
+    pub(super) delivered: usize,
+    pub(super) wraps: usize,
+}
+
+impl Sinks<'_> {
+    /// The same sinks, borrowed anew (for a loop to hold in locals).
+    #[inline(always)]
+    fn reborrow(&mut self) -> Sinks<'_> {
+        Sinks {
+            arrival: &mut *self.arrival,
+            order: &mut *self.order,
+            finals: self.finals,
+            wrapped: &mut *self.wrapped,
+            pending: &mut *self.pending,
+            delivered: self.delivered,
+            wraps: self.wraps,
+        }
+    }
+
+    /// Packet `id` reaches row `row` of level `n` in step `t`.
+    #[inline(always)]
+    fn reach(&mut self, id: u32, row: usize, t: u32, dest: &mut [u64]) {
+        let i = id as usize;
+        if !self.wrapped.is_empty() && self.wrapped[i] == NONE {
+            self.wrapped[i] = t;
+            dest[i] = self.finals[i];
+            self.pending[self.wraps] = (id, row as u32);
+            self.wraps += 1;
+        } else {
+            self.arrival[i] = t;
+            self.order[self.delivered] = id;
+            self.delivered += 1;
+        }
+    }
 }
 
 /// Level `l`'s senders and level `l + 1`'s receivers during one sweep.
@@ -56,9 +108,7 @@ struct Frame<'a, O, R> {
     current: &'a mut Departed,
     origin: &'a [u64],
     dest: &'a mut [u64],
-    arrival: &'a mut [u32],
-    /// The delivery order, filled from `tally.delivered` on.
-    order: &'a mut [u32],
+    sinks: Sinks<'a>,
     rng: &'a mut ChaCha8Rng,
     oracle: &'a mut O,
     rec: &'a mut R,
@@ -116,8 +166,15 @@ impl Engine {
             current: &mut self.current,
             origin: &self.origin,
             dest: &mut self.dest,
-            arrival: &mut self.arrival,
-            order: &mut self.order[self.delivered..],
+            sinks: Sinks {
+                arrival: &mut self.arrival,
+                order: &mut self.order[self.delivered..],
+                finals: &self.finals,
+                wrapped: &mut self.wrapped,
+                pending: &mut self.pending,
+                delivered: 0,
+                wraps: 0,
+            },
             rng,
             oracle,
             rec,
@@ -128,6 +185,8 @@ impl Engine {
         } else {
             frame.rows::<MODE, MODEL, SWITCHES>(words);
         }
+        frame.tally.delivered = frame.sinks.delivered as u64;
+        frame.tally.wrapped = frame.sinks.wraps as u64;
         frame.tally
     }
 }
@@ -167,19 +226,18 @@ impl<O: Oracle, R: Recorder> Frame<'_, O, R> {
         let bit = 1usize << l;
         // Locals, not fields: stores through one slice cannot change
         // another's pointer, so none is reloaded inside the loop.
-        let dest: &[u64] = self.dest;
+        let dest: &mut [u64] = self.dest;
         let upper: &[u64] = self.upper_once;
         let to_bits: &mut [u64] = self.to_bits;
         let from_bits: &mut [u64] = self.from_bits;
         let gone_bits: &mut [u64] = &mut self.current.once;
-        let arrival: &mut [u32] = self.arrival;
-        let order: &mut [u32] = self.order;
+        let mut sinks = self.sinks.reborrow();
         let accepted: &mut [u32] = self.accepted;
         let mut from = self.from.reborrow();
         let mut to = self.to.reborrow();
         let rec = &mut *self.rec;
         // Counts below the number of packets (< 2^32): no overflow.
-        let (mut sent, mut across, mut delivered, mut longest) = (0usize, 0usize, 0usize, 0u32);
+        let (mut sent, mut across, mut longest) = (0usize, 0usize, 0u32);
         for w in 0..words {
             let mut bits = from_bits[w];
             let (mut held, mut gone) = (bits, 0u64);
@@ -190,9 +248,7 @@ impl<O: Oracle, R: Recorder> Frame<'_, O, R> {
                 let id = from.head(row);
                 let target = (row & !bit) | (dest[id as usize] as usize & bit);
                 if TO == SINKS {
-                    arrival[id as usize] = t;
-                    order[delivered] = id;
-                    delivered = delivered.wrapping_add(1);
+                    sinks.reach(id, target, t, dest);
                 } else {
                     let len = to.len(target);
                     let (tw, tb) = (target / 64, target % 64);
@@ -226,11 +282,14 @@ impl<O: Oracle, R: Recorder> Frame<'_, O, R> {
             from_bits[w] = held;
             gone_bits[w] = gone;
         }
+        let (delivered, wraps) = (sinks.delivered, sinks.wraps);
+        self.sinks.delivered = delivered;
+        self.sinks.wraps = wraps;
         self.tally = Tally {
             sent: sent as u64,
             across: across as u64,
-            delivered: delivered as u64,
             longest,
+            ..Tally::default()
         };
     }
 
@@ -309,9 +368,7 @@ impl<O: Oracle, R: Recorder> Frame<'_, O, R> {
         let to = (row & !bit) | (self.dest[id as usize] as usize & bit);
         let cross = (to != row) as usize;
         if TO == SINKS {
-            self.arrival[id as usize] = self.t;
-            self.order[self.tally.delivered as usize] = id;
-            self.tally.delivered += 1;
+            self.sinks.reach(id, to, self.t, self.dest);
         } else {
             let len = self.to.len(to) as u32;
             // What `to` held at the start of the step, plus what it has

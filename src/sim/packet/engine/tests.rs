@@ -280,3 +280,62 @@ fn fifo_head_sweep_matches_the_sticky_path() {
     }
     assert_eq!(compared, 2_232);
 }
+
+/// Two legs through the wraparound against the reference simulator:
+/// identical first-leg and final arrivals for FIFO and PerEdgeOldest under
+/// model G, each packet crossing 2n edges.
+#[test]
+fn two_legs_match_the_reference() {
+    use crate::sim::packet::reference::{run_greedy_via, RefProtocol};
+    use rand::Rng;
+    let mut compared = 0;
+    for seed in 0..8u64 {
+        for n in 1..=7u32 {
+            for k in [1u32, 2] {
+                let p = packets(PacketTraffic::RandomPermutation, n, k, seed + 40 * n as u64);
+                let mut rng = trial_rng(seed, 9);
+                let via: Vec<u64> = p.iter().map(|_| rng.gen_range(0..1u64 << n)).collect();
+                for q in 1..=3 {
+                    for (protocol, reference) in [
+                        (Protocol::Fifo, RefProtocol::Fifo),
+                        (Protocol::PerEdgeOldest, RefProtocol::PerEdgeOldest),
+                    ] {
+                        let c = config(QueueModel::Greedy, protocol, q);
+                        let r = run_through(n, &p, &via, c, &mut trial_rng(0, 0)).expect("runs");
+                        let (arrival, first) = run_greedy_via(n, &p, Some(&via), q, reference);
+                        let fast: Vec<u64> = r.arrival.iter().map(|&a| a as u64).collect();
+                        let wrap: Vec<u64> = r.first_leg.iter().map(|&a| a as u64).collect();
+                        assert_eq!(wrap, first, "{protocol:?} n {n} k {k} q {q} seed {seed}");
+                        assert_eq!(fast, arrival, "{protocol:?} n {n} k {k} q {q} seed {seed}");
+                        assert_eq!(r.hops, 2 * n as u64 * p.len() as u64);
+                        let dest: Vec<u64> = p.iter().map(|x| x.destination).collect();
+                        assert_eq!(r.destination, dest);
+                        compared += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(compared, 8 * 7 * 2 * 3 * 2);
+}
+
+/// Bad intermediates are refused before any work.
+#[test]
+fn bad_intermediates_are_refused() {
+    let p = packets(PacketTraffic::Identity, 3, 1, 0);
+    let c = config(QueueModel::Greedy, Protocol::Fifo, 2);
+    assert_eq!(
+        run_through(3, &p, &[0; 7], c, &mut trial_rng(0, 0)),
+        Err(EngineError::ViaCount { via: 7, packets: 8 })
+    );
+    let mut via = vec![0; 8];
+    via[5] = 8;
+    assert_eq!(
+        run_through(3, &p, &via, c, &mut trial_rng(0, 0)),
+        Err(EngineError::ViaOutside {
+            index: 5,
+            row: 8,
+            rows: 8
+        })
+    );
+}

@@ -13,7 +13,8 @@ pub enum Bound {
     /// T <= gamma lg N with high probability (gamma not numeric: the
     /// measured T / lg N is the constant).
     Greedy,
-    /// Theorem 2.6: two-phase routing of any permutation in O(lg N).
+    /// Theorem 2.6: two-phase routing of any permutation in O(lg N);
+    /// T >= 2 lg N always (two legs of lg N edges).
     TwoPhase,
     /// Theorem 3.1: the adversary's permutation needs at least LB steps.
     Adversary {
@@ -69,7 +70,7 @@ impl Bound {
             (_, Workload::Adversary, _) => Bound::Adversary {
                 adversary: Adversary::new(n, q)?,
             },
-            (_, _, Routing::TwoPhase) => Bound::TwoPhase,
+            (_, _, Routing::TwoPhase | Routing::TwoPhasePipelined) => Bound::TwoPhase,
             (Model::G, _, Routing::Direct) => Bound::Greedy,
             (Model::T, _, Routing::Direct) => Bound::PathLength,
         })
@@ -79,7 +80,8 @@ impl Bound {
     pub fn steps(&self, n: u32) -> Option<u64> {
         match self {
             Bound::Adversary { adversary } => Some(adversary.bound),
-            Bound::PathLength | Bound::Greedy | Bound::TwoPhase => Some(n as u64),
+            Bound::PathLength | Bound::Greedy => Some(n as u64),
+            Bound::TwoPhase => Some(2 * n as u64),
             Bound::Waves { k_plus_lg } => {
                 Some((k_plus_lg + k_plus_lg).saturating_sub(n as u64 + 2))
             }
@@ -126,7 +128,9 @@ impl Bound {
     pub fn statement(&self) -> String {
         match self {
             Bound::Greedy => "Thm 2.1: arrival <= D(p); Thm 2.5: T <= gamma lg N w.h.p.".into(),
-            Bound::TwoPhase => "Thm 2.6: T = O(lg N) w.h.p. for any permutation".into(),
+            Bound::TwoPhase => {
+                "Thm 2.6: T = O(lg N) w.h.p. for any permutation; T >= 2 lg N".into()
+            }
             Bound::Adversary { adversary } => format!(
                 "Thm 3.1: T >= LB = {} (rho {}, d {})",
                 adversary.bound, adversary.rho, adversary.d

@@ -97,6 +97,9 @@ pub enum Routing {
     Direct,
     /// To a random intermediate, then on (section 2.2), with a barrier.
     TwoPhase,
+    /// Two phases without the barrier: a packet goes on through the
+    /// wraparound as soon as it reaches its intermediate.
+    TwoPhasePipelined,
 }
 
 /// The choices of section 5's dropping models (C and A).
@@ -463,8 +466,12 @@ impl Experiment {
                     ..Trial::default()
                 }
             }
-            Routing::TwoPhase => {
-                let r = valiant::route(n, &packets, config, rng)?;
+            Routing::TwoPhase | Routing::TwoPhasePipelined => {
+                let r = if self.routing == Routing::TwoPhase {
+                    valiant::route(n, &packets, config, rng)?
+                } else {
+                    valiant::route_pipelined(n, &packets, config, rng)?
+                };
                 Trial {
                     steps: r.total(),
                     phases: Some((r.phase_a, r.phase_b)),
