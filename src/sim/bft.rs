@@ -109,15 +109,33 @@ impl LinkTree {
         })
     }
 
-    fn ups(&self, v: u32) -> &[(u32, u32)] {
+    /// Processors, nodes `0 .. n` in leaf order.
+    pub(crate) fn processors(&self) -> u32 {
+        self.n
+    }
+
+    /// Nodes, processors first.
+    pub(crate) fn node_count(&self) -> u32 {
+        self.lo.len() as u32
+    }
+
+    /// Node `v`'s up links as `(link, parent)`.
+    pub(crate) fn ups(&self, v: u32) -> &[(u32, u32)] {
         &self.up[self.up_start[v as usize] as usize..self.up_start[v as usize + 1] as usize]
     }
 
-    fn downs(&self, v: u32) -> &[(u32, u32)] {
+    /// Node `v`'s down links as `(link, child)`.
+    pub(crate) fn downs(&self, v: u32) -> &[(u32, u32)] {
         &self.down[self.down_start[v as usize] as usize..self.down_start[v as usize + 1] as usize]
     }
 
-    fn covers(&self, v: u32, p: u32) -> bool {
+    /// The processors `lo .. hi` under node `v`.
+    pub(crate) fn block(&self, v: u32) -> (u32, u32) {
+        (self.lo[v as usize], self.hi[v as usize])
+    }
+
+    /// Whether processor `p` lies under node `v`.
+    pub(crate) fn covers(&self, v: u32, p: u32) -> bool {
         self.lo[v as usize] <= p && p < self.hi[v as usize]
     }
 

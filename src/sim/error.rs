@@ -59,6 +59,24 @@ pub enum SimError {
         /// Wires needed.
         need: u64,
     },
+    /// Wormhole routing injects and ejects through one link per processor.
+    #[error("processor {processor} has {links} up links; wormhole routing needs one")]
+    ProcessorUpLinks {
+        /// The processor.
+        processor: u32,
+        /// Its up links.
+        links: usize,
+    },
+    /// A wormhole switch serves a bounded number of inputs.
+    #[error("node {node} has {inputs} input links; wormhole routing handles at most {max}")]
+    TooManyInputs {
+        /// The node.
+        node: u32,
+        /// Its input links.
+        inputs: usize,
+        /// The most handled.
+        max: usize,
+    },
     /// A wire-level network whose processors are not its first nodes.
     #[error("the processors must be the nodes 0 .. n")]
     ProcessorsFirst,

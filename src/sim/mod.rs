@@ -57,6 +57,7 @@ mod error;
 pub mod fattree;
 pub mod packet;
 pub mod traffic;
+pub mod wormhole;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -1,0 +1,108 @@
+use super::*;
+use crate::sim::trial_rng;
+
+fn setup(scheme: Scheme, pattern: Pattern) -> Setup {
+    Setup {
+        scheme,
+        pattern,
+        flits: 32,
+        queue: None,
+        path: PathRule::Random,
+        scan: Scan::RoundRobin,
+        r: 1,
+    }
+}
+
+/// Spec 002 §4.5: many-to-1 is exact, WORM = cL + d - 2 and STORE =
+/// (2c + d - 3) L with c = N/2 and d = lg N, for every N of Table I up to
+/// 1024 (4096 runs in the CLI's sweep).
+#[test]
+fn many_to_one_is_exact() {
+    for (n, worm, store) in [
+        (16u64, 258u64, 544u64),
+        (64, 1028, 2144),
+        (256, 4102, 8352),
+        (1024, 16392, 32992),
+    ] {
+        let net = WormNet::butterfly_fat_tree(n).expect("a power of 4");
+        let c = n / 2;
+        let d = n.ilog2() as u64;
+        assert_eq!(worm, c * 32 + d - 2);
+        assert_eq!(store, (2 * c + d - 3) * 32);
+        for seed in 0..2 {
+            let w = run_scheme(
+                &net,
+                &setup(Scheme::Worm, Pattern::ManyToOne),
+                &mut trial_rng(seed, 0),
+            )
+            .expect("runs");
+            assert_eq!(w.latency, worm, "WORM N {n}");
+            assert_eq!(w.congestion as u64, c);
+            assert_eq!(w.dilation as u64, d);
+            let s = run_scheme(
+                &net,
+                &setup(Scheme::Store, Pattern::ManyToOne),
+                &mut trial_rng(seed, 0),
+            )
+            .expect("runs");
+            assert_eq!(s.latency, store, "STORE N {n}");
+        }
+    }
+}
+
+/// Table I's WORM random and complement and STORE random at N = 16 and
+/// 64, 30 runs each: within the spec's bands (5 % WORM, 10 % STORE).
+#[test]
+fn table_one_small_sizes() {
+    for (n, worm_rand, worm_comp, store_rand) in
+        [(16u64, 125.0, 68.0, 269.0), (64, 233.0, 161.0, 534.0)]
+    {
+        let net = WormNet::butterfly_fat_tree(n).expect("a power of 4");
+        let mean = |s: Setup| {
+            (0..30)
+                .map(|i| {
+                    run_scheme(&net, &s, &mut trial_rng(7, i))
+                        .expect("runs")
+                        .latency as f64
+                })
+                .sum::<f64>()
+                / 30.0
+        };
+        let w = mean(setup(Scheme::Worm, Pattern::Random));
+        assert!(
+            (w - worm_rand).abs() <= 0.05 * worm_rand,
+            "WORM random N {n}: {w}"
+        );
+        let w = mean(setup(Scheme::Worm, Pattern::Complement));
+        assert!(
+            (w - worm_comp).abs() <= 0.05 * worm_comp,
+            "WORM complement N {n}: {w}"
+        );
+        let s = mean(setup(Scheme::Store, Pattern::Random));
+        assert!(
+            (s - store_rand).abs() <= 0.10 * store_rand,
+            "STORE random N {n}: {s}"
+        );
+    }
+}
+
+/// The same seed gives the same run; every scheme and rule delivers.
+#[test]
+fn runs_are_deterministic_and_deliver() {
+    let net = WormNet::butterfly_fat_tree(64).expect("a power of 4");
+    for scheme in Scheme::ALL {
+        for path in [PathRule::Fixed, PathRule::Random, PathRule::Greedy] {
+            for scan in [Scan::Fixed, Scan::RoundRobin, Scan::Farthest] {
+                let mut s = setup(scheme, Pattern::Random);
+                s.path = path;
+                s.scan = scan;
+                s.flits = 8;
+                s.r = 3;
+                let a = run_scheme(&net, &s, &mut trial_rng(3, 1)).expect("runs");
+                let b = run_scheme(&net, &s, &mut trial_rng(3, 1)).expect("runs");
+                assert_eq!(a, b);
+                assert!(a.latency > 0 && a.dilation <= 6);
+            }
+        }
+    }
+}
