@@ -14,8 +14,11 @@
 //! - **SPLIT**: each message `L` one-flit packets routed independently,
 //!   `q = 2` flits.
 
+mod draw;
 pub mod engine;
 pub mod net;
+#[cfg(test)]
+mod reference;
 mod run;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,469 @@
+//! The engine that looks only at inputs that may move (see the module
+//! above): per node a mask of awake inputs, per link the inputs sleeping
+//! on it, and a timer heap of sources waiting for a release.
+
+use std::cmp::Reverse;
+
+use super::{Bits, Draws, From, Next, Order, Outcome, Queues, Rules, Timers, Unit, NONE};
+use crate::sim::wormhole::net::{WormNet, MAX_INPUTS};
+use crate::sim::wormhole::{Arbitration, PathRule, Scan, Worm, WormError};
+
+/// The state of one run.
+pub(super) struct Engine<'a> {
+    net: &'a WormNet,
+    rules: Rules,
+    worms: &'a [Worm],
+    draws: Draws,
+    queues: Queues,
+    /// The worm holding each link, or `NONE`.
+    owner: Vec<u32>,
+    /// `t + 1` for a link taken in step `t`.
+    used: Vec<u64>,
+    /// Per worm its path so far, `stride` links each.
+    path: Vec<u32>,
+    stride: usize,
+    /// Per processor, its worms in release order, and the position and
+    /// next flit of the one in front.
+    source: Vec<Vec<u32>>,
+    src_pos: Vec<u32>,
+    src_flit: Vec<u32>,
+    /// Per node, the inputs to look at next step (bit `i`: input `i`; a
+    /// processor's source is bit 0).
+    awake: Vec<u8>,
+    awake_nodes: Bits,
+    /// Per link, the inputs `(node, input)` sleeping until its queue pops
+    /// or it is released.
+    waiters: Vec<Vec<(u32, u8)>>,
+    timers: Timers,
+    /// Per link, its position among its far node's inputs.
+    slot: Vec<u8>,
+    /// Processors whose ejection queue holds units.
+    ejecting: Bits,
+    /// Per worm, flits ejected so far (they must leave in order).
+    ejected: Vec<u32>,
+    arrival: Vec<u64>,
+    crossings: Vec<u32>,
+    remaining: usize,
+    unit_hops: u64,
+    moves: Vec<(From, u32)>,
+}
+
+impl<'a> Engine<'a> {
+    pub(super) fn new(net: &'a WormNet, worms: &'a [Worm], rules: Rules, draws: Draws) -> Self {
+        let (n, links) = (net.processors(), net.links() as usize);
+        let mut source = vec![Vec::new(); n as usize];
+        let mut arrival = vec![0u64; worms.len()];
+        let mut remaining = 0;
+        for (i, w) in worms.iter().enumerate() {
+            if w.src != w.dst {
+                source[w.src as usize].push(i as u32);
+                arrival[i] = u64::MAX;
+                remaining += 1;
+            }
+        }
+        for s in &mut source {
+            s.sort_by_key(|&i| (worms[i as usize].release, i));
+        }
+        let mut slot = vec![0u8; links];
+        for v in n..net.nodes() {
+            for (i, &e) in net.inputs(v).iter().enumerate() {
+                slot[e as usize] = i as u8;
+            }
+        }
+        let stride = 2 * net.levels() as usize + 2;
+        let mut e = Engine {
+            net,
+            rules,
+            worms,
+            draws,
+            queues: Queues::new(links, rules.q as usize),
+            owner: vec![NONE; links],
+            used: vec![0; links],
+            path: vec![NONE; worms.len() * stride],
+            stride,
+            source,
+            src_pos: vec![0; n as usize],
+            src_flit: vec![0; n as usize],
+            awake: vec![0; net.nodes() as usize],
+            awake_nodes: Bits::new(net.nodes()),
+            waiters: vec![Vec::new(); links],
+            timers: Timers::new(),
+            slot,
+            ejecting: Bits::new(n),
+            ejected: vec![0; worms.len()],
+            arrival,
+            crossings: vec![0; links],
+            remaining,
+            unit_hops: 0,
+            moves: Vec::new(),
+        };
+        for p in 0..n {
+            e.arm(p, 0);
+        }
+        e
+    }
+
+    /// Schedules processor `p`'s front worm: awake now if released by
+    /// step `t`, else on the timer heap.
+    fn arm(&mut self, p: u32, t: u64) {
+        if let Some(&w) = self.source[p as usize].get(self.src_pos[p as usize] as usize) {
+            let r = self.worms[w as usize].release;
+            if r <= t {
+                self.wake(p, 0);
+            } else {
+                self.timers.push(Reverse((r, p)));
+            }
+        }
+    }
+
+    #[inline]
+    fn wake(&mut self, v: u32, input: u8) {
+        self.awake[v as usize] |= 1 << input;
+        self.awake_nodes.set(v);
+    }
+
+    /// Wakes every input sleeping on link `e`.
+    #[inline]
+    fn event(&mut self, e: u32) {
+        let e = e as usize;
+        for k in 0..self.waiters[e].len() {
+            let (v, i) = self.waiters[e][k];
+            self.wake(v, i);
+        }
+        self.waiters[e].clear();
+    }
+
+    pub(super) fn route(&mut self) -> Result<(), WormError> {
+        let mut t = 0u64;
+        let (mut nodes, mut eject) = (Vec::new(), Vec::new());
+        while self.remaining > 0 {
+            while let Some(&Reverse((r, p))) = self.timers.peek() {
+                if r > t {
+                    break;
+                }
+                self.timers.pop();
+                self.wake(p, 0);
+            }
+            self.awake_nodes.collect(&mut nodes);
+            self.ejecting.collect(&mut eject);
+            if nodes.is_empty() && eject.is_empty() {
+                match self.timers.peek() {
+                    Some(&Reverse((r, _))) => {
+                        t = r;
+                        continue;
+                    }
+                    None => {
+                        return Err(WormError::Deadlock {
+                            step: t,
+                            remaining: self.remaining,
+                        })
+                    }
+                }
+            }
+            self.moves.clear();
+            for &v in &nodes {
+                let mask = std::mem::take(&mut self.awake[v as usize]);
+                self.awake_nodes.clear(v);
+                if v < self.net.processors() {
+                    self.inject(v, t);
+                } else {
+                    self.switch(v, mask, t);
+                }
+            }
+            for &p in &eject {
+                self.eject(p);
+            }
+            let moves = std::mem::take(&mut self.moves);
+            for &(from, to) in &moves {
+                self.apply(from, to, t);
+            }
+            self.moves = moves;
+            if self.remaining > 0 {
+                t += 1;
+            }
+        }
+        self.drain();
+        Ok(())
+    }
+
+    /// Whether a worm holds link `e` or its queue is full: only an event
+    /// on `e` changes that.
+    #[inline]
+    fn blocked(&self, e: u32) -> bool {
+        self.owner[e as usize] != NONE || self.queues.len(e) >= self.rules.q
+    }
+
+    /// Whether a head may take link `e` in step `t`.
+    #[inline]
+    fn free(&self, e: u32, t: u64) -> bool {
+        !self.blocked(e) && self.used[e as usize] != t + 1
+    }
+
+    /// Whether a body flit may follow onto link `e` in step `t`.
+    #[inline]
+    fn room(&self, e: u32, t: u64) -> bool {
+        self.used[e as usize] != t + 1 && self.queues.len(e) < self.rules.q
+    }
+
+    #[inline]
+    fn take(&mut self, e: u32, t: u64, worm: u32, head: bool) {
+        self.used[e as usize] = t + 1;
+        if head {
+            self.owner[e as usize] = worm;
+        }
+    }
+
+    /// Input `i` of node `v` sleeps on `links`, or tries again next step.
+    fn settle(&mut self, v: u32, i: usize, next: Next, links: &[u32]) {
+        match next {
+            Next::Retry => self.wake(v, i as u8),
+            Next::Sleep => {
+                for &e in links {
+                    self.waiters[e as usize].push((v, i as u8));
+                }
+            }
+        }
+    }
+
+    /// Processor `p` offers the next flit of the worm in front of its
+    /// source.
+    fn inject(&mut self, p: u32, t: u64) {
+        let Some(&w) = self.source[p as usize].get(self.src_pos[p as usize] as usize) else {
+            return;
+        };
+        if self.worms[w as usize].release > t {
+            self.timers
+                .push(Reverse((self.worms[w as usize].release, p)));
+            return;
+        }
+        let e = self.net.injection(p);
+        let head = self.src_flit[p as usize] == 0;
+        let ok = if head {
+            self.free(e, t)
+        } else {
+            self.room(e, t)
+        };
+        if ok {
+            self.take(e, t, w, head);
+            self.moves.push((From::Source(p), e));
+        } else {
+            let next = if self.blocked(e) {
+                Next::Sleep
+            } else {
+                Next::Retry
+            };
+            self.settle(p, 0, next, &[e]);
+        }
+    }
+
+    /// Switch `v` serves its awake inputs (`mask`) in scan order.
+    fn switch(&mut self, v: u32, mask: u8, t: u64) {
+        let net = self.net;
+        let inputs = net.inputs(v);
+        let k = inputs.len();
+        let mut order: Order = [(0, 0, 0); MAX_INPUTS];
+        let mut m = 0;
+        // The scan starts at input r: 0 for FO, a fresh offset for RR and
+        // for the ties of FF and priorities.
+        let r = match self.rules.scan {
+            Scan::Fixed => 0,
+            _ if mask & (mask - 1) == 0 => 0,
+            _ => self.draws.offset(t, v, k),
+        };
+        for j in 0..k {
+            let i = if j + r >= k { j + r - k } else { j + r };
+            if mask & (1 << i) != 0 && self.queues.len(inputs[i]) > 0 {
+                order[m] = (0, j, i);
+                m += 1;
+            }
+        }
+        let order = &mut order[..m];
+        let keyed =
+            self.rules.arbitration == Arbitration::Priority || self.rules.scan == Scan::Farthest;
+        if m > 1 && keyed {
+            for o in order.iter_mut() {
+                let x = &self.worms[self.queues.front(inputs[o.2]).worm as usize];
+                o.0 = match self.rules.arbitration {
+                    Arbitration::Priority => x.priority as u64,
+                    Arbitration::Scan => u64::MAX - net.apex(x.src, x.dst) as u64,
+                };
+            }
+            order.sort_unstable_by_key(|o| (o.0, o.1));
+        }
+        for &(_, _, i) in order.iter() {
+            let e = inputs[i];
+            let u = self.queues.front(e);
+            if u.flit == 0 {
+                self.head(v, i, e, u, t);
+            } else {
+                let next = self.path[u.worm as usize * self.stride + u.hop as usize + 1];
+                if self.room(next, t) {
+                    self.take(next, t, u.worm, false);
+                    self.moves.push((From::Link(e), next));
+                } else {
+                    let n = if self.blocked(next) {
+                        Next::Sleep
+                    } else {
+                        Next::Retry
+                    };
+                    self.settle(v, i, n, &[next]);
+                }
+            }
+        }
+    }
+
+    /// The head `u` at input `i` (link `e`) of switch `v` tries to move.
+    fn head(&mut self, v: u32, i: usize, e: u32, u: Unit, t: u64) {
+        let x = self.worms[u.worm as usize];
+        let net = self.net;
+        let down;
+        let candidates: &[u32] = if net.covers(v, x.dst) {
+            down = [net.down_towards(v, x.dst)];
+            &down
+        } else {
+            net.ups(v)
+        };
+        let pick = match self.rules.path {
+            _ if candidates.len() == 1 => Some(candidates[0]).filter(|&c| self.free(c, t)),
+            PathRule::Fixed => {
+                let c = candidates[((x.coins >> ((u.hop + 1) % 64)) as usize) % candidates.len()];
+                Some(c).filter(|&c| self.free(c, t))
+            }
+            PathRule::Random => {
+                let c = candidates[self.draws.up(t, u.worm, candidates.len())];
+                Some(c).filter(|&c| self.free(c, t))
+            }
+            PathRule::Greedy => candidates.iter().copied().find(|&c| self.free(c, t)),
+        };
+        match pick {
+            Some(c) => {
+                self.take(c, t, u.worm, true);
+                self.moves.push((From::Link(e), c));
+            }
+            None => {
+                // FP waits on its one link; RP and GP sleep only when no
+                // candidate could open before an event.
+                let watched: &[u32] = match self.rules.path {
+                    PathRule::Fixed if candidates.len() > 1 => {
+                        let c = ((x.coins >> ((u.hop + 1) % 64)) as usize) % candidates.len();
+                        &candidates[c..=c]
+                    }
+                    _ => candidates,
+                };
+                let next = if watched.iter().all(|&c| self.blocked(c)) {
+                    Next::Sleep
+                } else {
+                    Next::Retry
+                };
+                self.settle(v, i, next, watched);
+            }
+        }
+    }
+
+    /// Processor `p` removes the front of its ejection queue.
+    fn eject(&mut self, p: u32) {
+        let e = self.net.ejection(p);
+        let u = self.queues.pop(e);
+        let w = u.worm as usize;
+        assert_eq!(u.flit, self.ejected[w], "worm {w}'s flits leave in order");
+        assert_eq!(self.worms[w].dst, p, "worm {w} leaves at its destination");
+        self.ejected[w] += 1;
+        if self.queues.len(e) == 0 {
+            self.ejecting.clear(p);
+        }
+        self.event(e);
+    }
+
+    /// Moves a unit from `from` onto link `to` in step `t`.
+    fn apply(&mut self, from: From, to: u32, t: u64) {
+        let u = match from {
+            From::Source(p) => {
+                let pi = p as usize;
+                let w = self.source[pi][self.src_pos[pi] as usize];
+                let flit = self.src_flit[pi];
+                if flit + 1 == self.worms[w as usize].len {
+                    self.src_pos[pi] += 1;
+                    self.src_flit[pi] = 0;
+                    self.arm(p, t + 1);
+                } else {
+                    self.src_flit[pi] += 1;
+                    self.wake(p, 0);
+                }
+                Unit {
+                    worm: w,
+                    flit,
+                    hop: 0,
+                }
+            }
+            From::Link(e) => {
+                let mut u = self.queues.pop(e);
+                if self.queues.len(e) > 0 {
+                    self.wake(self.net.head_of(e), self.slot[e as usize]);
+                }
+                self.event(e);
+                u.hop += 1;
+                u
+            }
+        };
+        let w = u.worm as usize;
+        if u.flit == 0 {
+            self.path[w * self.stride + u.hop as usize] = to;
+            self.crossings[to as usize] += 1;
+        }
+        let tail = u.flit + 1 == self.worms[w].len;
+        if tail {
+            self.owner[to as usize] = NONE;
+            self.event(to);
+        }
+        let was_empty = self.queues.len(to) == 0;
+        self.queues.push(to, u);
+        self.unit_hops += 1;
+        let at = self.net.head_of(to);
+        if at < self.net.processors() {
+            self.ejecting.set(at);
+            if tail {
+                self.arrival[w] = t;
+                self.remaining -= 1;
+            }
+        } else if was_empty {
+            self.wake(at, self.slot[to as usize]);
+        }
+    }
+
+    /// Ejects what is left in the ejection queues, checking every worm
+    /// left whole and in order.
+    fn drain(&mut self) {
+        let mut eject = Vec::new();
+        self.ejecting.collect(&mut eject);
+        for &p in &eject {
+            while self.queues.len(self.net.ejection(p)) > 0 {
+                self.eject(p);
+            }
+        }
+        for (w, x) in self.worms.iter().enumerate() {
+            if x.src != x.dst {
+                assert_eq!(self.ejected[w], x.len, "worm {w} arrived whole");
+            }
+        }
+    }
+
+    pub(super) fn finish(self) -> Outcome {
+        let paths: Vec<Vec<u32>> = (0..self.worms.len())
+            .map(|w| {
+                self.path[w * self.stride..(w + 1) * self.stride]
+                    .iter()
+                    .copied()
+                    .take_while(|&e| e != NONE)
+                    .collect()
+            })
+            .collect();
+        Outcome {
+            latency: self.arrival.iter().copied().max().unwrap_or(0),
+            congestion: self.crossings.iter().copied().max().unwrap_or(0),
+            dilation: paths.iter().map(|p| p.len() as u32).max().unwrap_or(0),
+            arrival: self.arrival,
+            unit_hops: self.unit_hops,
+            paths,
+        }
+    }
+}
