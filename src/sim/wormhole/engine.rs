@@ -37,6 +37,9 @@ use super::{Arbitration, PathRule, Scan, Worm, WormError};
 
 pub(super) const NONE: u32 = u32::MAX;
 
+/// The largest queue, in units.
+pub const MAX_QUEUE: u32 = (1 << 15) - 1;
+
 /// What the engine runs with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
@@ -87,62 +90,81 @@ pub(super) enum From {
     Link(u32),
 }
 
-/// A fixed-capacity ring per link.
+/// A fixed-capacity ring per link: units packed in words (worm, flit and
+/// hop in 32, 16 and 16 bits), and each ring's head and length in one word.
 pub(super) struct Queues {
     q: usize,
-    slot: Vec<Unit>,
-    head: Vec<u32>,
-    len: Vec<u32>,
+    slot: Vec<u64>,
+    /// Head in the low 16 bits, length in the high 16.
+    ring: Vec<u32>,
+}
+
+impl Unit {
+    #[inline]
+    fn pack(self) -> u64 {
+        (self.worm as u64) << 32 | (self.flit as u64) << 16 | self.hop as u64
+    }
+
+    #[inline]
+    fn unpack(x: u64) -> Unit {
+        Unit {
+            worm: (x >> 32) as u32,
+            flit: (x >> 16) as u32 & 0xffff,
+            hop: x as u32 & 0xffff,
+        }
+    }
 }
 
 impl Queues {
     pub(super) fn new(links: usize, q: usize) -> Self {
-        let blank = Unit {
-            worm: NONE,
-            flit: 0,
-            hop: 0,
-        };
+        debug_assert!((1..=MAX_QUEUE as usize).contains(&q));
         Queues {
             q,
-            slot: vec![blank; links * q],
-            head: vec![0; links],
-            len: vec![0; links],
+            slot: vec![0; links * q],
+            ring: vec![0; links],
         }
     }
 
     #[inline]
     pub(super) fn len(&self, e: u32) -> u32 {
-        self.len[e as usize]
+        self.ring[e as usize] >> 16
     }
 
     #[inline]
     pub(super) fn front(&self, e: u32) -> Unit {
-        self.slot[e as usize * self.q + self.head[e as usize] as usize]
+        let head = (self.ring[e as usize] & 0xffff) as usize;
+        Unit::unpack(self.slot[e as usize * self.q + head])
     }
 
     #[inline]
     pub(super) fn pop(&mut self, e: u32) -> Unit {
         let i = e as usize;
-        let u = self.slot[i * self.q + self.head[i] as usize];
-        self.head[i] = if self.head[i] as usize + 1 == self.q {
+        let r = self.ring[i];
+        let head = (r & 0xffff) as usize;
+        debug_assert!(r >> 16 > 0, "link {e} is empty");
+        let u = Unit::unpack(self.slot[i * self.q + head]);
+        let next = if head + 1 == self.q {
             0
         } else {
-            self.head[i] + 1
+            head as u32 + 1
         };
-        self.len[i] -= 1;
+        self.ring[i] = (r & !0xffff) - (1 << 16) + next;
         u
     }
 
     #[inline]
     pub(super) fn push(&mut self, e: u32, u: Unit) {
         let i = e as usize;
-        assert!((self.len[i] as usize) < self.q, "link {e} overflows");
-        let mut at = self.head[i] as usize + self.len[i] as usize;
-        if at >= self.q {
-            at -= self.q;
-        }
-        self.slot[i * self.q + at] = u;
-        self.len[i] += 1;
+        let r = self.ring[i];
+        let (head, len) = ((r & 0xffff) as usize, (r >> 16) as usize);
+        assert!(len < self.q, "link {e} overflows");
+        let at = if head + len >= self.q {
+            head + len - self.q
+        } else {
+            head + len
+        };
+        self.slot[i * self.q + at] = u.pack();
+        self.ring[i] = r + (1 << 16);
     }
 }
 
@@ -181,6 +203,12 @@ impl Bits {
 pub(super) fn check(net: &WormNet, worms: &[Worm], rules: Rules) -> Result<(), WormError> {
     if rules.q == 0 {
         return Err(WormError::ZeroQueue);
+    }
+    if rules.q > MAX_QUEUE {
+        return Err(WormError::QueueTooLarge {
+            q: rules.q,
+            max: MAX_QUEUE,
+        });
     }
     let n = net.processors();
     for (i, w) in worms.iter().enumerate() {

@@ -157,6 +157,14 @@ pub enum WormError {
     /// Queues must hold a unit.
     #[error("a queue of 0 units cannot hold a flit")]
     ZeroQueue,
+    /// Queues are small.
+    #[error("a queue of {q} units: at most {max}")]
+    QueueTooLarge {
+        /// The queue asked for.
+        q: u32,
+        /// The largest allowed.
+        max: u32,
+    },
     /// A worm's ends are not processors.
     #[error("worm {worm} runs from {src} to {dst}, outside the {processors} processors")]
     Outside {

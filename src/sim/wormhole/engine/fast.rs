@@ -270,9 +270,15 @@ impl<'a> Engine<'a> {
             _ if mask & (mask - 1) == 0 => 0,
             _ => self.draws.offset(t, v, k),
         };
-        for j in 0..k {
+        // The awake inputs from r on, then those before r.
+        let full = (1u32 << k) - 1;
+        let mask = mask as u32 & full;
+        let mut rotated = ((mask >> r) | (mask << (k - r))) & full;
+        while rotated != 0 {
+            let j = rotated.trailing_zeros() as usize;
+            rotated &= rotated - 1;
             let i = if j + r >= k { j + r - k } else { j + r };
-            if mask & (1 << i) != 0 && self.queues.len(inputs[i]) > 0 {
+            if self.queues.len(inputs[i]) > 0 {
                 order[m] = (0, j, i);
                 m += 1;
             }
