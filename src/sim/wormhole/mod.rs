@@ -14,6 +14,7 @@
 //! - **SPLIT**: each message `L` one-flit packets routed independently,
 //!   `q = 2` flits.
 
+pub mod algorithm_a;
 mod draw;
 pub mod engine;
 pub mod net;

@@ -11,7 +11,6 @@
 //! [`PER_EDGE`]) and once per [`Recorder`], so a plain FIFO run does no
 //! pick bookkeeping and no hashing.
 
-use super::sweep::{GREEDY, THRESHOLD};
 use super::{Bank, Config, Engine, EngineError, Kind, Oracle, Protocol, QueueModel, Run, NONE};
 use crate::sim::packet::traffic::Packet;
 use rand_chacha::ChaCha8Rng;
@@ -23,6 +22,11 @@ pub(super) const HEAD: u8 = 0;
 pub(super) const STICKY: u8 = 1;
 /// A per-edge greedy switch: up to one packet on each out-edge.
 pub(super) const PER_EDGE: u8 = 2;
+
+/// Model G: capacity `q`.
+pub(super) const GREEDY: u8 = 0;
+/// Model T: threshold `q`.
+pub(super) const THRESHOLD: u8 = 1;
 
 /// What a run keeps of its moves.
 pub(super) trait Recorder {

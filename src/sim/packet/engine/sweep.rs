@@ -8,13 +8,9 @@
 //! each loop carries only its own tests.
 
 use super::bank::View;
-use super::step::{Departed, Recorder, HEAD, PER_EDGE, STICKY};
+use super::step::{Departed, Recorder, GREEDY, HEAD, PER_EDGE, STICKY};
 use super::{Engine, Oracle, Protocol, NONE};
 
-/// Model G: capacity `q`.
-pub(super) const GREEDY: u8 = 0;
-/// Model T: threshold `q`.
-pub(super) const THRESHOLD: u8 = 1;
 /// The receivers are switches.
 const SWITCHES: u8 = 0;
 /// The receivers are the sinks of level `n`.
