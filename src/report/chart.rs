@@ -1,6 +1,8 @@
 //! Charts drawn with plotters (SVG backend): the scaling report of
-//! `fabric layout --sweep`.
+//! `fabric layout --sweep`, delivery cycles of `fabric simulate fat-tree`,
+//! and series with error bars against a log-scaled x ([`bar_chart`]).
 
+use plotters::coord::ranged1d::ValueFormatter;
 use plotters::prelude::*;
 
 use crate::layout::sweep::{fitted_exponent, SweepRow};
@@ -218,4 +220,235 @@ pub fn cycles_chart(r: &crate::sim::SimReport) -> Result<String, ChartError> {
         root.present().map_err(draw)?;
     }
     Ok(out)
+}
+
+/// One point of a [`BarSeries`]: `x`, the value `y`, and the interval
+/// `lo ..= hi` drawn as a bar.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BarPoint {
+    /// Position on the x axis.
+    pub x: f64,
+    /// The value.
+    pub y: f64,
+    /// The bar's lower end.
+    pub lo: f64,
+    /// The bar's upper end.
+    pub hi: f64,
+}
+
+/// A named line of [`BarPoint`]s.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarSeries {
+    /// The legend's text.
+    pub label: String,
+    /// The points, in x order.
+    pub points: Vec<BarPoint>,
+}
+
+/// How a value axis is scaled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Axis {
+    /// Linear from 0.
+    Linear,
+    /// Logarithmic.
+    Log,
+}
+
+/// A chart of series with error bars against a logarithmic x axis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarChart {
+    /// The caption.
+    pub title: String,
+    /// The x axis's name.
+    pub x_desc: String,
+    /// The y axis's name.
+    pub y_desc: String,
+    /// The y axis's scale.
+    pub y_axis: Axis,
+    /// The lines.
+    pub series: Vec<BarSeries>,
+}
+
+/// Ten colours told apart easily; [`Palette99`] after them.
+const SERIES_COLOURS: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+/// Series `i`'s colour.
+fn series_colour(i: usize) -> RGBAColor {
+    match SERIES_COLOURS.get(i) {
+        Some(c) => c.to_rgba(),
+        None => Palette99::pick(i).to_rgba(),
+    }
+}
+
+/// Draws `c`: each series a coloured line through its points, each point
+/// with its bar (capped); x on a log scale, ticked at the points' x.
+pub fn bar_chart(c: &BarChart) -> Result<String, ChartError> {
+    let points = || c.series.iter().flat_map(|s| &s.points);
+    let xmin = points()
+        .map(|p| p.x)
+        .filter(|&x| x > 0.0)
+        .fold(f64::MAX, f64::min);
+    let xmax = points().map(|p| p.x).fold(0.0, f64::max);
+    let (xmin, xmax) = if xmin <= xmax {
+        (xmin, xmax)
+    } else {
+        (1.0, 10.0)
+    };
+    let ymax = points().map(|p| p.hi.max(p.y)).fold(1.0, f64::max);
+    let ymin = points()
+        .map(|p| p.y)
+        .filter(|&y| y > 0.0)
+        .fold(ymax, f64::min);
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (900, 580)).into_drawing_area();
+        root.fill(&WHITE).map_err(draw)?;
+        let mut builder = ChartBuilder::on(&root);
+        builder
+            .caption(&c.title, ("sans-serif", 16))
+            .margin(14)
+            .x_label_area_size(42)
+            .y_label_area_size(70);
+        let mut ticks: Vec<f64> = points().map(|p| p.x).filter(|&x| x > 0.0).collect();
+        ticks.sort_by(f64::total_cmp);
+        ticks.dedup();
+        let x = (xmin / 1.4..xmax * 1.4).log_scale().with_key_points(ticks);
+        match c.y_axis {
+            Axis::Linear => {
+                let mut chart = builder
+                    .build_cartesian_2d(x, 0.0..ymax * 1.1)
+                    .map_err(draw)?;
+                bars_on(&mut chart, c, 0.0)?;
+            }
+            Axis::Log => {
+                let floor = ymin / 1.5;
+                let mut chart = builder
+                    .build_cartesian_2d(x, (floor..ymax * 1.5).log_scale())
+                    .map_err(draw)?;
+                bars_on(&mut chart, c, floor)?;
+            }
+        }
+        root.present().map_err(draw)?;
+    }
+    Ok(out)
+}
+
+/// The mesh, the series, their bars (lower ends clamped to `floor`) and
+/// the legend of [`bar_chart`] on a built chart.
+fn bars_on<'a, 'b: 'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
+    c: &BarChart,
+    floor: f64,
+) -> Result<(), ChartError>
+where
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let tick = |v: &f64| {
+        if v.abs() >= 10.0 {
+            format!("{v:.0}")
+        } else {
+            format!("{v}")
+        }
+    };
+    chart
+        .configure_mesh()
+        .x_desc(c.x_desc.as_str())
+        .y_desc(c.y_desc.as_str())
+        .x_label_formatter(&tick)
+        .y_label_formatter(&tick)
+        .max_light_lines(2)
+        .draw()
+        .map_err(draw)?;
+    for (i, s) in c.series.iter().enumerate() {
+        let colour = series_colour(i);
+        let line: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.y)).collect();
+        chart
+            .draw_series(LineSeries::new(line.clone(), colour.stroke_width(2)))
+            .map_err(draw)?
+            .label(s.label.as_str())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+            });
+        let cap = |x: f64, y: f64| {
+            EmptyElement::at((x, y)) + PathElement::new(vec![(-4, 0), (4, 0)], colour)
+        };
+        for p in s.points.iter().filter(|p| p.hi > p.lo) {
+            let lo = p.lo.max(floor);
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(p.x, lo), (p.x, p.hi)],
+                    colour.stroke_width(1),
+                )))
+                .map_err(draw)?;
+            chart
+                .draw_series([cap(p.x, lo), cap(p.x, p.hi)])
+                .map_err(draw)?;
+        }
+        chart
+            .draw_series(line.iter().map(|&p| Circle::new(p, 3, colour.filled())))
+            .map_err(draw)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE)
+        .border_style(BLACK)
+        .draw()
+        .map_err(draw)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chart(y_axis: Axis, series: Vec<BarSeries>) -> BarChart {
+        BarChart {
+            title: "t".into(),
+            x_desc: "x".into(),
+            y_desc: "y".into(),
+            y_axis,
+            series,
+        }
+    }
+
+    /// Both scales draw, bars reaching below a log axis are clamped, and
+    /// an empty chart still draws.
+    #[test]
+    fn bar_charts_draw_on_either_scale() {
+        let s = BarSeries {
+            label: "a".into(),
+            points: vec![
+                BarPoint {
+                    x: 16.0,
+                    y: 5.0,
+                    lo: -3.0,
+                    hi: 9.0,
+                },
+                BarPoint {
+                    x: 64.0,
+                    y: 500.0,
+                    lo: 480.0,
+                    hi: 520.0,
+                },
+            ],
+        };
+        for axis in [Axis::Linear, Axis::Log] {
+            let svg = bar_chart(&chart(axis, vec![s.clone()])).expect("draws");
+            assert!(svg.contains("<svg") && svg.contains("\na\n</text>"));
+            assert!(bar_chart(&chart(axis, Vec::new())).is_ok());
+        }
+    }
 }

@@ -7,4 +7,5 @@ pub mod chart;
 pub mod packet;
 pub mod svg;
 pub mod table;
+pub mod wormhole;
 pub mod yaml;

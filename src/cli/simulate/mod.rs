@@ -8,6 +8,7 @@
 mod args;
 mod butterfly;
 mod job;
+mod wormhole;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -24,6 +25,7 @@ use crate::sim::{run_trials, FabricFigures, Message, SimError, SimReport, SimRun
 pub use args::SimulateArgs;
 pub use butterfly::ButterflyArgs;
 use job::{usage, ExternalChannel, NetPlan, SimulateJob};
+pub use wormhole::WormholeArgs;
 
 use super::write_all_or_nothing;
 
@@ -57,6 +59,13 @@ pub enum SimulateCommand {
         fabric simulate butterfly --model t --traffic adversary --size 4096,16384,65536 --queue 2\n  \
         fabric simulate butterfly --traffic bit-reversal --routing two-phase --size 1024 --queue 2")]
     Butterfly(ButterflyArgs),
+    /// Wormhole routing on fat-trees (Greenberg and Oh): WORM, STORE, UNIV
+    /// and SPLIT flit by flit, each cell beside the paper's Tables I and II.
+    #[command(after_help = "Examples:\n  \
+        fabric simulate wormhole --scheme store,worm --traffic random,complement,many-to-one --size 16,64,256,1024\n  \
+        fabric simulate wormhole --scheme store,univ --priorities lg --plot fig2.svg\n  \
+        fabric simulate wormhole --scheme worm --path fp,rp,gp --flits 16 --runs 10 -o worm.yaml")]
+    Wormhole(WormholeArgs),
 }
 
 /// `fabric simulate NETWORK ...`.
@@ -64,6 +73,7 @@ pub fn run(command: SimulateCommand) -> Result<i32> {
     match command {
         SimulateCommand::FatTree(args) => run_fat_tree(&args),
         SimulateCommand::Butterfly(args) => butterfly::run(&args),
+        SimulateCommand::Wormhole(args) => wormhole::run(&args),
     }
 }
 
