@@ -126,7 +126,7 @@ pub struct WormholeArgs {
     pub flits: u32,
     /// Queue size in units (flits; packets for store and univ). Default:
     /// each scheme's own (1 for store and univ, 2 for worm and split).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=65535))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=32767))]
     pub queue: Option<u32>,
     /// R, a number >= 1 or `lg` for R = lg N: initial delays drawn from
     /// 0 .. R (worm: times L lg N flit-steps; store: packet-steps; split:
