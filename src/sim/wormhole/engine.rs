@@ -23,7 +23,7 @@
 //! released; an input that lost only to another unit of the same step, or
 //! whose random up link was blocked while another was open, tries again
 //! next step. The random choices are pure functions of the step and the
-//! place ([`super::draw`]), so this gives the same run as visiting every
+//! place (module `draw`), so this gives the same run as visiting every
 //! input every step (the tests compare the two on every scheme and rule).
 
 use std::cmp::Reverse;
