@@ -40,8 +40,24 @@ use std::collections::VecDeque;
 pub(crate) enum RefProtocol {
     /// Nonpredictive: send the queue's head, one packet per step.
     Fifo,
+    /// Nonpredictive: the newest packet, kept picked until sent.
+    Lifo,
+    /// Nonpredictive: the packet from the lowest input row (ties: the
+    /// oldest), kept picked until sent.
+    FixedPriority,
     /// Predictive: on each out-edge, the oldest packet that wants it.
     PerEdgeOldest,
+}
+
+/// How a switch's queue accepts offers (sections 2 and 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RefModel {
+    /// Capacity `q`: offers are taken 0-edge first while the start-of-step
+    /// occupancy leaves room.
+    Greedy,
+    /// Threshold `q`: every offer is taken when the start-of-step
+    /// occupancy is at most `q`.
+    Threshold,
 }
 
 /// One packet a switch offers to a neighbour in a step.
@@ -60,6 +76,18 @@ pub(crate) fn run_greedy(n: u32, packets: &[Packet], q: u32, protocol: RefProtoc
     run_greedy_via(n, packets, None, q, protocol).0
 }
 
+/// [`run_greedy`] under queue model `model` (for [`RefModel::Threshold`],
+/// `q` is the threshold and may be 0).
+pub(crate) fn run_model(
+    n: u32,
+    packets: &[Packet],
+    model: RefModel,
+    q: u32,
+    protocol: RefProtocol,
+) -> Vec<u64> {
+    simulate(n, packets, None, model, q, protocol).0
+}
+
 /// [`run_greedy`] on the wraparound butterfly in two legs when `via` is
 /// given: packet `i` goes to row `via[i]` of level `n`, which is input
 /// `via[i]`, joins the back of that input's queue once the step's moves
@@ -73,7 +101,24 @@ pub(crate) fn run_greedy_via(
     q: u32,
     protocol: RefProtocol,
 ) -> (Vec<u64>, Vec<u64>) {
-    assert!(q >= 1, "queues of capacity 0 cannot hold a packet");
+    simulate(n, packets, via, RefModel::Greedy, q, protocol)
+}
+
+/// The simulation behind [`run_greedy_via`] and [`run_model`].
+fn simulate(
+    n: u32,
+    packets: &[Packet],
+    via: Option<&[u64]>,
+    model: RefModel,
+    q: u32,
+    protocol: RefProtocol,
+) -> (Vec<u64>, Vec<u64>) {
+    assert!(
+        q >= 1 || model == RefModel::Threshold,
+        "queues of capacity 0 cannot hold a packet"
+    );
+    // The packet each node has picked (nonpredictive protocols).
+    let mut picked: Vec<Option<usize>> = vec![None; n as usize * (1usize << n)];
     // The row each packet is heading for now.
     let mut heading: Vec<u64> = match via {
         Some(via) => via.to_vec(),
@@ -105,7 +150,8 @@ pub(crate) fn run_greedy_via(
                 if queue.is_empty() {
                     continue;
                 }
-                for packet in chosen(queue, from, &heading, protocol)
+                let pick = &mut picked[index(from)];
+                for packet in chosen(queue, from, &heading, packets, pick, protocol)
                     .into_iter()
                     .flatten()
                 {
@@ -121,10 +167,16 @@ pub(crate) fn run_greedy_via(
         for level in 1..=n {
             for row in 0..rows as u64 {
                 let to = Node { level, row };
-                let mut free = if level == n {
-                    usize::MAX
+                let start = if level == n {
+                    0
                 } else {
-                    q as usize - queues[index(to)].len()
+                    queues[index(to)].len()
+                };
+                let mut free = match model {
+                    _ if level == n => usize::MAX,
+                    RefModel::Greedy => q as usize - start,
+                    RefModel::Threshold if start <= q as usize => usize::MAX,
+                    RefModel::Threshold => 0,
                 };
                 for edge in [InEdge::Zero, InEdge::One] {
                     if let Some(packet) = offers[index(to)][slot(edge)] {
@@ -140,6 +192,9 @@ pub(crate) fn run_greedy_via(
         assert!(!accepted.is_empty(), "deadlock at step {t}");
         for r in &accepted {
             queues[index(r.from)].retain(|&p| p != r.packet);
+            if picked[index(r.from)] == Some(r.packet) {
+                picked[index(r.from)] = None;
+            }
         }
         for r in &accepted {
             if r.to.level == n && via.is_some() && wrapped[r.packet].is_none() {
@@ -154,8 +209,12 @@ pub(crate) fn run_greedy_via(
                 queues[index(r.to)].push_back(r.packet);
             }
         }
+        let most = match model {
+            RefModel::Greedy => q as usize,
+            RefModel::Threshold => q as usize + 2,
+        };
         for (i, queue) in queues.iter().enumerate().skip(rows) {
-            assert!(queue.len() <= q as usize, "queue {i} over capacity");
+            assert!(queue.len() <= most, "queue {i} over capacity");
         }
     }
     let first = wrapped.into_iter().map(|w| w.unwrap_or(0)).collect();
@@ -176,10 +235,21 @@ fn chosen(
     queue: &VecDeque<usize>,
     from: Node,
     heading: &[u64],
+    packets: &[Packet],
+    pick: &mut Option<usize>,
     protocol: RefProtocol,
 ) -> [Option<usize>; 2] {
     match protocol {
         RefProtocol::Fifo => [queue.front().copied(), None],
+        RefProtocol::Lifo => [Some(*pick.get_or_insert(queue[queue.len() - 1])), None],
+        RefProtocol::FixedPriority => {
+            // The first (oldest) packet from the lowest input row.
+            let best = *queue
+                .iter()
+                .min_by_key(|&&p| packets[p].source)
+                .expect("a nonempty queue");
+            [Some(*pick.get_or_insert(best)), None]
+        }
         RefProtocol::PerEdgeOldest => [OutEdge::Straight, OutEdge::Cross].map(|edge| {
             // The queue is in arrival order: the first that wants the edge
             // is the oldest.
