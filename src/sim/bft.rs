@@ -35,6 +35,18 @@ pub struct LinkTree {
     blocks: Vec<Vec<(u32, u32, u32)>>,
 }
 
+/// Per-node lists flattened: `(start, flat)`, node `v`'s list being
+/// `flat[start[v] .. start[v + 1]]`.
+pub(crate) fn csr<T>(lists: Vec<Vec<T>>) -> (Vec<u32>, Vec<T>) {
+    let mut start = vec![0u32];
+    let mut flat = Vec::new();
+    for l in lists {
+        flat.extend(l);
+        start.push(flat.len() as u32);
+    }
+    (start, flat)
+}
+
 /// Scratch state of a delivery cycle: per directed link, a stamp, the
 /// number of contenders and the current holder.
 #[derive(Default)]
@@ -78,15 +90,6 @@ impl LinkTree {
             }
         }
         let blocks = level_blocks(&level, levels, &lo, &hi, &links.ups)?;
-        let csr = |lists: Vec<Vec<(u32, u32)>>| {
-            let mut start = vec![0u32];
-            let mut flat = Vec::new();
-            for l in lists {
-                flat.extend(l);
-                start.push(flat.len() as u32);
-            }
-            (start, flat)
-        };
         let Links {
             ups,
             downs,

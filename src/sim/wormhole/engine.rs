@@ -73,6 +73,32 @@ pub struct Outcome {
     pub paths: Vec<Vec<u32>>,
 }
 
+impl Outcome {
+    /// The outcome from an engine's final state: per worm its path
+    /// (`stride` links each, `NONE` past its end) and its arrival, per link
+    /// the heads that crossed it, and the unit-hops.
+    pub(super) fn assemble(
+        path: &[u32],
+        stride: usize,
+        arrival: Vec<u64>,
+        crossings: &[u32],
+        unit_hops: u64,
+    ) -> Outcome {
+        let paths: Vec<Vec<u32>> = path
+            .chunks(stride)
+            .map(|p| p.iter().copied().take_while(|&e| e != NONE).collect())
+            .collect();
+        Outcome {
+            latency: arrival.iter().copied().max().unwrap_or(0),
+            congestion: crossings.iter().copied().max().unwrap_or(0),
+            dilation: paths.iter().map(|p| p.len() as u32).max().unwrap_or(0),
+            arrival,
+            unit_hops,
+            paths,
+        }
+    }
+}
+
 /// A unit in a queue: worm, its flit index and its hop along its path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Unit {

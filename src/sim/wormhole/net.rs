@@ -9,7 +9,7 @@
 //! children by child index, then the down links from its parents by parent
 //! index; a processor's only input is its source buffer.
 
-use crate::sim::bft::LinkTree;
+use crate::sim::bft::{csr, LinkTree};
 use crate::sim::SimError;
 
 /// The most inputs a node may have (a butterfly fat-tree switch has six).
@@ -37,17 +37,6 @@ pub struct WormNet {
     hi: Vec<u32>,
     /// Each node's level (processors 0).
     level: Vec<u32>,
-}
-
-/// `(start, flat)` of per-node lists.
-fn csr<T>(lists: Vec<Vec<T>>) -> (Vec<u32>, Vec<T>) {
-    let mut start = vec![0u32];
-    let mut flat = Vec::new();
-    for l in lists {
-        flat.extend(l);
-        start.push(flat.len() as u32);
-    }
-    (start, flat)
 }
 
 impl WormNet {

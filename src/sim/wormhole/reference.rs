@@ -372,22 +372,12 @@ impl<'a> Engine<'a> {
     }
 
     fn finish(self) -> Outcome {
-        let paths: Vec<Vec<u32>> = (0..self.worms.len())
-            .map(|w| {
-                self.path[w * self.stride..(w + 1) * self.stride]
-                    .iter()
-                    .copied()
-                    .take_while(|&e| e != NONE)
-                    .collect()
-            })
-            .collect();
-        Outcome {
-            latency: self.arrival.iter().copied().max().unwrap_or(0),
-            congestion: self.crossings.iter().copied().max().unwrap_or(0),
-            dilation: paths.iter().map(|p| p.len() as u32).max().unwrap_or(0),
-            arrival: self.arrival,
-            unit_hops: self.unit_hops,
-            paths,
-        }
+        Outcome::assemble(
+            &self.path,
+            self.stride,
+            self.arrival,
+            &self.crossings,
+            self.unit_hops,
+        )
     }
 }
