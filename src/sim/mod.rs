@@ -55,6 +55,7 @@ pub mod algorithms;
 pub mod bft;
 mod error;
 pub mod fattree;
+pub mod mesh;
 pub mod packet;
 pub mod traffic;
 pub mod wormhole;
