@@ -9,17 +9,73 @@
 //! tests (`reference`) to cross-check it; [`oracle`] holds the exact
 //! one-dimensional results of the paper's section 5 (Lemmas 2 and 7) and
 //! the upper bounds of Lemmas 4 and 10, computed independently of the
-//! engine.
+//! engine. [`traffic`] makes the k-k problems and [`algorithm`] the
+//! plans of the paper's algorithms.
 
 #![warn(missing_docs)]
 
+pub mod algorithm;
+pub mod bounds;
 pub mod engine;
 pub mod oracle;
 pub mod plan;
 #[cfg(test)]
 pub(crate) mod reference;
+pub mod run;
 pub mod shape;
+pub mod traffic;
 
 pub use engine::{route, route_with, Config, Outcome};
 pub use plan::{Gates, Leg, Phasing, Plan, Strategy};
 pub use shape::{Dir, Pu, Shape, ShapeError, Topology};
+
+/// Why a mesh routing problem cannot be set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MeshError {
+    /// The array itself.
+    #[error(transparent)]
+    Shape(#[from] ShapeError),
+    /// k-LS on an odd side.
+    #[error("the large shift needs an even side, not {0}")]
+    OddShift(u32),
+    /// Local traffic with a locality that does not fit.
+    #[error("locality {l} does not fit a {topology} of side {n}: it needs 1 <= L <= n/2{}", if *topology == Topology::Mesh { " and n a multiple of 2L" } else { "" })]
+    Locality {
+        /// L.
+        l: u32,
+        /// The side.
+        n: u32,
+        /// Mesh or torus.
+        topology: Topology,
+    },
+    /// LocalRoute with a radius outside 1 ..= n.
+    #[error("LocalRoute needs 1 <= L <= n = {n}, not {l}")]
+    LocalRadius {
+        /// L.
+        l: u32,
+        /// The side.
+        n: u32,
+    },
+    /// LevelRoute outside 2-D or with k odd.
+    #[error("LevelRoute needs 2 dimensions and an even k, not d = {dims}, k = {k}")]
+    LevelShape {
+        /// The dimension.
+        dims: usize,
+        /// Packets per PU.
+        k: u32,
+    },
+    /// Fixed phase budgets for an algorithm without per-phase bounds.
+    #[error("{0} has no per-phase bounds to budget fixed phases by")]
+    NoPhaseBounds(algorithm::Algorithm),
+    /// Smearing decides its legs at barriers.
+    #[error("smearing needs barrier phases")]
+    SmearNeedsBarriers,
+    /// LevelRoute's strip outside 1 ..= n.
+    #[error("the strip height must be 1 .. n = {n}, not {strip}")]
+    Strip {
+        /// ε.
+        strip: u32,
+        /// The side.
+        n: u32,
+    },
+}

@@ -1,0 +1,132 @@
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::*;
+use crate::sim::mesh::bounds::Switching;
+use crate::sim::mesh::plan::{Phasing, Strategy};
+use crate::sim::mesh::run::{run_trial, Setup};
+use crate::sim::mesh::traffic::Workload;
+
+fn setup(algorithm: Algorithm, topology: Topology, n: u32, d: usize, k: u32, w: Workload) -> Setup {
+    Setup {
+        shape: Shape::new(n, d, topology).unwrap(),
+        k,
+        workload: w,
+        algorithm,
+        params: Params {
+            locality: 4,
+            strip: 4,
+            smear: None,
+        },
+        strategy: Strategy::FarthestFirst,
+        phasing: Phasing::Barrier,
+        switching: Switching::StoreAndForward,
+    }
+}
+
+/// Every algorithm delivers every packet (asserted in `run_trial`), meets
+/// every lower bound (asserted there too), on both topologies, in 1 to 3
+/// dimensions, under every phasing and with smearing.
+#[test]
+fn every_algorithm_delivers_within_the_bounds() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut runs = 0;
+    for topology in [Topology::Mesh, Topology::Torus] {
+        for (n, d) in [(8, 1), (8, 2), (4, 3)] {
+            for algorithm in [
+                Algorithm::NoWrap,
+                Algorithm::Wrap,
+                Algorithm::Direct,
+                Algorithm::Local,
+                Algorithm::Level,
+            ] {
+                if algorithm == Algorithm::Level && d != 2 {
+                    continue;
+                }
+                for w in [
+                    Workload::Ls,
+                    Workload::Pr,
+                    Workload::Random,
+                    Workload::Local,
+                ] {
+                    for phasing in [Phasing::Barrier, Phasing::Coalesced, Phasing::Fixed] {
+                        let mut s = setup(algorithm, topology, n, d, 4, w);
+                        s.params.locality = 2;
+                        s.phasing = phasing;
+                        if phasing == Phasing::Fixed && d != 2 && algorithm == Algorithm::Local {
+                            continue;
+                        }
+                        let t = run_trial(&s, &mut rng).unwrap();
+                        assert!(t.outcome.steps > 0);
+                        runs += 1;
+                        if phasing == Phasing::Barrier {
+                            s.params.smear = Some(3);
+                            let sm = run_trial(&s, &mut rng).unwrap();
+                            assert!(sm.kinds.contains(&PhaseKind::Smear) || sm.kinds.len() == 1);
+                            runs += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(runs > 300, "{runs}");
+}
+
+/// Smearing spreads each block's packets evenly: after a smear phase no
+/// PU of a block holds more than ceil(s / m) of the packets smeared there.
+#[test]
+fn smearing_evens_the_blocks() {
+    let shape = Shape::new(12, 1, Topology::Mesh).unwrap();
+    let at: Vec<Pu> = vec![0, 0, 0, 0, 0, 1, 2, 2, 5, 7, 7, 7, 7, 11];
+    let mut legs = vec![Leg::to(0, 0); at.len()];
+    smear::targets(&shape, &at, &mut legs, 4);
+    let mut count = [0u32; 12];
+    for l in &legs {
+        count[usize::from(l.target)] += 1;
+    }
+    // Blocks [0,4): 8 packets -> 2 each; [4,8): 5 -> 2,1,1,1; [8,12): 1.
+    assert_eq!(&count[0..4], &[2, 2, 2, 2]);
+    assert_eq!(count[4..8].iter().sum::<u32>(), 5);
+    assert!(count[4..8].iter().all(|&c| c <= 2));
+    assert_eq!(count[8..12].iter().sum::<u32>(), 1);
+}
+
+use crate::sim::mesh::plan::Leg;
+use crate::sim::mesh::shape::Pu;
+
+#[test]
+#[ignore]
+fn reference_rows() {
+    let rows: &[(Algorithm, Topology, Workload, u32, u32)] = &[
+        (Algorithm::NoWrap, Topology::Mesh, Workload::Pr, 128, 1),
+        (Algorithm::NoWrap, Topology::Mesh, Workload::Ls, 128, 1),
+        (Algorithm::NoWrap, Topology::Mesh, Workload::Ls, 128, 4),
+        (Algorithm::NoWrap, Topology::Mesh, Workload::Ls, 128, 6),
+        (Algorithm::NoWrap, Topology::Mesh, Workload::Ls, 64, 8),
+        (Algorithm::NoWrap, Topology::Mesh, Workload::Ls, 128, 8),
+        (Algorithm::NoWrap, Topology::Mesh, Workload::Pr, 128, 8),
+        (Algorithm::NoWrap, Topology::Mesh, Workload::Ls, 128, 16),
+        (Algorithm::NoWrap, Topology::Mesh, Workload::Ls, 64, 32),
+        (Algorithm::NoWrap, Topology::Mesh, Workload::Random, 64, 32),
+        (Algorithm::Wrap, Topology::Torus, Workload::Ls, 128, 1),
+        (Algorithm::Wrap, Topology::Torus, Workload::Ls, 128, 4),
+        (Algorithm::Wrap, Topology::Torus, Workload::Ls, 128, 8),
+        (Algorithm::Wrap, Topology::Torus, Workload::Ls, 64, 32),
+        (Algorithm::Wrap, Topology::Mesh, Workload::Ls, 128, 8),
+    ];
+    for &(a, t, w, n, k) in rows {
+        let s = setup(a, t, n, 2, k, w);
+        let mut ts = Vec::new();
+        for seed in 0..3 {
+            let tr = run_trial(&s, &mut ChaCha8Rng::seed_from_u64(seed)).unwrap();
+            ts.push((tr.outcome.steps, tr.outcome.phase_steps.clone()));
+        }
+        let mean = ts.iter().map(|x| x.0 as f64).sum::<f64>() / 3.0;
+        println!(
+            "{a} {t} {w} n={n} k={k}: mean {mean:.1} {:?} lead {:?}",
+            ts,
+            s.lead().map(|l| l.value)
+        );
+    }
+}
