@@ -1,24 +1,40 @@
-//! The candidates of one directed link: a binary max-heap of packed
-//! `(key << 32) | rank` words, or, for the random strategy, an unordered
-//! list from which each step draws afresh.
+//! The candidates of one directed link: a binary max-heap of [`Entry`]s
+//! ordered by their packed `(key << 32) | rank` words, or, for the random
+//! strategy, an unordered list from which each step draws afresh.
+
+/// A candidate: its heap word and the state a hop updates, so that a hop
+/// touches only the two links' buckets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Entry {
+    /// `(key << 32) | rank`.
+    pub word: u64,
+    /// Hops left in the leg.
+    pub left: u16,
+    /// Hops made in the leg.
+    pub made: u16,
+    /// The coordinate along the leg's axis.
+    pub x: u16,
+    /// 1 once the packet has moved (until it is delivered).
+    pub transit: u16,
+}
 
 /// Push `w` onto the max-heap `h`.
-pub(super) fn push(h: &mut Vec<u64>, w: u64) {
+pub(super) fn push(h: &mut Vec<Entry>, e: Entry) {
     let mut i = h.len();
-    h.push(w);
+    h.push(e);
     while i > 0 {
         let parent = (i - 1) / 2;
-        if h[parent] >= w {
+        if h[parent].word >= e.word {
             break;
         }
         h[i] = h[parent];
         i = parent;
     }
-    h[i] = w;
+    h[i] = e;
 }
 
 /// Pop the largest word of the non-empty max-heap `h`.
-pub(super) fn pop(h: &mut Vec<u64>) -> u64 {
+pub(super) fn pop(h: &mut Vec<Entry>) -> Entry {
     let top = h[0];
     let last = h.pop().expect("pop from an empty bucket");
     let n = h.len();
@@ -32,8 +48,8 @@ pub(super) fn pop(h: &mut Vec<u64>) -> u64 {
             break;
         }
         let r = l + 1;
-        let c = if r < n && h[r] > h[l] { r } else { l };
-        if h[c] <= last {
+        let c = if r < n && h[r].word > h[l].word { r } else { l };
+        if h[c].word <= last.word {
             break;
         }
         h[i] = h[c];
@@ -46,12 +62,12 @@ pub(super) fn pop(h: &mut Vec<u64>) -> u64 {
 /// Remove and return the word with the highest key, among those the one
 /// whose rank scores highest under `score` (the random strategy's fresh
 /// draw), from a non-empty list.
-pub(super) fn pop_drawn(h: &mut Vec<u64>, score: impl Fn(u32) -> u64) -> u64 {
+pub(super) fn pop_drawn(h: &mut Vec<Entry>, score: impl Fn(u32) -> u64) -> Entry {
     let rate = |w: u64| (w >> 32, score(w as u32));
     let mut best = 0;
-    let mut best_score = rate(h[0]);
-    for (i, &w) in h.iter().enumerate().skip(1) {
-        let s = rate(w);
+    let mut best_score = rate(h[0].word);
+    for (i, e) in h.iter().enumerate().skip(1) {
+        let s = rate(e.word);
         if s > best_score {
             best = i;
             best_score = s;
@@ -84,10 +100,10 @@ mod tests {
             let mut words: Vec<u64> = (0..len).map(|_| rng.gen_range(0..50)).collect();
             let mut h = Vec::new();
             for &w in &words {
-                push(&mut h, w);
+                push(&mut h, Entry { word: w, ..Entry::default() });
             }
             words.sort_unstable_by(|a, b| b.cmp(a));
-            let popped: Vec<u64> = (0..len).map(|_| pop(&mut h)).collect();
+            let popped: Vec<u64> = (0..len).map(|_| pop(&mut h).word).collect();
             assert_eq!(popped, words);
         }
     }

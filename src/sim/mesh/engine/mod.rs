@@ -19,6 +19,8 @@
 //! visited, so a step costs time in the packets that move.
 
 mod bucket;
+
+use bucket::Entry;
 #[cfg(test)]
 mod tests;
 
@@ -28,7 +30,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::rand_core::SeedableRng;
 
 use super::plan::{Gates, Leg, Plan, Strategy};
-use super::shape::{Dir, Pu, Shape};
+use super::shape::{Pu, Shape};
 
 /// How a run is decided: the strategy, the phase gates and the seed of the
 /// tie-breaking ranks and random draws.
@@ -130,32 +132,40 @@ fn max_count(shape: &Shape, at: &[Pu]) -> u32 {
     count.into_iter().max().unwrap_or(0)
 }
 
-/// The engine's working state.
+/// What the engine keeps of a packet between legs.
+#[derive(Clone, Copy, Debug, Default)]
+struct Home {
+    /// Where it is while no leg moves it (updated at each leg's end).
+    pos: Pu,
+    /// Hops of its legs after the current one (farthest-total-first).
+    rest: u32,
+    /// 1 if it waits for a gate in transit.
+    transit: u16,
+}
+
+/// The engine's working state. Packets are kept under their ranks (the
+/// seeded permutation that breaks ties), so a link's heap words name
+/// them directly. Link `b` is `pu << slot_bits | 2 axis + direction`; the
+/// links with candidates are a bitset, served in index order each step so
+/// that memory is walked in order.
 struct State<'a> {
     shape: Shape,
     plan: &'a mut Plan,
     config: &'a Config,
-    pos: Vec<Pu>,
-    /// The phase each packet is in (or waits for); `phases` once delivered.
-    phase: Vec<u8>,
-    /// Hops left in the current leg.
-    left: Vec<u32>,
-    /// Hops made in the current leg.
-    made: Vec<u32>,
-    /// `2 axis + direction slot` of the current leg.
-    slot: Vec<u8>,
-    /// Hops left to the destination (farthest-total-first).
-    total_left: Vec<u32>,
-    in_transit: Vec<bool>,
-    rank: Vec<u32>,
+    /// By rank.
+    home: Vec<Home>,
     /// Packet of each rank.
     who: Vec<u32>,
-    buckets: Vec<Vec<u64>>,
-    active: Vec<u32>,
+    /// n^axis per axis.
+    strides: Vec<u32>,
+    slot_bits: u32,
+    buckets: Vec<Vec<Entry>>,
+    active: Vec<u64>,
     count: Vec<u32>,
     transit_count: Vec<u32>,
     /// Per phase: packets not yet through it.
     remaining: Vec<u64>,
+    /// Per phase: ranks waiting for its gate.
     waiting: Vec<Vec<u32>>,
     opened: usize,
     out: Outcome,
@@ -167,34 +177,30 @@ impl<'a> State<'a> {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(config.seed);
         let mut who: Vec<u32> = (0..n as u32).collect();
         who.shuffle(&mut rng);
-        let mut rank = vec![0u32; n];
-        for (r, &p) in who.iter().enumerate() {
-            rank[p as usize] = r as u32;
-        }
         let mut count = vec![0u32; shape.pus()];
         for &p in start {
             count[p as usize] += 1;
         }
         let phases = plan.phases;
-        let total_left = if config.strategy == Strategy::FarthestTotal {
-            total_hops(shape, start, plan)
-        } else {
-            vec![0; n]
-        };
+        let home = who
+            .iter()
+            .map(|&p| Home {
+                pos: start[p as usize],
+                rest: 0,
+                transit: 0,
+            })
+            .collect();
+        let slot_bits = (shape.slots() as u32).next_power_of_two().trailing_zeros();
+        let links = shape.pus() << slot_bits;
         State {
             shape: *shape,
             config,
-            pos: start.to_vec(),
-            phase: vec![0; n],
-            left: vec![0; n],
-            made: vec![0; n],
-            slot: vec![0; n],
-            total_left,
-            in_transit: vec![false; n],
-            rank,
+            home,
             who,
-            buckets: vec![Vec::new(); shape.pus() * shape.slots()],
-            active: Vec::new(),
+            strides: (0..shape.dims).map(|a| shape.stride(a)).collect(),
+            slot_bits,
+            buckets: vec![Vec::new(); links],
+            active: vec![0; links.div_ceil(64)],
             transit_count: vec![0; shape.pus()],
             remaining: vec![n as u64; phases],
             waiting: vec![Vec::new(); phases],
@@ -213,17 +219,16 @@ impl<'a> State<'a> {
     }
 
     fn run(&mut self, hook: BarrierHook<'_>) {
-        let n = self.pos.len();
+        let n = self.home.len();
         let phases = self.plan.phases;
         let fixed = self.config.gates.fixed_starts(phases);
-        for p in 0..n {
-            self.waiting[0].push(p as u32);
-        }
-        let mut moved: Vec<u32> = Vec::new();
+        self.waiting[0] = (0..n as u32).collect();
+        let mut moved: Vec<(u32, Entry)> = Vec::new();
         let mut t = 1u64;
+        let mut busy = 0usize;
         loop {
-            self.open_gates(t, fixed.as_deref(), hook);
-            if self.active.is_empty() {
+            busy += self.open_gates(t, fixed.as_deref(), hook);
+            if busy == 0 {
                 if self.opened >= phases || self.remaining[phases - 1] == 0 {
                     break;
                 }
@@ -233,14 +238,25 @@ impl<'a> State<'a> {
                 }
                 continue;
             }
-            self.step(t, &mut moved);
+            busy = self.step(t, &mut moved, busy);
             t += 1;
         }
     }
 
-    /// Opens every gate due at the start of step `t`.
-    fn open_gates(&mut self, t: u64, fixed: Option<&[u64]>, hook: BarrierHook<'_>) {
+    /// Every packet's position, by packet (packets not in a leg).
+    fn positions(&self) -> Vec<Pu> {
+        let mut at = vec![0; self.home.len()];
+        for (r, h) in self.home.iter().enumerate() {
+            at[self.who[r] as usize] = h.pos;
+        }
+        at
+    }
+
+    /// Opens every gate due at the start of step `t`; returns the packets
+    /// it puts on links.
+    fn open_gates(&mut self, t: u64, fixed: Option<&[u64]>, hook: BarrierHook<'_>) -> usize {
         let phases = self.plan.phases;
+        let mut queued = 0;
         while self.opened < phases {
             let j = self.opened;
             let due = match (&self.config.gates, fixed) {
@@ -253,7 +269,8 @@ impl<'a> State<'a> {
                 break;
             }
             if self.config.gates == Gates::Barrier {
-                hook(j, &self.pos, self.plan.phase_mut(j));
+                let at = self.positions();
+                hook(j, &at, self.plan.phase_mut(j));
                 check_legs(&self.shape, self.plan);
             }
             if j > 0 {
@@ -261,41 +278,52 @@ impl<'a> State<'a> {
             }
             self.out.phase_open[j] = t;
             self.opened += 1;
-            for p in std::mem::take(&mut self.waiting[j]) {
-                self.start_leg(p, j, t);
+            for r in std::mem::take(&mut self.waiting[j]) {
+                let h = self.home[r as usize];
+                queued += usize::from(self.start_leg(r, j, h.pos, h.transit, t));
             }
         }
+        queued
     }
 
-    /// Packet `p`, through phase `j - 1`, starts phase `j` (and any that
-    /// follow without moving it) if its gate is open; it becomes a
-    /// candidate from step `since`.
-    fn start_leg(&mut self, p: u32, mut j: usize, since: u64) {
-        let pi = p as usize;
+    /// The packet of rank `r` at `pos`, through phase `j - 1`, starts phase
+    /// `j` (and any that follow without moving it) if its gate is open; it
+    /// becomes a candidate from step `since`. Whether it went on a link.
+    fn start_leg(&mut self, r: u32, mut j: usize, pos: Pu, transit: u16, since: u64) -> bool {
+        let p = self.who[r as usize] as usize;
+        self.home[r as usize].pos = pos;
         loop {
-            self.phase[pi] = j as u8;
             if j == self.plan.phases {
-                if self.in_transit[pi] {
-                    self.in_transit[pi] = false;
-                    self.transit_count[self.pos[pi] as usize] -= 1;
+                if transit == 1 {
+                    self.transit_count[pos as usize] -= 1;
                 }
-                return;
+                return false;
             }
             if j >= self.opened {
-                self.waiting[j].push(p);
-                return;
+                // Waiting for a gate, it stays in transit.
+                self.home[r as usize].transit = transit;
+                self.waiting[j].push(r);
+                return false;
             }
-            let leg = self.plan.leg(j, pi);
+            let leg = self.plan.leg(j, p);
             if !leg.is_idle() {
                 let axis = usize::from(leg.axis);
-                let x = self.shape.coord(self.pos[pi], axis);
+                let x = self.shape.coord(pos, axis);
                 let (dir, dist) = self.shape.way(x, u32::from(leg.target), leg.tie);
                 if dist > 0 {
-                    self.left[pi] = dist;
-                    self.made[pi] = 0;
-                    self.slot[pi] = (2 * axis + dir.slot()) as u8;
-                    self.enqueue(p, since);
-                    return;
+                    if self.config.strategy == Strategy::FarthestTotal {
+                        self.home[r as usize].rest = rest_of(&self.shape, self.plan, p, j, pos);
+                    }
+                    let e = Entry {
+                        word: u64::from(r) | u64::from(255 - j as u32) << 56,
+                        left: dist as u16,
+                        made: 0,
+                        x: x as u16,
+                        transit,
+                    };
+                    let link = (pos << self.slot_bits) | (2 * axis + dir.slot()) as u32;
+                    self.enqueue(link, e, since);
+                    return true;
                 }
             }
             self.remaining[j] -= 1;
@@ -303,85 +331,110 @@ impl<'a> State<'a> {
         }
     }
 
-    /// Puts `p` among the candidates of its next link, from step `since`.
-    fn enqueue(&mut self, p: u32, since: u64) {
-        let pi = p as usize;
+    /// Puts candidate `e` on `link`, from step `since`, keyed by the
+    /// strategy.
+    #[inline]
+    fn enqueue(&mut self, link: u32, mut e: Entry, since: u64) {
         let measure = match self.config.strategy {
-            Strategy::FarthestFirst => self.left[pi],
-            Strategy::NearestFirst => KEY_MAX - self.left[pi],
-            Strategy::FarthestOrigin => self.made[pi],
-            Strategy::FarthestTotal => self.total_left[pi],
+            Strategy::FarthestFirst => u32::from(e.left),
+            Strategy::NearestFirst => KEY_MAX - u32::from(e.left),
+            Strategy::FarthestOrigin => u32::from(e.made),
+            Strategy::FarthestTotal => {
+                (self.home[e.word as u32 as usize].rest + u32::from(e.left)).min(KEY_MAX)
+            }
             Strategy::Fifo => KEY_MAX - since.min(u64::from(KEY_MAX)) as u32,
             Strategy::Random => 0,
         };
-        let key = (255 - u32::from(self.phase[pi])) << 24 | measure.min(KEY_MAX);
-        let word = u64::from(key) << 32 | u64::from(self.rank[pi]);
-        let b = self.pos[pi] as usize * self.shape.slots() + usize::from(self.slot[pi]);
+        e.word = (e.word & 0xff00_0000_ffff_ffff) | u64::from(measure) << 32;
+        let b = link as usize;
         let bucket = &mut self.buckets[b];
         if bucket.is_empty() {
-            self.active.push(b as u32);
+            self.active[b >> 6] |= 1 << (b & 63);
         }
         if self.config.strategy == Strategy::Random {
-            bucket.push(word);
+            bucket.push(e);
         } else {
-            bucket::push(bucket, word);
+            bucket::push(bucket, e);
         }
     }
 
-    /// Step `t`: every link with candidates carries one; all move at once.
-    fn step(&mut self, t: u64, moved: &mut Vec<u32>) {
+    /// Step `t` with `busy` packets on links: every link with candidates
+    /// carries one; all move at once. Returns the packets left on links.
+    fn step(&mut self, t: u64, moved: &mut Vec<(u32, Entry)>, busy: usize) -> usize {
         moved.clear();
         let random = self.config.strategy == Strategy::Random;
         let seed = self.config.seed;
-        let mut still = Vec::with_capacity(self.active.len());
-        for &b in &self.active {
-            let bucket = &mut self.buckets[b as usize];
-            let w = if random {
-                bucket::pop_drawn(bucket, |r| draw(seed, t, r))
-            } else {
-                bucket::pop(bucket)
-            };
-            moved.push(self.who[w as u32 as usize]);
-            if !bucket.is_empty() {
-                still.push(b);
+        for (wi, word) in self.active.iter_mut().enumerate() {
+            let mut bits = *word;
+            while bits != 0 {
+                let b = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let bucket = &mut self.buckets[b];
+                let e = if random {
+                    bucket::pop_drawn(bucket, |r| draw(seed, t, r))
+                } else {
+                    bucket::pop(bucket)
+                };
+                moved.push((b as u32, e));
+                if bucket.is_empty() {
+                    *word &= !(1 << (b & 63));
+                }
             }
         }
-        self.active = still;
-        for &p in moved.iter() {
-            let pi = p as usize;
-            self.count[self.pos[pi] as usize] -= 1;
-            if self.in_transit[pi] {
-                self.transit_count[self.pos[pi] as usize] -= 1;
-            }
+        let bits = self.slot_bits;
+        for &(b, e) in moved.iter() {
+            let pos = (b >> bits) as usize;
+            self.count[pos] -= 1;
+            self.transit_count[pos] -= u32::from(e.transit);
         }
         self.out.hops += moved.len() as u64;
         self.out.steps = t;
-        for &p in moved.iter() {
-            let pi = p as usize;
-            let slot = usize::from(self.slot[pi]);
-            let dir = if slot & 1 == 0 { Dir::Up } else { Dir::Down };
-            let at = self.shape.neighbour(self.pos[pi], slot >> 1, dir);
-            self.pos[pi] = at;
-            self.count[at as usize] += 1;
-            self.in_transit[pi] = true;
-            self.transit_count[at as usize] += 1;
-            self.left[pi] -= 1;
-            self.made[pi] += 1;
-            self.total_left[pi] = self.total_left[pi].saturating_sub(1);
-            let j = usize::from(self.phase[pi]);
-            self.out.phase_end[j] = t;
-            if self.left[pi] == 0 {
-                self.remaining[j] -= 1;
-                self.start_leg(p, j + 1, t + 1);
+        let n = self.shape.side as u16;
+        let mask = (1u32 << bits) - 1;
+        let mut busy = busy - moved.len();
+        for i in 0..moved.len() {
+            let (b, mut e) = moved[i];
+            let slot = b & mask;
+            let stride = self.strides[(slot >> 1) as usize];
+            let mut pos = b >> bits;
+            if slot & 1 == 0 {
+                if e.x + 1 == n {
+                    e.x = 0;
+                    pos -= (u32::from(n) - 1) * stride;
+                } else {
+                    e.x += 1;
+                    pos += stride;
+                }
+            } else if e.x == 0 {
+                e.x = n - 1;
+                pos += (u32::from(n) - 1) * stride;
             } else {
-                self.enqueue(p, t + 1);
+                e.x -= 1;
+                pos -= stride;
+            }
+            self.count[pos as usize] += 1;
+            self.transit_count[pos as usize] += 1;
+            e.transit = 1;
+            e.left -= 1;
+            e.made += 1;
+            let j = 255 - (e.word >> 56) as usize;
+            self.out.phase_end[j] = t;
+            let b2 = pos << bits | slot;
+            moved[i].0 = b2;
+            if e.left == 0 {
+                self.remaining[j] -= 1;
+                busy += usize::from(self.start_leg(e.word as u32, j + 1, pos, 1, t + 1));
+            } else {
+                self.enqueue(b2, e, t + 1);
+                busy += 1;
             }
         }
-        for &p in moved.iter() {
-            let at = self.pos[p as usize] as usize;
+        for &(b, _) in moved.iter() {
+            let at = (b >> bits) as usize;
             self.out.qmax = self.out.qmax.max(self.count[at]);
             self.out.qmax_transit = self.out.qmax_transit.max(self.transit_count[at]);
         }
+        busy
     }
 
     fn finish(mut self) -> Outcome {
@@ -395,9 +448,25 @@ impl<'a> State<'a> {
             };
             reached = reached.max(end);
         }
-        self.out.positions = self.pos;
+        self.out.positions = self.positions();
         self.out
     }
+}
+
+/// Hops of packet `p`'s legs after leg `j`, which starts at `pos`.
+fn rest_of(shape: &Shape, plan: &Plan, p: usize, j: usize, pos: Pu) -> u32 {
+    let leg = plan.leg(j, p);
+    let mut at = shape.with_coord(pos, usize::from(leg.axis), u32::from(leg.target));
+    let mut total = 0;
+    for l in (j + 1..plan.phases).map(|i| plan.leg(i, p)) {
+        if l.is_idle() {
+            continue;
+        }
+        let axis = usize::from(l.axis);
+        total += shape.way(shape.coord(at, axis), u32::from(l.target), l.tie).1;
+        at = shape.with_coord(at, axis, u32::from(l.target));
+    }
+    total
 }
 
 /// Each packet's hops over its whole plan, legs taken in turn from `start`.

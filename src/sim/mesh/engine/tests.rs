@@ -4,7 +4,7 @@ use rand_chacha::ChaCha8Rng;
 use super::*;
 use crate::sim::mesh::plan::{Leg, Phasing};
 use crate::sim::mesh::reference;
-use crate::sim::mesh::shape::Topology;
+use crate::sim::mesh::shape::{Dir, Topology};
 
 fn random_case(rng: &mut ChaCha8Rng) -> (Shape, Vec<Pu>, Plan) {
     let topology = if rng.gen_bool(0.5) {
