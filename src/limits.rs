@@ -117,6 +117,21 @@ pub fn simulate_bytes(messages: u64, concurrent: u64) -> u64 {
         .saturating_mul(SIM_BYTES_PER_MESSAGE)
 }
 
+/// Layout memory per node of a mesh, any dimensions: 720 bytes measured
+/// at `n = 1024` and 2048 in 2-D, 941 at `n = 100` in 3-D, 503 at
+/// `n = 10^6` on a line; doubled and rounded up.
+pub const MESH_BYTES: u64 = 2_000;
+
+/// Layout memory per node of a torus on a line or in the plane: 1,034
+/// bytes measured at `n = 512` and 1,015 at 1024 in 2-D (25 raster points
+/// a node), 611 at `n = 10^6` on a line; doubled and rounded up.
+pub const TORUS_2D_BYTES: u64 = 2_100;
+
+/// Layout memory per node of a torus in space (125 raster points a node):
+/// 3,644 bytes measured at `n = 32` and 3,510 at 64; doubled and rounded
+/// up.
+pub const TORUS_3D_BYTES: u64 = 7_500;
+
 /// Estimated peak memory of building, checking and measuring one layout
 /// of `kind` at `size`: bytes per unit of size (a processor; the root
 /// mesh's side squared for trees of meshes, cubed in 3-D; the rows squared
@@ -125,10 +140,18 @@ pub fn simulate_bytes(messages: u64, concurrent: u64) -> u64 {
 /// fat-pyramid 4^9 227 MB; butterfly and scalable fat-trees 4^12 8 and 6
 /// GB; tree-of-meshes side 512 2.8 GB; tree-of-meshes-3d side 32 3.2 GB;
 /// fat-tree-3d 8^7 1.7 GB; butterfly 1024 / 2048 / 4096 rows 163 / 604 /
-/// 2,287 MB (155 / 144 / 136 bytes per N^2).
-pub fn layout_bytes(kind: crate::layout::LayoutKind, size: u64) -> u64 {
-    use crate::layout::LayoutKind;
+/// 2,287 MB (155 / 144 / 136 bytes per N^2). The mesh and torus take
+/// bytes per node, `n^d` of them for side `n` in `dims` dimensions
+/// ([`MESH_BYTES`], [`TORUS_2D_BYTES`], [`TORUS_3D_BYTES`]); `dims` is
+/// read for them alone.
+pub fn layout_bytes(kind: crate::layout::LayoutKind, size: u64, dims: crate::layout::Dims) -> u64 {
+    use crate::layout::{Dims, LayoutKind};
     let (bytes, power) = match kind {
+        LayoutKind::Mesh => (MESH_BYTES, dims.count()),
+        LayoutKind::Torus => match dims {
+            Dims::One | Dims::Two => (TORUS_2D_BYTES, dims.count()),
+            Dims::Three => (TORUS_3D_BYTES, 3),
+        },
         LayoutKind::ButterflyFatTree => (1_000, 1),
         LayoutKind::ScalableFatTree => (750, 1),
         LayoutKind::TreeOfMeshes | LayoutKind::FoldedTreeOfMeshes => (22_000, 2),

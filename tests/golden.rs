@@ -110,7 +110,7 @@ fn parse(words: &[&str]) -> Command {
 
 /// One layout of every family, as `fabric layout -o` writes it.
 fn layouts() -> Vec<String> {
-    let jobs: [&[&str]; 10] = [
+    let jobs: [&[&str]; 12] = [
         &["htree", "--size", "64"],
         &["fat-tree", "--size", "256"],
         &[
@@ -129,6 +129,8 @@ fn layouts() -> Vec<String> {
         &["tree-of-meshes-3d", "--size", "4"],
         &["fat-pyramid", "--size", "1024", "--mesh-capacity", "2"],
         &["fat-tree-3d", "--size", "64"],
+        &["mesh", "--size", "6", "--dims", "3"],
+        &["torus", "--size", "7"],
     ];
     jobs.iter()
         .map(|words| {

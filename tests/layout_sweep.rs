@@ -120,6 +120,17 @@ fn families() -> Vec<Family> {
         ),
         // N = 2^n rows; the unit tests check every size up to 1024.
         family("butterfly", &[2, 4, 8, 16, 32, 64, 128, 256], ignored(&[])),
+        // Any side, both parities of the torus's folding, d = 1, 2, 3.
+        family(
+            "mesh",
+            &[2, 3, 4, 5, 8],
+            ignored(&[("dims", &["", "1", "2", "3"])]),
+        ),
+        family(
+            "torus",
+            &[3, 4, 5, 8],
+            ignored(&[("dims", &["", "1", "2", "3"])]),
+        ),
     ]
 }
 

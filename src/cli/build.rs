@@ -46,6 +46,7 @@ fn options(args: &LayoutArgs) -> LayoutOptions {
         alpha: args.alpha,
         levels: args.levels,
         mesh_capacity: args.mesh_capacity,
+        dims: args.dims,
     }
 }
 

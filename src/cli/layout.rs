@@ -128,6 +128,9 @@ fn check_options(args: &LayoutArgs) -> Result<()> {
             "--mesh-capacity applies to the fat-pyramid".into(),
         ));
     }
+    if args.dims.is_some() && !args.kind.takes_dims() {
+        return Err(Error::Usage("--dims applies to mesh and torus".into()));
+    }
     Ok(())
 }
 
@@ -136,7 +139,7 @@ fn build_size(args: &LayoutArgs) -> Result<super::build::Built> {
     let size = args.size.expect("clap requires --size without --sweep");
     crate::limits::check(
         || format!("fabric layout {} --size {size}", args.kind),
-        crate::limits::layout_bytes(args.kind, size),
+        crate::limits::layout_bytes(args.kind, size, args.dims.unwrap_or_default()),
     )?;
     build_layout(args, size)
 }
@@ -174,7 +177,8 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
 /// with fitted exponents of area and longest wire.
 fn run_sweep(args: &LayoutArgs) -> Result<i32> {
     use crate::layout::sweep;
-    let sizes = args.kind.sweep_sizes();
+    let dims = args.dims.unwrap_or_default();
+    let sizes = args.kind.sweep_sizes(dims);
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let mut rows = Vec::new();
     for &n in &sizes {
@@ -190,7 +194,7 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
             total_wire_length: b.metrics.total_wire_length,
             max_wire_length: b.metrics.max_wire_length,
             recurrence_side: forms.side,
-            formula_area: if args.kind.is_3d() {
+            formula_area: if args.kind.is_3d(dims) {
                 forms.side.pow(3)
             } else {
                 forms.side * forms.width
@@ -209,6 +213,8 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
         "n (root mesh side)"
     } else if args.kind == LayoutKind::Butterfly {
         "N (rows)"
+    } else if args.kind.takes_dims() {
+        "n (side)"
     } else {
         "n (processors)"
     };
@@ -227,6 +233,8 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
         args.kind,
         if args.kind.is_fat_tree() {
             format!("capacity {}, omega {}", capacity_name(args), args.omega)
+        } else if args.kind.takes_dims() {
+            format!("d = {}", dims.count())
         } else {
             "full".to_string()
         }
@@ -235,7 +243,13 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
     if let Some(path) = &args.output {
         outputs.push((
             path.clone(),
-            report::yaml::sweep_yaml(args.kind.name(), &rows, area_exp, wire_exp),
+            report::yaml::sweep_yaml(
+                args.kind.name(),
+                args.kind.takes_dims().then_some(dims),
+                &rows,
+                area_exp,
+                wire_exp,
+            ),
         ));
     }
     if let Some(path) = &args.svg {
@@ -259,7 +273,12 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
             r.seconds * 1e3
         );
     }
-    let show = |e: Option<f64>| e.map_or("-".to_string(), |e| format!("{e:.3}"));
+    // A constant's fitted slope may come out as -1e-17: print it as 0.
+    let show = |e: Option<f64>| {
+        e.map_or("-".to_string(), |e| {
+            format!("{:.3}", if e.abs() < 5e-4 { 0.0 } else { e })
+        })
+    };
     println!(
         "  fitted exponents: area ~ n^{}, longest wire ~ n^{}; every size verified legal, side = recurrence (within the bounds for tree-of-meshes-3d and fat-pyramid)",
         show(area_exp),

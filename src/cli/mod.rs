@@ -88,7 +88,8 @@ pub enum Command {
     #[command(after_help = "Examples:\n  \
         fabric layout htree --size 64 --svg htree.svg\n  \
         fabric layout fat-tree --size 256 --capacity sqrt-over-lg -o ft.yaml\n  \
-        fabric layout fat-tree --size 64 --capacity table:1,1,2,2,3,4,6")]
+        fabric layout fat-tree --size 64 --capacity table:1,1,2,2,3,4,6\n  \
+        fabric layout torus --size 16 --dims 3 -o torus.yaml")]
     Layout(LayoutArgs),
     /// Route messages over a laid-out network: fat-trees in delivery cycles, butterflies packet by packet.
     #[command(subcommand)]
@@ -221,20 +222,26 @@ pub struct LayoutArgs {
     /// (2-D fold-and-squash), `tree-of-meshes-3d` (3-D fold-and-squash),
     /// `fat-pyramid` (butterfly fat-tree over H-tree blocks with a mesh at
     /// every level, laid out regularly), `fat-tree-3d` (a fat-tree in a
-    /// cube with thin gap slabs, a power of 8 processors) or `butterfly`
+    /// cube with thin gap slabs, a power of 8 processors), `butterfly`
     /// (the butterfly B(n) of N = 2^n rows, levels in columns, area
-    /// Θ(N^2)).
+    /// Θ(N^2)), `mesh` (the d-dimensional mesh of side n, every wire a
+    /// unit) or `torus` (the d-dimensional torus of side n, its rings
+    /// folded so that every wire is at most 10 long, whatever n).
     #[arg(value_enum)]
     pub kind: crate::layout::LayoutKind,
     /// Number of processors (leaves), a power of 4 (a power of 8 for
     /// `fat-tree-3d`); for trees of meshes the side n of the root mesh, a
-    /// power of 2; for `butterfly` the rows N, a power of 2 of at least 2.
+    /// power of 2; for `butterfly` the rows N, a power of 2 of at least 2;
+    /// for `mesh` and `torus` the side n, any n of at least 2 (mesh) or 3
+    /// (torus).
     #[arg(long, short = 'n', required_unless_present = "sweep")]
     pub size: Option<u64>,
     /// Lay out a range of sizes instead (4 .. 4^8 processors; 8 .. 8^6 for
     /// fat-tree-3d; root meshes 2 .. 64 for trees of meshes, full depth;
-    /// rows 2 .. 1024 for butterfly) and report how area and the longest
-    /// wire grow: a YAML table with --output and a chart with --svg.
+    /// rows 2 .. 1024 for butterfly; sides 4 .. 1024, 4 .. 128 and 2 (3
+    /// for the torus) .. 32 for meshes and tori of 1, 2 and 3 dimensions)
+    /// and report how area and the longest wire grow: a YAML table with
+    /// --output and a chart with --svg.
     #[arg(long, conflicts_with_all = ["size", "levels"])]
     pub sweep: bool,
     /// Trees of meshes: keep this many levels below the root (default the
@@ -255,6 +262,11 @@ pub struct LayoutArgs {
     /// Processor area alpha (box side ceil(sqrt(alpha)) at least).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub alpha: u64,
+    /// mesh and torus: the dimensions d, 1, 2 or 3 (default 2). A line or
+    /// ring and a grid in the plane are laid out in 2-D, a grid in space
+    /// in 3-D.
+    #[arg(long, value_enum)]
+    pub dims: Option<crate::layout::Dims>,
     /// fat-pyramid: parallel links between mesh neighbours (the thesis
     /// asks for a large enough constant; its routing argument uses 6).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]

@@ -86,6 +86,51 @@ pub struct LayoutOptions {
     /// `--mesh-capacity`: parallel links between fat-pyramid mesh
     /// neighbours.
     pub mesh_capacity: u32,
+    /// `--dims`: the dimensions of a mesh or torus (`None`: the default,
+    /// [`Dims::Two`]).
+    pub dims: Option<Dims>,
+}
+
+/// The dimensions `d` of a mesh or torus (`--dims`): a line, a grid in the
+/// plane, or a grid in space. The line and the plane are laid out in 2-D,
+/// the space in 3-D.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Dims {
+    /// `d = 1`: a line (mesh) or a ring (torus).
+    #[value(name = "1")]
+    One,
+    /// `d = 2`: the plane.
+    #[default]
+    #[value(name = "2")]
+    Two,
+    /// `d = 3`: space.
+    #[value(name = "3")]
+    Three,
+}
+
+impl Dims {
+    /// Every value, in order.
+    pub const ALL: [Dims; 3] = [Dims::One, Dims::Two, Dims::Three];
+
+    /// `d` as a number.
+    pub fn count(self) -> u32 {
+        match self {
+            Dims::One => 1,
+            Dims::Two => 2,
+            Dims::Three => 3,
+        }
+    }
+
+    /// The value of `d`, for `d` in `1 ..= 3`.
+    pub fn from_count(d: u64) -> Option<Dims> {
+        Dims::ALL.into_iter().find(|x| x.count() as u64 == d)
+    }
+
+    /// The dimensions of the layout: 2 for the line and the plane, 3 for
+    /// space.
+    pub fn layout_dimensions(self) -> u32 {
+        self.count().max(2)
+    }
 }
 
 /// How a layout's measures must match its [`ClosedForms`].

@@ -145,6 +145,16 @@ pub enum SpecError {
     /// A fat-pyramid block whose H-tree has no nodes.
     #[error("empty H-tree")]
     EmptyHtree,
+    /// A mesh side of less than 2.
+    #[error("the mesh side must be at least 2, not {0}")]
+    MeshSide(u64),
+    /// A torus side of less than 3: at `n = 2` each ring's wrap-around
+    /// link would join the two nodes its mesh link joins.
+    #[error("the torus side must be at least 3, not {0} (at n = 2 each wrap-around link would double a mesh link; lay out the mesh)")]
+    TorusSide(u64),
+    /// Mesh or torus dimensions other than 1, 2 or 3.
+    #[error("a mesh or torus has 1, 2 or 3 dimensions, not {0}")]
+    MeshDims(u64),
     /// Parameters that together describe no network of the family (its
     /// name).
     #[error("bad {0} parameters")]
@@ -240,6 +250,18 @@ mod tests {
                     max_points: 1 << 28,
                 },
                 "a layout of 16396 x 24576 is more than the checker's 268435456 grid points",
+            ),
+            (
+                SpecError::TorusSide(2),
+                "the torus side must be at least 3, not 2 (at n = 2 each wrap-around link would double a mesh link; lay out the mesh)",
+            ),
+            (
+                SpecError::MeshSide(1),
+                "the mesh side must be at least 2, not 1",
+            ),
+            (
+                SpecError::MeshDims(4),
+                "a mesh or torus has 1, 2 or 3 dimensions, not 4",
             ),
             (
                 SpecError::Bad("tree-of-meshes"),

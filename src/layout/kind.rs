@@ -3,10 +3,11 @@
 
 use super::butterfly::{ButterflySpec, ScalableSpec};
 use super::butterfly_net::ButterflyNetSpec;
-use super::construction::{Construction, LayoutError, LayoutOptions};
+use super::construction::{Construction, Dims, LayoutError, LayoutOptions};
 use super::fattree::{FatTreeSpec, HtreeSpec};
 use super::fattree3d::FatTree3dSpec;
 use super::folded::{Folded2dSpec, Folded3dSpec};
+use super::mesh::{MeshSpec, Topology};
 use super::pyramid::PyramidSpec;
 use super::tree_of_meshes::TreeOfMeshesSpec;
 
@@ -37,11 +38,16 @@ pub enum LayoutKind {
     /// The butterfly B(n) of N = 2^n rows, levels in columns, in area
     /// Θ(N^2).
     Butterfly,
+    /// The d-dimensional mesh of side n (`--dims d`), every wire a unit.
+    Mesh,
+    /// The d-dimensional torus of side n (`--dims d`), its rings folded so
+    /// that every wire spans two node pitches at most.
+    Torus,
 }
 
 impl LayoutKind {
     /// Every family.
-    pub const ALL: [LayoutKind; 10] = [
+    pub const ALL: [LayoutKind; 12] = [
         LayoutKind::Htree,
         LayoutKind::FatTree,
         LayoutKind::ButterflyFatTree,
@@ -52,6 +58,8 @@ impl LayoutKind {
         LayoutKind::FatPyramid,
         LayoutKind::FatTree3d,
         LayoutKind::Butterfly,
+        LayoutKind::Mesh,
+        LayoutKind::Torus,
     ];
 
     /// The command-line name (`fat-tree`, `tree-of-meshes-3d`, ...).
@@ -67,12 +75,15 @@ impl LayoutKind {
             LayoutKind::FatPyramid => "fat-pyramid",
             LayoutKind::FatTree3d => "fat-tree-3d",
             LayoutKind::Butterfly => "butterfly",
+            LayoutKind::Mesh => "mesh",
+            LayoutKind::Torus => "torus",
         }
     }
 
     /// The family's construction of `size` (processors; the root mesh's
-    /// side for trees of meshes; rows for the butterfly) with the options
-    /// `o`; the options it refuses otherwise.
+    /// side for trees of meshes; rows for the butterfly; the side for the
+    /// mesh and torus) with the options `o`; the options it refuses
+    /// otherwise.
     pub fn construction(
         self,
         size: u64,
@@ -89,6 +100,8 @@ impl LayoutKind {
             LayoutKind::FatPyramid => Box::new(PyramidSpec::from_options(size, o)?),
             LayoutKind::FatTree3d => Box::new(FatTree3dSpec::from_options(size, o)?),
             LayoutKind::Butterfly => Box::new(ButterflyNetSpec::new(size)?),
+            LayoutKind::Mesh => Box::new(MeshSpec::from_options(Topology::Mesh, size, o)?),
+            LayoutKind::Torus => Box::new(MeshSpec::from_options(Topology::Torus, size, o)?),
         })
     }
 
@@ -101,9 +114,21 @@ impl LayoutKind {
         }
     }
 
-    /// The sizes `fabric layout --sweep` lays out.
-    pub fn sweep_sizes(self) -> Vec<u64> {
+    /// The sizes `fabric layout --sweep` lays out (`dims`: the mesh's and
+    /// torus's dimensions; the other families ignore it).
+    pub fn sweep_sizes(self, dims: Dims) -> Vec<u64> {
         match self {
+            // Sides 4 .. 1024 on a line, 4 .. 128 in the plane; in space
+            // up to 32, a raster of 32^3 points (mesh) or 160^3 (torus).
+            LayoutKind::Mesh | LayoutKind::Torus => match (dims, self.topology()) {
+                (Dims::One, _) => (2..=10).map(|k| 1u64 << k).collect(),
+                (Dims::Two, _) => (2..=7).map(|k| 1u64 << k).collect(),
+                (Dims::Three, t) => t
+                    .map(Topology::least_side)
+                    .into_iter()
+                    .chain((2..=5).map(|k| 1u64 << k))
+                    .collect(),
+            },
             LayoutKind::FatTree3d => (1..=6).map(|k| 8u64.pow(k)).collect(),
             LayoutKind::FatPyramid => (2..=9).map(|k| 4u64.pow(k)).collect(),
             // The checker's raster needs about 25 bytes per point: n = 16
@@ -125,9 +150,28 @@ impl LayoutKind {
         )
     }
 
-    /// Laid out in three dimensions.
-    pub fn is_3d(self) -> bool {
-        matches!(self, LayoutKind::TreeOfMeshes3d | LayoutKind::FatTree3d)
+    /// Laid out in three dimensions (`dims`: the mesh's and torus's
+    /// dimensions; the other families ignore it).
+    pub fn is_3d(self, dims: Dims) -> bool {
+        match self {
+            LayoutKind::TreeOfMeshes3d | LayoutKind::FatTree3d => true,
+            LayoutKind::Mesh | LayoutKind::Torus => dims.layout_dimensions() == 3,
+            _ => false,
+        }
+    }
+
+    /// The mesh's or torus's topology; `None` for the other families.
+    pub fn topology(self) -> Option<Topology> {
+        match self {
+            LayoutKind::Mesh => Some(Topology::Mesh),
+            LayoutKind::Torus => Some(Topology::Torus),
+            _ => None,
+        }
+    }
+
+    /// The mesh and torus, which take `--dims`.
+    pub fn takes_dims(self) -> bool {
+        self.topology().is_some()
     }
 
     /// Fat-trees with capacities c(p) (`--capacity`, `--omega`, `--alpha`).
@@ -163,19 +207,33 @@ mod tests {
             alpha: 1,
             levels: None,
             mesh_capacity: 1,
+            dims: None,
         };
         for k in LayoutKind::ALL {
             let sizes: &[u64] = match k {
                 LayoutKind::FatTree3d => &[8, 64],
                 LayoutKind::Htree => &[2, 8, 16, 64],
                 _ if k.is_tree_of_meshes() => &[2, 4],
+                LayoutKind::Mesh | LayoutKind::Torus => &[3, 4, 7],
                 _ => &[16, 64],
             };
+            let dims: &[Option<Dims>] = if k.takes_dims() {
+                &[None, Some(Dims::One), Some(Dims::Two), Some(Dims::Three)]
+            } else {
+                &[None]
+            };
             for &n in sizes {
-                let c = k.construction(n, &o).unwrap();
-                let laid = c.build().unwrap();
-                let got = crate::network::Network::from_embedding(&laid.embedding).unwrap();
-                assert_eq!(got.compare(&c.network().unwrap()), Ok(()), "{k} {n}");
+                for &dims in dims {
+                    let o = LayoutOptions { dims, ..o.clone() };
+                    let c = k.construction(n, &o).unwrap();
+                    let laid = c.build().unwrap();
+                    let got = crate::network::Network::from_embedding(&laid.embedding).unwrap();
+                    assert_eq!(
+                        got.compare(&c.network().unwrap()),
+                        Ok(()),
+                        "{k} {n} {dims:?}"
+                    );
+                }
             }
         }
     }

@@ -14,7 +14,9 @@
 //!   (butterfly and scalable fat-trees), [`tree_of_meshes`], [`folded`],
 //!   [`pyramid`], [`fattree3d`] and [`butterfly_net`] (the butterfly
 //!   `B(n)` in area `Θ(N^2)`, with the wire length of every link for the
-//!   packet simulators).
+//!   packet simulators) and [`mesh`] (the `d`-dimensional mesh and the
+//!   folded torus, every wire of constant length, with the wire length of
+//!   every link for the mesh simulators).
 //! - [`twin`]: the network a layout realises against the one its file's
 //!   parameters describe.
 
@@ -29,6 +31,7 @@ pub mod fattree;
 pub mod fattree3d;
 pub mod folded;
 pub mod kind;
+pub mod mesh;
 pub mod metrics;
 mod network_name;
 mod parameters;
@@ -37,7 +40,7 @@ pub mod sweep;
 pub mod tree_of_meshes;
 pub mod twin;
 
-pub use construction::{Construction, LayoutError, LayoutOptions};
+pub use construction::{Construction, Dims, LayoutError, LayoutOptions};
 pub use error::{DelayError, SpecError};
 pub use kind::LayoutKind;
 pub use network_name::NetworkName;

@@ -24,13 +24,17 @@ pub enum NetworkName {
     FatTree3d,
     /// `butterfly`: the butterfly `B(n)` of Maggs and Sitaraman.
     Butterfly,
+    /// `mesh`: the `d`-dimensional mesh.
+    Mesh,
+    /// `torus`: the `d`-dimensional torus.
+    Torus,
     /// A name no family writes, as the file spells it.
     Other(String),
 }
 
 impl NetworkName {
     /// The names the families write, with their variants.
-    const KNOWN: [(&'static str, NetworkName); 9] = [
+    const KNOWN: [(&'static str, NetworkName); 11] = [
         ("htree", NetworkName::Htree),
         ("fat-tree", NetworkName::FatTree),
         ("butterfly-fat-tree", NetworkName::ButterflyFatTree),
@@ -40,6 +44,8 @@ impl NetworkName {
         ("fat-pyramid", NetworkName::FatPyramid),
         ("fat-tree-3d", NetworkName::FatTree3d),
         ("butterfly", NetworkName::Butterfly),
+        ("mesh", NetworkName::Mesh),
+        ("torus", NetworkName::Torus),
     ];
 
     /// The name as layout files spell it.

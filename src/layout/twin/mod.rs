@@ -62,6 +62,7 @@ impl Network {
     /// processors, nodes or links than the file has cannot be the one it
     /// realises, and is refused before it is built.
     pub fn intended(e: &Embedding) -> Option<Result<Network, ParameterError>> {
+        use super::mesh::{self, Topology};
         use super::{
             butterfly, butterfly_net, fattree, fattree3d, folded, pyramid, tree_of_meshes,
         };
@@ -75,6 +76,8 @@ impl Network {
             NetworkName::FatPyramid => pyramid::intended(&p),
             NetworkName::TreeOfMeshes3d => folded::intended_3d(&p),
             NetworkName::Butterfly => butterfly_net::intended(&p),
+            NetworkName::Mesh => mesh::intended(&p, Topology::Mesh),
+            NetworkName::Torus => mesh::intended(&p, Topology::Torus),
             NetworkName::Other(_) => return None,
         })
     }

@@ -99,9 +99,11 @@ fn quote_if_needed(s: &str) -> String {
     }
 }
 
-/// The table of `fabric layout KIND --sweep --output`.
+/// The table of `fabric layout KIND --sweep --output`, with the mesh's or
+/// torus's dimensions (`dims`, `None` for the other families).
 pub fn sweep_yaml(
     kind: &str,
+    dims: Option<crate::layout::Dims>,
     rows: &[crate::layout::sweep::SweepRow],
     area_exponent: Option<f64>,
     wire_exponent: Option<f64>,
@@ -109,6 +111,9 @@ pub fn sweep_yaml(
     let mut o = String::new();
     let opt = |e: Option<f64>| e.map_or("null".to_string(), |e| format!("{e:.4}"));
     let _ = writeln!(o, "network: {}", scalar(kind));
+    if let Some(d) = dims {
+        let _ = writeln!(o, "dims: {}", d.count());
+    }
     let _ = writeln!(
         o,
         "fitted_exponent: {{area: {}, max_wire_length: {}}}   # least squares on log-log",
