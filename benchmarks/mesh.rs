@@ -40,7 +40,8 @@ fn mesh_benches(c: &mut Criterion) {
     let s = setup(128, 8);
     let mut rng = trial_rng(1, 0);
     let problem = Problem::generate(&s.shape, s.k, s.workload, 1, &mut rng).expect("a problem");
-    let routing = algorithm::plan(&s.shape, &problem, s.algorithm, &s.params, &mut rng).expect("a plan");
+    let routing =
+        algorithm::plan(&s.shape, &problem, s.algorithm, &s.params, &mut rng).expect("a plan");
     let config = Config {
         strategy: s.strategy,
         gates: Gates::Barrier,

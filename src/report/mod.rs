@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod chart;
+pub mod mesh;
 pub mod packet;
 pub mod svg;
 pub mod table;

@@ -8,6 +8,7 @@
 mod args;
 mod butterfly;
 mod job;
+mod mesh;
 mod wormhole;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,6 +26,7 @@ use crate::sim::{run_trials, FabricFigures, Message, SimError, SimReport, SimRun
 pub use args::SimulateArgs;
 pub use butterfly::ButterflyArgs;
 use job::{usage, ExternalChannel, NetPlan, SimulateJob};
+pub use mesh::MeshArgs;
 pub use wormhole::WormholeArgs;
 
 use super::write_all_or_nothing;
@@ -66,6 +68,14 @@ pub enum SimulateCommand {
         fabric simulate wormhole --scheme store,univ --priorities lg --plot fig2.svg\n  \
         fabric simulate wormhole --scheme worm --path fp,rp,gp --flits 16 --runs 10 -o worm.yaml")]
     Wormhole(WormholeArgs),
+    /// Randomized k-k routing on meshes and tori (Kaufmann and Sibeyn):
+    /// NoWrapRoute, WrapRoute, LocalRoute and LevelRoute, T beside the
+    /// lower bounds and the paper's leading terms.
+    #[command(after_help = "Examples:\n  \
+        fabric simulate mesh --algorithm nowrap --size 64,128 --k 1,8,16 --traffic ls,random\n  \
+        fabric simulate mesh --algorithm wrap --topology torus --size 128 --k 8 --trials 10 -o wrap.yaml\n  \
+        fabric simulate mesh --experiment e2 --plot e2.svg")]
+    Mesh(MeshArgs),
 }
 
 /// `fabric simulate NETWORK ...`.
@@ -74,6 +84,7 @@ pub fn run(command: SimulateCommand) -> Result<i32> {
         SimulateCommand::FatTree(args) => run_fat_tree(&args),
         SimulateCommand::Butterfly(args) => butterfly::run(&args),
         SimulateCommand::Wormhole(args) => wormhole::run(&args),
+        SimulateCommand::Mesh(args) => mesh::run(&args),
     }
 }
 

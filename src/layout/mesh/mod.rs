@@ -109,13 +109,20 @@ pub const TORUS_END_WIRE: u64 = TORUS_PITCH - (TORUS_BOX - 1);
 // Every wire spans two node pitches at most.
 const _: () = assert!(TORUS_CHAIN_WIRE <= 2 * TORUS_PITCH && TORUS_END_WIRE <= TORUS_PITCH);
 
-/// Mesh or torus.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Mesh or torus: whether the lines of the array close into rings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Topology {
     /// Neighbours along each axis joined, no wrap-around.
     Mesh,
     /// Every axis a ring: the mesh and its wrap-around links.
     Torus,
+}
+
+impl std::fmt::Display for Topology {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl Topology {

@@ -47,6 +47,48 @@ impl Setup {
         }
     }
 
+    /// Refuses a setup that cannot run, before any work: the problem, the
+    /// algorithm's parameters, and the phase control.
+    pub fn check(&self) -> Result<(), MeshError> {
+        let n = self.shape.side;
+        let (l, topology) = (self.params.locality, self.shape.topology);
+        match self.workload {
+            Workload::Ls if n % 2 == 1 => return Err(MeshError::OddShift(n)),
+            Workload::Local
+                if l == 0 || l > n / 2 || (topology == Topology::Mesh && n % (2 * l) != 0) =>
+            {
+                return Err(MeshError::Locality { l, n, topology })
+            }
+            _ => {}
+        }
+        match self.algorithm {
+            Algorithm::Local if l == 0 || l > n => return Err(MeshError::LocalRadius { l, n }),
+            Algorithm::Level if self.shape.dims != 2 || self.k % 2 == 1 => {
+                return Err(MeshError::LevelShape {
+                    dims: self.shape.dims,
+                    k: self.k,
+                })
+            }
+            Algorithm::Level if self.params.strip == 0 || self.params.strip > n => {
+                return Err(MeshError::Strip {
+                    strip: self.params.strip,
+                    n,
+                })
+            }
+            _ => {}
+        }
+        if self.params.smear.is_some() && self.phasing != Phasing::Barrier {
+            return Err(MeshError::SmearNeedsBarriers);
+        }
+        if self.phasing == Phasing::Fixed {
+            let phases = self.algorithm.phases(self.shape.dims, self.k);
+            if bounds::phase_leads(&self.setting(), phases).is_none() {
+                return Err(MeshError::NoPhaseBounds(self.algorithm));
+            }
+        }
+        Ok(())
+    }
+
     /// The leading term, if the paper gives one.
     pub fn lead(&self) -> Option<Lead> {
         bounds::lead(&self.setting())
@@ -99,6 +141,7 @@ pub struct Trial {
 /// Runs trial `rng` of `setup`: draws the problem and the plan, routes it,
 /// and asserts that T meets every lower bound that holds for the run.
 pub fn run_trial(setup: &Setup, rng: &mut ChaCha8Rng) -> Result<Trial, MeshError> {
+    setup.check()?;
     let shape = &setup.shape;
     let problem = Problem::generate(shape, setup.k, setup.workload, setup.params.locality, rng)?;
     let routing = algorithm::plan(shape, &problem, setup.algorithm, &setup.params, rng)?;
@@ -107,9 +150,6 @@ pub fn run_trial(setup: &Setup, rng: &mut ChaCha8Rng) -> Result<Trial, MeshError
         Phasing::Coalesced => Gates::Coalesced,
         Phasing::Fixed => Gates::Fixed(setup.budgets(&routing.kinds)?),
     };
-    if setup.params.smear.is_some() && setup.phasing != Phasing::Barrier {
-        return Err(MeshError::SmearNeedsBarriers);
-    }
     let config = Config {
         strategy: setup.strategy,
         gates,

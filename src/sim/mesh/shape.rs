@@ -3,24 +3,7 @@
 
 use std::fmt;
 
-/// Whether the lines of the array close into rings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Topology {
-    /// No wrap-around: every line is a linear array.
-    Mesh,
-    /// Wrap-around links: every line is a ring.
-    Torus,
-}
-
-impl fmt::Display for Topology {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Topology::Mesh => "mesh",
-            Topology::Torus => "torus",
-        })
-    }
-}
+pub use crate::layout::mesh::Topology;
 
 /// A direction along an axis: towards larger or smaller coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -53,6 +53,20 @@ impl std::fmt::Display for Algorithm {
     }
 }
 
+impl Algorithm {
+    /// The number of phases in `d` dimensions with `k` packets per PU,
+    /// smearing aside.
+    pub fn phases(self, d: usize, k: u32) -> usize {
+        match self {
+            Algorithm::NoWrap => 2 * d - 1,
+            Algorithm::Wrap => 2 * d,
+            Algorithm::Direct => d,
+            Algorithm::Local => d + 1,
+            Algorithm::Level => k as usize + 2,
+        }
+    }
+}
+
 /// What a phase does, for the printout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]

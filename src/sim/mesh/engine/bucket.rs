@@ -100,7 +100,13 @@ mod tests {
             let mut words: Vec<u64> = (0..len).map(|_| rng.gen_range(0..50)).collect();
             let mut h = Vec::new();
             for &w in &words {
-                push(&mut h, Entry { word: w, ..Entry::default() });
+                push(
+                    &mut h,
+                    Entry {
+                        word: w,
+                        ..Entry::default()
+                    },
+                );
             }
             words.sort_unstable_by(|a, b| b.cmp(a));
             let popped: Vec<u64> = (0..len).map(|_| pop(&mut h).word).collect();

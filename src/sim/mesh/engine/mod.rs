@@ -392,8 +392,8 @@ impl<'a> State<'a> {
         let n = self.shape.side as u16;
         let mask = (1u32 << bits) - 1;
         let mut busy = busy - moved.len();
-        for i in 0..moved.len() {
-            let (b, mut e) = moved[i];
+        for m in moved.iter_mut() {
+            let (b, mut e) = *m;
             let slot = b & mask;
             let stride = self.strides[(slot >> 1) as usize];
             let mut pos = b >> bits;
@@ -420,7 +420,7 @@ impl<'a> State<'a> {
             let j = 255 - (e.word >> 56) as usize;
             self.out.phase_end[j] = t;
             let b2 = pos << bits | slot;
-            moved[i].0 = b2;
+            m.0 = b2;
             if e.left == 0 {
                 self.remaining[j] -= 1;
                 busy += usize::from(self.start_leg(e.word as u32, j + 1, pos, 1, t + 1));
@@ -463,7 +463,9 @@ fn rest_of(shape: &Shape, plan: &Plan, p: usize, j: usize, pos: Pu) -> u32 {
             continue;
         }
         let axis = usize::from(l.axis);
-        total += shape.way(shape.coord(at, axis), u32::from(l.target), l.tie).1;
+        total += shape
+            .way(shape.coord(at, axis), u32::from(l.target), l.tie)
+            .1;
         at = shape.with_coord(at, axis, u32::from(l.target));
     }
     total

@@ -1,0 +1,25 @@
+use super::*;
+use crate::sim::mesh::Topology;
+
+#[test]
+fn every_experiment_is_a_valid_sweep() {
+    use clap::ValueEnum;
+    for e in experiment::Experiment::value_variants() {
+        let mut cells = Vec::new();
+        for s in sweeps(*e) {
+            cells_of(&s, 1, &mut cells).unwrap();
+        }
+        assert!(!cells.is_empty(), "{e:?}");
+    }
+}
+
+#[test]
+fn torus_steps_come_from_the_folded_layout() {
+    let delay = crate::cli::parse_delay("linear").unwrap();
+    let t = step_time(&Shape::new(8, 2, Topology::Torus).unwrap(), &delay);
+    assert_eq!(t.longest_wire, 10);
+    assert_eq!(t.bit_times_per_step, 11.0);
+    let m = step_time(&Shape::new(200, 2, Topology::Mesh).unwrap(), &delay);
+    assert_eq!(m.longest_wire, 1);
+    assert!(m.source.contains("closed forms"));
+}

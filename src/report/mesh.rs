@@ -1,0 +1,331 @@
+//! The report of `fabric simulate mesh`: per cell, T and its phases over
+//! the trials, the lower bounds, the paper's leading term with T/lead and
+//! the normalised excess, and the queues (spec `004-kaufmann-sibeyn`
+//! section 4); as YAML (serde), a terminal table and a chart of T against
+//! n.
+
+use crate::report::chart::{bar_chart, Axis, BarChart, BarPoint, BarSeries, ChartError};
+use crate::report::packet::StepTime;
+use crate::sim::mesh::algorithm::{Algorithm, PhaseKind};
+use crate::sim::mesh::bounds::{Lead, LowerBounds, Switching};
+use crate::sim::mesh::run::{Setup, Trial};
+use crate::sim::mesh::traffic::Workload;
+use crate::sim::mesh::{Phasing, Strategy, Topology};
+
+/// The layout of the YAML report; raised when a field changes meaning.
+pub const SCHEMA: u32 = 1;
+
+/// The excess above which a cell is flagged (spec section 6, item 13: a
+/// reference prototype peaked at 2.24).
+pub const EXCESS_ALARM: f64 = 3.0;
+
+/// The whole report.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MeshReport {
+    /// [`SCHEMA`].
+    pub schema: u32,
+    /// The experiment preset, if one ran.
+    pub experiment: Option<String>,
+    /// Trials per cell.
+    pub trials: u64,
+    /// The seed the cells' seeds derive from.
+    pub seed: u64,
+    /// The wire delay function `w(d)`, as given.
+    pub delay: String,
+    /// The rules of the step and of the tie-breaking.
+    pub rules: Vec<String>,
+    /// One entry per setting.
+    pub cells: Vec<MeshCell>,
+    /// Cells whose excess passed [`EXCESS_ALARM`].
+    pub alarms: usize,
+}
+
+/// Mean, smallest and largest over the trials.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Range {
+    /// Mean.
+    pub mean: f64,
+    /// Smallest.
+    pub min: u64,
+    /// Largest.
+    pub max: u64,
+}
+
+impl Range {
+    fn of(v: impl Iterator<Item = u64> + Clone) -> Range {
+        let n = v.clone().count().max(1) as f64;
+        Range {
+            mean: v.clone().sum::<u64>() as f64 / n,
+            min: v.clone().min().unwrap_or(0),
+            max: v.max().unwrap_or(0),
+        }
+    }
+}
+
+/// One phase's figures.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct PhaseFigures {
+    /// What it does.
+    pub kind: PhaseKind,
+    /// Its steps (the steps it adds to the end, without barriers).
+    pub steps: Range,
+    /// Packets not through it when the next budget began (fixed phases).
+    pub overruns: u64,
+}
+
+/// One setting's figures over its trials.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MeshCell {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Mesh or torus.
+    pub topology: Topology,
+    /// The side n.
+    pub n: u32,
+    /// The dimension d.
+    pub d: usize,
+    /// Packets per PU (flits per worm).
+    pub k: u32,
+    /// The problem.
+    pub traffic: Workload,
+    /// Who wins a link.
+    pub strategy: Strategy,
+    /// Phase control.
+    pub phases: Phasing,
+    /// Packets or worms.
+    pub switching: Switching,
+    /// L (local traffic and LocalRoute).
+    pub locality: Option<u32>,
+    /// ε (LevelRoute).
+    pub strip: Option<u32>,
+    /// Smearing block, if any.
+    pub smear: Option<u32>,
+    /// The cell's seed.
+    pub seed: u64,
+    /// T over the trials.
+    pub t: Range,
+    /// Each phase.
+    pub phase: Vec<PhaseFigures>,
+    /// The largest of each lower bound over the trials (every trial's T
+    /// meets its own bounds; asserted).
+    pub bounds: LowerBounds,
+    /// The paper's leading term, if it gives one.
+    pub lead: Option<Lead>,
+    /// Mean T over the leading term.
+    pub t_over_lead: Option<f64>,
+    /// `(T - lead) / sqrt(k n ln n)`, or `/ (k sqrt(n ln n))` for worms.
+    pub excess: Option<f64>,
+    /// Most packets resident at a PU, counting unsent, waiting and
+    /// delivered ones (largest over the trials).
+    pub qmax: u32,
+    /// The same counting packets in transit only.
+    pub qmax_transit: u32,
+    /// Link traversals, summed over the trials (flit-hops for worms).
+    pub hops: u64,
+    /// The step's length in bit-times, from the layout.
+    pub step: StepTime,
+    /// Wall-clock seconds for the cell's trials (terminal only: the YAML
+    /// stays byte-identical for a seed).
+    #[serde(skip)]
+    pub seconds: f64,
+}
+
+impl MeshCell {
+    /// The figures of `trials` of `setup`.
+    pub fn of(
+        setup: &Setup,
+        seed: u64,
+        trials: &[Trial],
+        step: StepTime,
+        seconds: f64,
+    ) -> MeshCell {
+        let t = Range::of(trials.iter().map(|r| r.outcome.steps));
+        let kinds = trials.first().map(|r| r.kinds.clone()).unwrap_or_default();
+        let phase = kinds
+            .iter()
+            .enumerate()
+            .map(|(j, &kind)| PhaseFigures {
+                kind,
+                steps: Range::of(trials.iter().map(move |r| r.outcome.phase_steps[j])),
+                overruns: trials
+                    .iter()
+                    .map(|r| r.outcome.overruns[j])
+                    .max()
+                    .unwrap_or(0),
+            })
+            .collect();
+        let most =
+            |f: fn(&LowerBounds) -> u64| trials.iter().map(|r| f(&r.bounds)).max().unwrap_or(0);
+        let bounds = LowerBounds {
+            distance: most(|b| b.distance),
+            bisection: most(|b| b.bisection),
+            connection: most(|b| b.connection),
+            direction: most(|b| b.direction),
+        };
+        let lead = setup.lead();
+        let uses_l = setup.algorithm == Algorithm::Local || setup.workload == Workload::Local;
+        MeshCell {
+            algorithm: setup.algorithm,
+            topology: setup.shape.topology,
+            n: setup.shape.side,
+            d: setup.shape.dims,
+            k: setup.k,
+            traffic: setup.workload,
+            strategy: setup.strategy,
+            phases: setup.phasing,
+            switching: setup.switching,
+            locality: uses_l.then_some(setup.params.locality),
+            strip: (setup.algorithm == Algorithm::Level).then_some(setup.params.strip),
+            smear: setup.params.smear,
+            seed,
+            t,
+            phase,
+            bounds,
+            lead,
+            t_over_lead: lead.map(|l| t.mean / l.value),
+            excess: lead.map(|l| (t.mean - l.value) / setup.scale()),
+            qmax: trials.iter().map(|r| r.outcome.qmax).max().unwrap_or(0),
+            qmax_transit: trials
+                .iter()
+                .map(|r| r.outcome.qmax_transit)
+                .max()
+                .unwrap_or(0),
+            hops: trials.iter().map(|r| r.outcome.hops).sum(),
+            step,
+            seconds,
+        }
+    }
+
+    /// The series a chart draws this cell in: everything but n.
+    pub fn series(&self) -> String {
+        let mut s = format!(
+            "{} {} {} k={} {}",
+            self.algorithm, self.topology, self.traffic, self.k, self.strategy
+        );
+        if self.phases != Phasing::Barrier {
+            s += &format!(" {}", self.phases);
+        }
+        if self.switching == Switching::CutThrough {
+            s += " ct";
+        }
+        if let Some(l) = self.locality {
+            s += &format!(" L={l}");
+        }
+        if let Some(e) = self.strip {
+            s += &format!(" e={e}");
+        }
+        if let Some(m) = self.smear {
+            s += &format!(" smear={m}");
+        }
+        s
+    }
+}
+
+/// The report as YAML.
+pub fn mesh_yaml(r: &MeshReport) -> String {
+    serde_yaml::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
+}
+
+/// The terminal table: one line per cell.
+pub fn mesh_table(r: &MeshReport) -> String {
+    let mut o = format!(
+        "mesh k-k routing: {} trials per cell, seed {}{}\n",
+        r.trials,
+        r.seed,
+        r.experiment
+            .as_ref()
+            .map(|e| format!(", experiment {e}"))
+            .unwrap_or_default()
+    );
+    for rule in &r.rules {
+        o += &format!("  rule: {rule}\n");
+    }
+    o += &format!(
+        "  {:<40} {:>4} {:>5} | {:>17} | {:<23} | {:>20} | {:>29} | {:>6} {:>6} | {:>7}\n",
+        "setting",
+        "n",
+        "d",
+        "T mean (min-max)",
+        "phases (mean)",
+        "lower bounds d/b/c/l",
+        "lead (source)",
+        "T/lead",
+        "excess",
+        "Qmax"
+    );
+    for c in &r.cells {
+        let phases: Vec<String> = c
+            .phase
+            .iter()
+            .map(|p| format!("{:.0}", p.steps.mean))
+            .collect();
+        let b = &c.bounds;
+        let (lead, ratio, excess) = match (c.lead, c.t_over_lead, c.excess) {
+            (Some(l), Some(t), Some(x)) => (
+                format!("{:.0} ({})", l.value, l.source),
+                format!("{t:.3}"),
+                format!("{x:.2}{}", if x > EXCESS_ALARM { "!" } else { "" }),
+            ),
+            _ => ("-".to_string(), "-".to_string(), "-".to_string()),
+        };
+        o += &format!(
+            "  {:<40} {:>4} {:>5} | {:>7.1} ({:>4}-{:>4}) | {:<23} | {:>20} | {:>29} | {:>6} {:>6} | {:>3} ({:>2})\n",
+            c.series(),
+            c.n,
+            c.d,
+            c.t.mean,
+            c.t.min,
+            c.t.max,
+            phases.join("/"),
+            format!("{}/{}/{}/{}", b.distance, b.bisection, b.connection, b.direction),
+            lead,
+            ratio,
+            excess,
+            c.qmax,
+            c.qmax_transit
+        );
+    }
+    o
+}
+
+/// T against n, one series per setting, bars from the fastest to the
+/// slowest trial.
+pub fn mesh_chart(r: &MeshReport) -> Result<String, ChartError> {
+    let mut series: Vec<BarSeries> = Vec::new();
+    for c in &r.cells {
+        let point = BarPoint {
+            x: f64::from(c.n),
+            y: c.t.mean,
+            lo: c.t.min as f64,
+            hi: c.t.max as f64,
+        };
+        let label = c.series();
+        match series.iter_mut().find(|s| s.label == label) {
+            Some(s) => s.points.push(point),
+            None => series.push(BarSeries {
+                label,
+                points: vec![point],
+            }),
+        }
+    }
+    let means = r.cells.iter().map(|c| c.t.mean).filter(|&m| m > 0.0);
+    let (lo, hi) = means.fold((f64::MAX, 0.0f64), |(a, b), m| (a.min(m), b.max(m)));
+    bar_chart(&BarChart {
+        title: format!(
+            "mesh k-k routing{}: T over {} trials",
+            r.experiment
+                .as_ref()
+                .map(|e| format!(" ({e})"))
+                .unwrap_or_default(),
+            r.trials
+        ),
+        x_desc: "n (side)".to_string(),
+        y_desc: "T (steps)".to_string(),
+        y_axis: if hi > 20.0 * lo {
+            Axis::Log
+        } else {
+            Axis::Linear
+        },
+        series,
+    })
+}
