@@ -9,7 +9,9 @@
 //! tests (`reference`) to cross-check it; [`oracle`] holds the exact
 //! one-dimensional results of the paper's section 5 (Lemmas 2 and 7) and
 //! the upper bounds of Lemmas 4 and 10, computed independently of the
-//! engine.
+//! engine. [`worm`] routes the cut-through model instead: one worm of k
+//! flits per source follows the plan by virtual cut-through with link
+//! reservation, cross-checked against a plain simulator of its own.
 
 #![warn(missing_docs)]
 
@@ -19,6 +21,7 @@ pub mod plan;
 #[cfg(test)]
 pub(crate) mod reference;
 pub mod shape;
+pub mod worm;
 
 pub use engine::{route, route_with, Config, Outcome};
 pub use plan::{Gates, Leg, Phasing, Plan, Strategy};

@@ -3,7 +3,7 @@
 //! list from which each step draws afresh.
 
 /// Push `w` onto the max-heap `h`.
-pub(super) fn push(h: &mut Vec<u64>, w: u64) {
+pub(crate) fn push(h: &mut Vec<u64>, w: u64) {
     let mut i = h.len();
     h.push(w);
     while i > 0 {
@@ -18,7 +18,7 @@ pub(super) fn push(h: &mut Vec<u64>, w: u64) {
 }
 
 /// Pop the largest word of the non-empty max-heap `h`.
-pub(super) fn pop(h: &mut Vec<u64>) -> u64 {
+pub(crate) fn pop(h: &mut Vec<u64>) -> u64 {
     let top = h[0];
     let last = h.pop().expect("pop from an empty bucket");
     let n = h.len();
@@ -46,7 +46,7 @@ pub(super) fn pop(h: &mut Vec<u64>) -> u64 {
 /// Remove and return the word with the highest key, among those the one
 /// whose rank scores highest under `score` (the random strategy's fresh
 /// draw), from a non-empty list.
-pub(super) fn pop_drawn(h: &mut Vec<u64>, score: impl Fn(u32) -> u64) -> u64 {
+pub(crate) fn pop_drawn(h: &mut Vec<u64>, score: impl Fn(u32) -> u64) -> u64 {
     let rate = |w: u64| (w >> 32, score(w as u32));
     let mut best = 0;
     let mut best_score = rate(h[0]);
