@@ -9,8 +9,12 @@
 //! tests (`reference`) to cross-check it; [`oracle`] holds the exact
 //! one-dimensional results of the paper's section 5 (Lemmas 2 and 7) and
 //! the upper bounds of Lemmas 4 and 10, computed independently of the
-//! engine. [`traffic`] makes the k-k problems and [`algorithm`] the
-//! plans of the paper's algorithms.
+//! engine. [`worm`] routes the cut-through model instead: one worm of k
+//! flits per source follows the plan by virtual cut-through with link
+//! reservation, cross-checked against a plain simulator of its own.
+//! [`traffic`] makes the k-k problems and [`algorithm`] the plans of the
+//! paper's algorithms; [`run`] runs a trial and holds it against the
+//! lower bounds of [`bounds`].
 
 #![warn(missing_docs)]
 
@@ -24,6 +28,7 @@ pub(crate) mod reference;
 pub mod run;
 pub mod shape;
 pub mod traffic;
+pub mod worm;
 
 pub use engine::{route, route_with, Config, Outcome};
 pub use plan::{Gates, Leg, Phasing, Plan, Strategy};

@@ -2,10 +2,28 @@
 //! ordered by their packed `(key << 32) | rank` words, or, for the random
 //! strategy, an unordered list from which each step draws afresh.
 
+/// What a bucket holds: anything ordered by a packed word.
+pub(crate) trait Keyed: Copy {
+    /// `(key << 32) | rank`.
+    fn word(&self) -> u64;
+}
+
+impl Keyed for u64 {
+    fn word(&self) -> u64 {
+        *self
+    }
+}
+
+impl Keyed for Entry {
+    fn word(&self) -> u64 {
+        self.word
+    }
+}
+
 /// A candidate: its heap word and the state a hop updates, so that a hop
 /// touches only the two links' buckets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Entry {
+pub(crate) struct Entry {
     /// `(key << 32) | rank`.
     pub word: u64,
     /// Hops left in the leg.
@@ -19,12 +37,12 @@ pub(super) struct Entry {
 }
 
 /// Push `w` onto the max-heap `h`.
-pub(super) fn push(h: &mut Vec<Entry>, e: Entry) {
+pub(crate) fn push<T: Keyed>(h: &mut Vec<T>, e: T) {
     let mut i = h.len();
     h.push(e);
     while i > 0 {
         let parent = (i - 1) / 2;
-        if h[parent].word >= e.word {
+        if h[parent].word() >= e.word() {
             break;
         }
         h[i] = h[parent];
@@ -34,7 +52,7 @@ pub(super) fn push(h: &mut Vec<Entry>, e: Entry) {
 }
 
 /// Pop the largest word of the non-empty max-heap `h`.
-pub(super) fn pop(h: &mut Vec<Entry>) -> Entry {
+pub(crate) fn pop<T: Keyed>(h: &mut Vec<T>) -> T {
     let top = h[0];
     let last = h.pop().expect("pop from an empty bucket");
     let n = h.len();
@@ -48,8 +66,8 @@ pub(super) fn pop(h: &mut Vec<Entry>) -> Entry {
             break;
         }
         let r = l + 1;
-        let c = if r < n && h[r].word > h[l].word { r } else { l };
-        if h[c].word <= last.word {
+        let c = if r < n && h[r].word() > h[l].word() { r } else { l };
+        if h[c].word() <= last.word() {
             break;
         }
         h[i] = h[c];
@@ -62,12 +80,12 @@ pub(super) fn pop(h: &mut Vec<Entry>) -> Entry {
 /// Remove and return the word with the highest key, among those the one
 /// whose rank scores highest under `score` (the random strategy's fresh
 /// draw), from a non-empty list.
-pub(super) fn pop_drawn(h: &mut Vec<Entry>, score: impl Fn(u32) -> u64) -> Entry {
+pub(crate) fn pop_drawn<T: Keyed>(h: &mut Vec<T>, score: impl Fn(u32) -> u64) -> T {
     let rate = |w: u64| (w >> 32, score(w as u32));
     let mut best = 0;
-    let mut best_score = rate(h[0].word);
+    let mut best_score = rate(h[0].word());
     for (i, e) in h.iter().enumerate().skip(1) {
-        let s = rate(e.word);
+        let s = rate(e.word());
         if s > best_score {
             best = i;
             best_score = s;

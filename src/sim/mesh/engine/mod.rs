@@ -18,7 +18,7 @@
 //! the order in which links are served. Only links with candidates are
 //! visited, so a step costs time in the packets that move.
 
-mod bucket;
+pub(crate) mod bucket;
 
 use bucket::Entry;
 #[cfg(test)]
@@ -77,7 +77,7 @@ pub struct Outcome {
 pub type BarrierHook<'h> = &'h mut dyn FnMut(usize, &[Pu], &mut [Leg]);
 
 /// Top of the strategy part of a key (24 bits).
-const KEY_MAX: u32 = (1 << 24) - 1;
+pub(crate) const KEY_MAX: u32 = (1 << 24) - 1;
 
 /// Routes the packets starting at `start` along `plan` on `shape`.
 ///
@@ -115,7 +115,7 @@ pub fn route_with(
 }
 
 /// Every leg inside the shape.
-fn check_legs(shape: &Shape, plan: &Plan) {
+pub(crate) fn check_legs(shape: &Shape, plan: &Plan) {
     assert!(
         plan.legs.iter().all(|l| l.is_idle()
             || (usize::from(l.axis) < shape.dims && u32::from(l.target) < shape.side)),
@@ -124,7 +124,7 @@ fn check_legs(shape: &Shape, plan: &Plan) {
 }
 
 /// The most packets at one PU.
-fn max_count(shape: &Shape, at: &[Pu]) -> u32 {
+pub(crate) fn max_count(shape: &Shape, at: &[Pu]) -> u32 {
     let mut count = vec![0u32; shape.pus()];
     for &p in at {
         count[p as usize] += 1;
