@@ -75,6 +75,10 @@ pub enum MeshError {
     /// Smearing decides its legs at barriers.
     #[error("smearing needs barrier phases")]
     SmearNeedsBarriers,
+    /// LevelRoute splits a PU's packets into levels; a worm is one
+    /// message.
+    #[error("LevelRoute splits each PU's k packets into levels; it has no cut-through form")]
+    LevelWorms,
     /// LevelRoute's strip outside 1 ..= n.
     #[error("the strip height must be 1 .. n = {n}, not {strip}")]
     Strip {

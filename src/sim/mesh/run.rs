@@ -10,6 +10,7 @@ use super::engine::{self, Config, Outcome};
 use super::plan::{Gates, Leg, Phasing, Strategy};
 use super::shape::{Pu, Shape, Topology};
 use super::traffic::{Problem, Workload};
+use super::worm;
 use super::MeshError;
 
 /// Everything a trial needs besides its random stream.
@@ -17,7 +18,7 @@ use super::MeshError;
 pub struct Setup {
     /// The array.
     pub shape: Shape,
-    /// Packets per PU (flits per worm under cut-through).
+    /// Packets per PU; under cut-through, flits of the one worm per PU.
     pub k: u32,
     /// The problem.
     pub workload: Workload,
@@ -62,6 +63,9 @@ impl Setup {
             _ => {}
         }
         match self.algorithm {
+            Algorithm::Level if self.switching == Switching::CutThrough => {
+                return Err(MeshError::LevelWorms)
+            }
             Algorithm::Local if l == 0 || l > n => return Err(MeshError::LocalRadius { l, n }),
             Algorithm::Level if self.shape.dims != 2 || self.k % 2 == 1 => {
                 return Err(MeshError::LevelShape {
@@ -143,7 +147,12 @@ pub struct Trial {
 pub fn run_trial(setup: &Setup, rng: &mut ChaCha8Rng) -> Result<Trial, MeshError> {
     setup.check()?;
     let shape = &setup.shape;
-    let problem = Problem::generate(shape, setup.k, setup.workload, setup.params.locality, rng)?;
+    // Worms: one per PU, its k flits sharing a destination.
+    let (per_pu, flits) = match setup.switching {
+        Switching::StoreAndForward => (setup.k, 1),
+        Switching::CutThrough => (1, setup.k),
+    };
+    let problem = Problem::generate(shape, per_pu, setup.workload, setup.params.locality, rng)?;
     let routing = algorithm::plan(shape, &problem, setup.algorithm, &setup.params, rng)?;
     let gates = match setup.phasing {
         Phasing::Barrier => Gates::Barrier,
@@ -163,8 +172,15 @@ pub fn run_trial(setup: &Setup, rng: &mut ChaCha8Rng) -> Result<Trial, MeshError
             smear::targets(shape, at, legs, m);
         }
     };
-    let outcome = engine::route_with(shape, &problem.source, &mut plan, &config, &mut hook);
-    let bounds = LowerBounds::of(shape, &problem, 1);
+    let outcome = match setup.switching {
+        Switching::StoreAndForward => {
+            engine::route_with(shape, &problem.source, &mut plan, &config, &mut hook)
+        }
+        Switching::CutThrough => {
+            worm::route_with(shape, &problem.source, flits, &mut plan, &config, &mut hook)
+        }
+    };
+    let bounds = LowerBounds::of(shape, &problem.with_flits(flits), flits);
     check_bounds(setup, &outcome, &bounds);
     assert_eq!(
         outcome.positions, problem.dest,

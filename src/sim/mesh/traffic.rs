@@ -105,6 +105,18 @@ impl Problem {
         Problem { k, source, dest }
     }
 
+    /// Each packet as `flits` packets with its source and destination:
+    /// the flits of worms, for the bounds.
+    pub fn with_flits(&self, flits: u32) -> Problem {
+        let f = flits as usize;
+        let rep = |v: &[Pu]| v.iter().flat_map(|&x| std::iter::repeat_n(x, f)).collect();
+        Problem {
+            k: self.k * flits,
+            source: rep(&self.source),
+            dest: rep(&self.dest),
+        }
+    }
+
     /// Number of packets, `k n^d`.
     pub fn len(&self) -> usize {
         self.source.len()

@@ -3,9 +3,12 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 use crate::sim::mesh::bounds::Switching;
+use crate::sim::mesh::plan::Leg;
 use crate::sim::mesh::plan::{Phasing, Strategy};
 use crate::sim::mesh::run::{run_trial, Setup};
+use crate::sim::mesh::shape::Pu;
 use crate::sim::mesh::traffic::Workload;
+use crate::sim::mesh::MeshError;
 
 fn setup(algorithm: Algorithm, topology: Topology, n: u32, d: usize, k: u32, w: Workload) -> Setup {
     Setup {
@@ -59,6 +62,17 @@ fn every_algorithm_delivers_within_the_bounds() {
                         let t = run_trial(&s, &mut rng).unwrap();
                         assert!(t.outcome.steps > 0);
                         runs += 1;
+                        let worms = Setup {
+                            switching: Switching::CutThrough,
+                            ..s
+                        };
+                        if algorithm == Algorithm::Level {
+                            assert_eq!(worms.check(), Err(MeshError::LevelWorms));
+                        } else {
+                            let w = run_trial(&worms, &mut rng).unwrap();
+                            assert!(w.outcome.steps >= w.bounds.distance);
+                            runs += 1;
+                        }
                         if phasing == Phasing::Barrier {
                             s.params.smear = Some(3);
                             let sm = run_trial(&s, &mut rng).unwrap();
@@ -92,41 +106,92 @@ fn smearing_evens_the_blocks() {
     assert_eq!(count[8..12].iter().sum::<u32>(), 1);
 }
 
-use crate::sim::mesh::plan::Leg;
-use crate::sim::mesh::shape::Pu;
 
+/// The reference rows of spec section 5 (a prototype's means over 3
+/// seeds) that run quickly, reproduced within 3 %; the full table is
+/// experiment E2/E3 in docs/simulation.md.
 #[test]
-#[ignore]
-fn reference_rows() {
-    let rows: &[(Algorithm, Topology, Workload, u32, u32)] = &[
-        (Algorithm::NoWrap, Topology::Mesh, Workload::Pr, 128, 1),
-        (Algorithm::NoWrap, Topology::Mesh, Workload::Ls, 128, 1),
-        (Algorithm::NoWrap, Topology::Mesh, Workload::Ls, 128, 4),
-        (Algorithm::NoWrap, Topology::Mesh, Workload::Ls, 128, 6),
-        (Algorithm::NoWrap, Topology::Mesh, Workload::Ls, 64, 8),
-        (Algorithm::NoWrap, Topology::Mesh, Workload::Ls, 128, 8),
-        (Algorithm::NoWrap, Topology::Mesh, Workload::Pr, 128, 8),
-        (Algorithm::NoWrap, Topology::Mesh, Workload::Ls, 128, 16),
-        (Algorithm::NoWrap, Topology::Mesh, Workload::Ls, 64, 32),
-        (Algorithm::NoWrap, Topology::Mesh, Workload::Random, 64, 32),
-        (Algorithm::Wrap, Topology::Torus, Workload::Ls, 128, 1),
-        (Algorithm::Wrap, Topology::Torus, Workload::Ls, 128, 4),
-        (Algorithm::Wrap, Topology::Torus, Workload::Ls, 128, 8),
-        (Algorithm::Wrap, Topology::Torus, Workload::Ls, 64, 32),
-        (Algorithm::Wrap, Topology::Mesh, Workload::Ls, 128, 8),
+fn reference_rows_within_three_percent() {
+    let rows: &[(Algorithm, Topology, Workload, u32, u32, f64)] = &[
+        (
+            Algorithm::NoWrap,
+            Topology::Mesh,
+            Workload::Pr,
+            128,
+            1,
+            384.0,
+        ),
+        (
+            Algorithm::NoWrap,
+            Topology::Mesh,
+            Workload::Ls,
+            128,
+            1,
+            325.0,
+        ),
+        (
+            Algorithm::NoWrap,
+            Topology::Mesh,
+            Workload::Ls,
+            64,
+            8,
+            335.0,
+        ),
+        (
+            Algorithm::NoWrap,
+            Topology::Mesh,
+            Workload::Ls,
+            64,
+            32,
+            1183.0,
+        ),
+        (
+            Algorithm::NoWrap,
+            Topology::Mesh,
+            Workload::Random,
+            64,
+            32,
+            896.0,
+        ),
+        (
+            Algorithm::Wrap,
+            Topology::Torus,
+            Workload::Ls,
+            128,
+            1,
+            256.0,
+        ),
+        (
+            Algorithm::Wrap,
+            Topology::Torus,
+            Workload::Ls,
+            128,
+            4,
+            259.0,
+        ),
+        (
+            Algorithm::Wrap,
+            Topology::Torus,
+            Workload::Ls,
+            64,
+            32,
+            682.0,
+        ),
     ];
-    for &(a, t, w, n, k) in rows {
+    for &(a, t, w, n, k, want) in rows {
         let s = setup(a, t, n, 2, k, w);
-        let mut ts = Vec::new();
-        for seed in 0..3 {
-            let tr = run_trial(&s, &mut ChaCha8Rng::seed_from_u64(seed)).unwrap();
-            ts.push((tr.outcome.steps, tr.outcome.phase_steps.clone()));
-        }
-        let mean = ts.iter().map(|x| x.0 as f64).sum::<f64>() / 3.0;
-        println!(
-            "{a} {t} {w} n={n} k={k}: mean {mean:.1} {:?} lead {:?}",
-            ts,
-            s.lead().map(|l| l.value)
+        let mean = (0..3)
+            .map(|seed| {
+                run_trial(&s, &mut ChaCha8Rng::seed_from_u64(seed))
+                    .unwrap()
+                    .outcome
+                    .steps as f64
+            })
+            .sum::<f64>()
+            / 3.0;
+        assert!(
+            (mean / want - 1.0).abs() <= 0.03,
+            "{a} {t} {w} n = {n} k = {k}: {mean} against {want}"
         );
     }
 }

@@ -66,7 +66,11 @@ pub(crate) fn pop<T: Keyed>(h: &mut Vec<T>) -> T {
             break;
         }
         let r = l + 1;
-        let c = if r < n && h[r].word() > h[l].word() { r } else { l };
+        let c = if r < n && h[r].word() > h[l].word() {
+            r
+        } else {
+            l
+        };
         if h[c].word() <= last.word() {
             break;
         }
