@@ -81,43 +81,7 @@ pub(crate) fn route(shape: &Shape, start: &[Pu], plan: &Plan, config: &Config) -
             out.phase_open[opened] = t;
             opened += 1;
         }
-        // Candidates by link.
-        let mut links: BTreeMap<(Pu, usize, u8), Vec<usize>> = BTreeMap::new();
-        for (i, p) in ps.iter().enumerate() {
-            if p.phase < phases && p.started {
-                links
-                    .entry((p.pos, p.axis, p.dir.slot() as u8))
-                    .or_default()
-                    .push(i);
-            }
-        }
-        let better = |a: usize, b: usize| -> bool {
-            let (pa, pb) = (&ps[a], &ps[b]);
-            if pa.phase != pb.phase {
-                return pa.phase < pb.phase;
-            }
-            let ord = match config.strategy {
-                Strategy::FarthestFirst => pa.left.cmp(&pb.left),
-                Strategy::NearestFirst => pb.left.cmp(&pa.left),
-                Strategy::FarthestOrigin => pa.made.cmp(&pb.made),
-                Strategy::FarthestTotal => {
-                    hops_left(shape, plan, a, pa).cmp(&hops_left(shape, plan, b, pb))
-                }
-                Strategy::Fifo => pb.since.cmp(&pa.since),
-                Strategy::Random => {
-                    draw(config.seed, t, rank[a]).cmp(&draw(config.seed, t, rank[b]))
-                }
-            };
-            ord.then(rank[a].cmp(&rank[b])).is_gt()
-        };
-        let winners: Vec<usize> = links
-            .values()
-            .map(|c| {
-                c.iter()
-                    .copied()
-                    .fold(c[0], |w, x| if better(x, w) { x } else { w })
-            })
-            .collect();
+        let winners = winners(shape, plan, config, &ps, &rank, t);
         for &i in &winners {
             let p = &mut ps[i];
             p.pos = shape.neighbour(p.pos, p.axis, p.dir);
@@ -186,6 +150,54 @@ fn start_legs(shape: &Shape, plan: &Plan, ps: &mut [Packet], opened: usize, sinc
             }
         }
     }
+}
+
+/// Each link's winner at step `t`: candidates grouped by link, the best
+/// by phase, the strategy's measure computed from scratch, then rank.
+fn winners(
+    shape: &Shape,
+    plan: &Plan,
+    config: &Config,
+    ps: &[Packet],
+    rank: &[u32],
+    t: u64,
+) -> Vec<usize> {
+    let phases = plan.phases;
+    // Candidates by link.
+    let mut links: BTreeMap<(Pu, usize, u8), Vec<usize>> = BTreeMap::new();
+    for (i, p) in ps.iter().enumerate() {
+        if p.phase < phases && p.started {
+            links
+                .entry((p.pos, p.axis, p.dir.slot() as u8))
+                .or_default()
+                .push(i);
+        }
+    }
+    let better = |a: usize, b: usize| -> bool {
+        let (pa, pb) = (&ps[a], &ps[b]);
+        if pa.phase != pb.phase {
+            return pa.phase < pb.phase;
+        }
+        let ord = match config.strategy {
+            Strategy::FarthestFirst => pa.left.cmp(&pb.left),
+            Strategy::NearestFirst => pb.left.cmp(&pa.left),
+            Strategy::FarthestOrigin => pa.made.cmp(&pb.made),
+            Strategy::FarthestTotal => {
+                hops_left(shape, plan, a, pa).cmp(&hops_left(shape, plan, b, pb))
+            }
+            Strategy::Fifo => pb.since.cmp(&pa.since),
+            Strategy::Random => draw(config.seed, t, rank[a]).cmp(&draw(config.seed, t, rank[b])),
+        };
+        ord.then(rank[a].cmp(&rank[b])).is_gt()
+    };
+    links
+        .values()
+        .map(|c| {
+            c.iter()
+                .copied()
+                .fold(c[0], |w, x| if better(x, w) { x } else { w })
+        })
+        .collect()
 }
 
 /// Packets per PU that satisfy `keep`.

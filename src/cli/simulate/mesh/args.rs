@@ -7,40 +7,7 @@ use crate::sim::mesh::algorithm::Algorithm;
 use crate::sim::mesh::traffic::Workload;
 use crate::sim::mesh::{Phasing, Strategy, Topology};
 
-use super::experiment::Experiment;
-
-/// `--smear`: queue smearing before every phase after the first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SmearArg {
-    /// No smearing.
-    Off,
-    /// Blocks of `ceil(k lg n)` PUs (Theorem 6), at most n.
-    Auto,
-    /// Blocks of this many PUs.
-    Block(u32),
-}
-
-impl SmearArg {
-    /// The block size for `k` packets per PU on side `n`.
-    pub fn block(self, k: u32, n: u32) -> Option<u32> {
-        match self {
-            SmearArg::Off => None,
-            SmearArg::Auto => {
-                Some(((f64::from(k) * f64::from(n).log2()).ceil() as u32).clamp(1, n))
-            }
-            SmearArg::Block(m) => Some(m.min(n)),
-        }
-    }
-
-    /// As the report names it.
-    pub fn text(self) -> String {
-        match self {
-            SmearArg::Off => "off".to_string(),
-            SmearArg::Auto => "auto".to_string(),
-            SmearArg::Block(m) => m.to_string(),
-        }
-    }
-}
+use super::experiment::{Experiment, SmearArg};
 
 fn parse_smear(s: &str) -> Result<SmearArg, String> {
     match s {

@@ -7,7 +7,38 @@ use crate::sim::mesh::bounds::Switching;
 use crate::sim::mesh::traffic::Workload;
 use crate::sim::mesh::{Phasing, Strategy, Topology};
 
-use super::args::{MeshArgs, SmearArg};
+/// `--smear`: queue smearing before every phase after the first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SmearArg {
+    /// No smearing.
+    Off,
+    /// Blocks of `ceil(k lg n)` PUs (Theorem 6), at most n.
+    Auto,
+    /// Blocks of this many PUs.
+    Block(u32),
+}
+
+impl SmearArg {
+    /// The block size for `k` packets per PU on side `n`.
+    pub fn block(self, k: u32, n: u32) -> Option<u32> {
+        match self {
+            SmearArg::Off => None,
+            SmearArg::Auto => {
+                Some(((f64::from(k) * f64::from(n).log2()).ceil() as u32).clamp(1, n))
+            }
+            SmearArg::Block(m) => Some(m.min(n)),
+        }
+    }
+
+    /// As the report names it.
+    pub fn text(self) -> String {
+        match self {
+            SmearArg::Off => "off".to_string(),
+            SmearArg::Auto => "auto".to_string(),
+            SmearArg::Block(m) => m.to_string(),
+        }
+    }
+}
 
 /// A preset experiment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -72,28 +103,6 @@ pub struct Sweep {
 }
 
 impl Sweep {
-    /// The sweep the list flags describe.
-    pub fn of(args: &MeshArgs) -> Sweep {
-        Sweep {
-            algorithm: args.algorithm.clone(),
-            topology: args.topology.clone(),
-            size: args.size.clone(),
-            dims: args.dims,
-            k: args.k.clone(),
-            traffic: args.traffic.clone(),
-            strategy: args.strategy.clone(),
-            phases: args.phases.clone(),
-            switching: if args.cut_through {
-                Switching::CutThrough
-            } else {
-                Switching::StoreAndForward
-            },
-            locality: args.locality.clone(),
-            strip: args.strip.clone(),
-            smear: args.smear.clone(),
-        }
-    }
-
     fn base(algorithm: Algorithm, topology: Topology) -> Sweep {
         Sweep {
             algorithm: vec![algorithm],

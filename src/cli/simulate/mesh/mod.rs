@@ -15,8 +15,7 @@ mod tests;
 use std::time::Instant;
 
 pub use args::MeshArgs;
-use args::SmearArg;
-use experiment::{sweeps, Sweep};
+use experiment::{sweeps, SmearArg, Sweep};
 
 use crate::error::{Error, Result};
 use crate::layout::construction::Dims;
@@ -26,6 +25,7 @@ use crate::report::mesh::{
 };
 use crate::report::packet::StepTime;
 use crate::sim::mesh::algorithm::{Algorithm, Params};
+use crate::sim::mesh::bounds::Switching;
 use crate::sim::mesh::run::{run_trial, Setup};
 use crate::sim::mesh::traffic::Workload;
 use crate::sim::mesh::Shape;
@@ -37,6 +37,28 @@ use crate::cli::{check_output_paths, outputs_of, write_all_or_nothing};
 /// the layout's closed forms (which its tests hold equal to the measured
 /// layout) give the longest wire.
 const MEASURED_PUS: usize = 1 << 14;
+
+/// The sweep the list flags describe.
+fn sweep_of(args: &MeshArgs) -> Sweep {
+    Sweep {
+        algorithm: args.algorithm.clone(),
+        topology: args.topology.clone(),
+        size: args.size.clone(),
+        dims: args.dims,
+        k: args.k.clone(),
+        traffic: args.traffic.clone(),
+        strategy: args.strategy.clone(),
+        phases: args.phases.clone(),
+        switching: if args.cut_through {
+            Switching::CutThrough
+        } else {
+            Switching::StoreAndForward
+        },
+        locality: args.locality.clone(),
+        strip: args.strip.clone(),
+        smear: args.smear.clone(),
+    }
+}
 
 /// One cell: its setup and seed.
 struct Cell {
@@ -223,7 +245,7 @@ pub fn run(args: &MeshArgs) -> Result<i32> {
     check_lists(args)?;
     let sweeps = match args.experiment {
         Some(e) => sweeps(e),
-        None => vec![Sweep::of(args)],
+        None => vec![sweep_of(args)],
     };
     let mut cells = Vec::new();
     for s in &sweeps {
