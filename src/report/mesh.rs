@@ -73,6 +73,17 @@ pub struct PhaseFigures {
     pub overruns: u64,
 }
 
+/// NoLRoute's flood over a cell's trials.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct FloodFigures {
+    /// `L'` of the last trial (every trial's PUs agree on theirs).
+    pub agreed: u32,
+    /// The most steps until every PU knew `L'`.
+    pub steps: u64,
+    /// The most info packets one link carried.
+    pub most_per_link: u32,
+}
+
 /// One setting's figures over its trials.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct MeshCell {
@@ -120,6 +131,9 @@ pub struct MeshCell {
     pub qmax: u32,
     /// The same counting packets in transit only.
     pub qmax_transit: u32,
+    /// NoLRoute's flood of L: the most steps it took and the most info
+    /// packets on one link, over the trials.
+    pub flood: Option<FloodFigures>,
     /// Link traversals, summed over the trials (flit-hops for worms).
     pub hops: u64,
     /// The step's length in bit-times, from the layout.
@@ -163,7 +177,8 @@ impl MeshCell {
             direction: most(|b| b.direction),
         };
         let lead = setup.lead();
-        let uses_l = setup.algorithm == Algorithm::Local || setup.workload == Workload::Local;
+        let uses_l = matches!(setup.algorithm, Algorithm::Local | Algorithm::LocalUnknown)
+            || setup.workload == Workload::Local;
         MeshCell {
             algorithm: setup.algorithm,
             topology: setup.shape.topology,
@@ -190,6 +205,15 @@ impl MeshCell {
                 .map(|r| r.outcome.qmax_transit)
                 .max()
                 .unwrap_or(0),
+            flood: trials.iter().filter_map(|r| r.flood).fold(None, |acc, f| {
+                let (steps, links) =
+                    acc.map_or((0, 0), |a: FloodFigures| (a.steps, a.most_per_link));
+                Some(FloodFigures {
+                    agreed: f.agreed,
+                    steps: steps.max(f.steps),
+                    most_per_link: links.max(f.most_per_link),
+                })
+            }),
             hops: trials.iter().map(|r| r.outcome.hops).sum(),
             step,
             seconds,

@@ -301,6 +301,8 @@ pub fn lead(s: &Setting) -> Option<Lead> {
             "max{5L/2, kL}+max{L/2, kL/16}",
             "Thm 13",
         ),
+        Algorithm::LocalUnknown if worms || !two || mesh => None,
+        Algorithm::LocalUnknown => lead(n.max(k * l / 16.0) + k * l, "max{n, kL/16}+kL", "Thm 15"),
         Algorithm::Level if !worms => lead(
             (k / 2.0 + 1.0) * (n + f64::from(s.strip)),
             "(k/2+1)(n+e)",
@@ -344,7 +346,7 @@ pub fn phase_leads(s: &Setting, phases: usize) -> Option<Vec<f64>> {
                 (1.5 * l).max(k * l / 2.0),
             ]
         }
-        Algorithm::Local => return None,
+        Algorithm::Local | Algorithm::LocalUnknown => return None,
         Algorithm::Level => (0..phases)
             .map(|j| if j % 2 == 0 { f64::from(s.strip) } else { n })
             .collect(),

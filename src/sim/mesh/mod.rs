@@ -79,6 +79,9 @@ pub enum MeshError {
     /// message.
     #[error("LevelRoute splits each PU's k packets into levels; it has no cut-through form")]
     LevelWorms,
+    /// NoLRoute outside its setting.
+    #[error("NoLRoute (local-unknown) runs on the 2-D torus with barrier phases")]
+    NoLSetting,
     /// LevelRoute's strip outside 1 ..= n.
     #[error("the strip height must be 1 .. n = {n}, not {strip}")]
     Strip {

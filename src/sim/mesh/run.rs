@@ -4,6 +4,7 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+use super::algorithm::nol::Flood;
 use super::algorithm::{self, smear, Algorithm, Params, PhaseKind};
 use super::bounds::{self, Lead, LowerBounds, Setting, Switching};
 use super::engine::{self, Config, Outcome};
@@ -67,6 +68,13 @@ impl Setup {
                 return Err(MeshError::LevelWorms)
             }
             Algorithm::Local if l == 0 || l > n => return Err(MeshError::LocalRadius { l, n }),
+            Algorithm::LocalUnknown
+                if topology != Topology::Torus
+                    || self.shape.dims != 2
+                    || self.phasing != Phasing::Barrier =>
+            {
+                return Err(MeshError::NoLSetting)
+            }
             Algorithm::Level if self.shape.dims != 2 || self.k % 2 == 1 => {
                 return Err(MeshError::LevelShape {
                     dims: self.shape.dims,
@@ -93,8 +101,13 @@ impl Setup {
         Ok(())
     }
 
-    /// The leading term, if the paper gives one.
+    /// The leading term, if the paper gives one (the locality algorithms'
+    /// only on local traffic, whose L they are stated for).
     pub fn lead(&self) -> Option<Lead> {
+        let local = matches!(self.algorithm, Algorithm::Local | Algorithm::LocalUnknown);
+        if local && self.workload != Workload::Local {
+            return None;
+        }
         bounds::lead(&self.setting())
     }
 
@@ -140,6 +153,8 @@ pub struct Trial {
     pub bounds: LowerBounds,
     /// What each phase did.
     pub kinds: Vec<PhaseKind>,
+    /// NoLRoute's flood, if it ran.
+    pub flood: Option<Flood>,
 }
 
 /// Runs trial `rng` of `setup`: draws the problem and the plan, routes it,
@@ -154,6 +169,7 @@ pub fn run_trial(setup: &Setup, rng: &mut ChaCha8Rng) -> Result<Trial, MeshError
     };
     let problem = Problem::generate(shape, per_pu, setup.workload, setup.params.locality, rng)?;
     let routing = algorithm::plan(shape, &problem, setup.algorithm, &setup.params, rng)?;
+    let flood = routing.flood;
     let gates = match setup.phasing {
         Phasing::Barrier => Gates::Barrier,
         Phasing::Coalesced => Gates::Coalesced,
@@ -180,6 +196,10 @@ pub fn run_trial(setup: &Setup, rng: &mut ChaCha8Rng) -> Result<Trial, MeshError
             worm::route_with(shape, &problem.source, flits, &mut plan, &config, &mut hook)
         }
     };
+    let mut outcome = outcome;
+    if let Some(f) = flood {
+        wait_for_step_n(&mut outcome, u64::from(shape.side), f.steps);
+    }
     let bounds = LowerBounds::of(shape, &problem.with_flits(flits), flits);
     check_bounds(setup, &outcome, &bounds);
     assert_eq!(
@@ -189,7 +209,8 @@ pub fn run_trial(setup: &Setup, rng: &mut ChaCha8Rng) -> Result<Trial, MeshError
     Ok(Trial {
         outcome,
         bounds,
-        kinds: routing.kinds,
+        kinds,
+        flood,
     })
 }
 
@@ -228,4 +249,27 @@ pub fn direction_bound_holds(setup: &Setup) -> bool {
     setup.shape.topology == Topology::Mesh
         || matches!(setup.algorithm, Algorithm::Direct)
         || (setup.algorithm == Algorithm::Local && setup.workload == Workload::Local)
+}
+
+/// NoLRoute's first phase ends at step n, when every PU has learnt L
+/// (the flood takes `flood_steps`, at most n on the torus, asserted):
+/// under barriers the later phases start then, shifted unchanged.
+fn wait_for_step_n(outcome: &mut Outcome, n: u64, flood_steps: u64) {
+    assert!(
+        flood_steps <= n,
+        "the flood of L took {flood_steps} steps, more than n = {n}"
+    );
+    let pad = n.saturating_sub(outcome.phase_steps[0]);
+    if pad == 0 {
+        return;
+    }
+    outcome.phase_steps[0] += pad;
+    outcome.phase_end[0] = outcome.phase_open[0] + outcome.phase_steps[0] - 1;
+    for j in 1..outcome.phase_steps.len() {
+        outcome.phase_open[j] += pad;
+        if outcome.phase_end[j] > 0 {
+            outcome.phase_end[j] += pad;
+        }
+    }
+    outcome.steps += pad;
 }

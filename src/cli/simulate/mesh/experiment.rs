@@ -57,7 +57,7 @@ pub enum Experiment {
     E7,
     /// Three dimensions.
     E8,
-    /// Locality L on the torus.
+    /// Locality L on the torus, known (LocalRoute) and unknown (NoLRoute).
     E9,
     /// LevelRoute against its strip height.
     E10,
@@ -195,6 +195,7 @@ pub fn sweeps(e: Experiment) -> Vec<Sweep> {
             })
             .collect(),
         Experiment::E9 => vec![Sweep {
+            algorithm: vec![Local, LocalUnknown],
             size: vec![128],
             k: vec![8, 16],
             traffic: vec![Workload::Local],

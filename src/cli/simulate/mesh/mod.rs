@@ -78,7 +78,8 @@ fn cells_of(sweep: &Sweep, seed: u64, out: &mut Vec<Cell>) -> Result<()> {
     for &algorithm in &sweep.algorithm {
         for &topology in &sweep.topology {
             for &workload in &sweep.traffic {
-                let uses_l = algorithm == Algorithm::Local || workload == Workload::Local;
+                let uses_l = matches!(algorithm, Algorithm::Local | Algorithm::LocalUnknown)
+                    || workload == Workload::Local;
                 let ls: &[u32] = if uses_l {
                     &sweep.locality
                 } else {

@@ -64,5 +64,6 @@ pub(super) fn plan<R: Rng>(
         plan,
         colors,
         kinds,
+        flood: None,
     })
 }

@@ -4,6 +4,7 @@
 //! at each barrier from where the packets are ([`smear`]).
 
 mod level;
+pub mod nol;
 pub mod smear;
 #[cfg(test)]
 mod tests;
@@ -35,6 +36,10 @@ pub enum Algorithm {
     /// within its aligned block of L (mesh), then every axis to its
     /// destination.
     Local,
+    /// NoLRoute (section 9.2; 2-D torus): L unknown, learnt by flooding
+    /// while the packets randomize within 8n/k, then spread to L/2.
+    #[value(name = "local-unknown")]
+    LocalUnknown,
     /// LevelRoute (section 6; 2-D, k even): k/2 levels in k/2 + 1 passes,
     /// each randomizing one level within its strip of rows and routing
     /// two levels at once.
@@ -48,6 +53,7 @@ impl std::fmt::Display for Algorithm {
             Algorithm::Wrap => "wrap",
             Algorithm::Direct => "direct",
             Algorithm::Local => "local",
+            Algorithm::LocalUnknown => "local-unknown",
             Algorithm::Level => "level",
         })
     }
@@ -62,6 +68,7 @@ impl Algorithm {
             Algorithm::Wrap => 2 * d,
             Algorithm::Direct => d,
             Algorithm::Local => d + 1,
+            Algorithm::LocalUnknown => 4,
             Algorithm::Level => k as usize + 2,
         }
     }
@@ -104,6 +111,8 @@ pub struct Routing {
     pub colors: Vec<u8>,
     /// What each phase does.
     pub kinds: Vec<PhaseKind>,
+    /// NoLRoute's flood of L, if it ran.
+    pub flood: Option<nol::Flood>,
 }
 
 /// The plan of `algorithm` for `problem` on `shape`, random choices from
@@ -117,6 +126,7 @@ pub fn plan<R: Rng>(
 ) -> Result<Routing, MeshError> {
     let routing = match algorithm {
         Algorithm::Level => level::plan(shape, problem, params.strip, rng)?,
+        Algorithm::LocalUnknown => nol::plan(shape, problem, rng).0,
         _ => axis_plan(shape, problem, algorithm, params.locality, rng)?,
     };
     if algorithm != Algorithm::Level {
@@ -172,7 +182,7 @@ fn axis_plan<R: Rng>(
                 .chain((1..=d).map(|t| (t % d, PhaseKind::Route)))
                 .collect()
         }
-        Algorithm::Level => unreachable!("LevelRoute has its own plan"),
+        Algorithm::Level | Algorithm::LocalUnknown => unreachable!("{algorithm} has its own plan"),
     };
     let packets = problem.len();
     let mut plan = Plan::idle(packets, steps.len());
@@ -200,6 +210,7 @@ fn axis_plan<R: Rng>(
         plan,
         colors,
         kinds: steps.iter().map(|&(_, k)| k).collect(),
+        flood: None,
     })
 }
 

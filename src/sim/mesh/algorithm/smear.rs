@@ -18,6 +18,7 @@ pub fn interleave(routing: Routing) -> Routing {
         plan,
         colors,
         kinds,
+        flood,
     } = routing;
     let mut out_kinds = Vec::with_capacity(2 * kinds.len());
     let mut phases: Vec<usize> = Vec::new();
@@ -51,6 +52,7 @@ pub fn interleave(routing: Routing) -> Routing {
         plan: out,
         colors,
         kinds: out_kinds,
+        flood,
     }
 }
 

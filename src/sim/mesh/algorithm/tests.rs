@@ -87,6 +87,37 @@ fn every_algorithm_delivers_within_the_bounds() {
     assert!(runs > 300, "{runs}");
 }
 
+/// NoLRoute delivers local traffic on the torus within its bounds, its
+/// first phase lasting at least n steps.
+#[test]
+fn nolroute_learns_l_and_delivers() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for (n, k, l) in [(16, 4, 2), (32, 8, 4), (32, 16, 8)] {
+        let mut s = setup(
+            Algorithm::LocalUnknown,
+            Topology::Torus,
+            n,
+            2,
+            k,
+            Workload::Local,
+        );
+        s.params.locality = l;
+        let t = run_trial(&s, &mut rng).unwrap();
+        assert!(t.outcome.phase_steps[0] >= u64::from(n));
+        assert_eq!(t.flood.unwrap().agreed, 1 << l.ilog2());
+        assert!(s.lead().is_some());
+    }
+    let mesh = setup(
+        Algorithm::LocalUnknown,
+        Topology::Mesh,
+        16,
+        2,
+        4,
+        Workload::Local,
+    );
+    assert_eq!(mesh.check(), Err(MeshError::NoLSetting));
+}
+
 /// Smearing spreads each block's packets evenly: after a smear phase no
 /// PU of a block holds more than ceil(s / m) of the packets smeared there.
 #[test]
