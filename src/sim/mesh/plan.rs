@@ -85,15 +85,19 @@ impl Plan {
 pub enum Strategy {
     /// Farthest-destination-first: the most hops left in this phase.
     #[value(name = "ff")]
+    #[serde(rename = "ff")]
     FarthestFirst,
     /// Farthest-origin-first: the most hops made in this phase.
     #[value(name = "farthest-origin")]
+    #[serde(rename = "farthest-origin")]
     FarthestOrigin,
     /// Farthest-total-first: the most hops left to the destination.
     #[value(name = "farthest-total")]
+    #[serde(rename = "farthest-total")]
     FarthestTotal,
     /// Nearest-first: the fewest hops left in this phase.
     #[value(name = "nearest")]
+    #[serde(rename = "nearest")]
     NearestFirst,
     /// First in, first out: the one waiting longest for this link.
     Fifo,

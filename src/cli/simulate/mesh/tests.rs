@@ -23,3 +23,22 @@ fn torus_steps_come_from_the_folded_layout() {
     assert_eq!(m.longest_wire, 1);
     assert!(m.source.contains("closed forms"));
 }
+
+/// The report names every algorithm, strategy, problem and phase control
+/// as the command line does.
+#[test]
+fn report_names_are_flag_names() {
+    use clap::ValueEnum;
+    fn same<T: ValueEnum + serde::Serialize>() {
+        for v in T::value_variants() {
+            let flag = v.to_possible_value().unwrap().get_name().to_string();
+            let yaml = serde_yaml::to_string(v).unwrap();
+            assert_eq!(yaml.trim(), flag);
+        }
+    }
+    same::<crate::sim::mesh::algorithm::Algorithm>();
+    same::<crate::sim::mesh::Strategy>();
+    same::<crate::sim::mesh::traffic::Workload>();
+    same::<crate::sim::mesh::Phasing>();
+    same::<Topology>();
+}

@@ -24,6 +24,7 @@ pub enum Algorithm {
     /// randomizations, then every axis to its destination (3 phases in
     /// 2-D: randomize, row, column).
     #[value(name = "nowrap")]
+    #[serde(rename = "nowrap")]
     NoWrap,
     /// WrapRoute(d) (sections 8.1 and 8.3): 2d phases; randomize every
     /// axis, then route every axis to its destination.
