@@ -270,10 +270,7 @@ pub fn run(args: &MeshArgs) -> Result<i32> {
     let start = Instant::now();
     let reports = run_cells(&cells, trials, &args.delay)?;
     let seconds = start.elapsed().as_secs_f64();
-    let alarms = reports
-        .iter()
-        .filter(|c| c.excess.is_some_and(|x| x > EXCESS_ALARM))
-        .count();
+    let alarms = reports.iter().filter(|c| c.alarmed()).count();
     let report = MeshReport {
         schema: SCHEMA,
         experiment: args.experiment.map(|e| format!("{e:?}")),
@@ -295,7 +292,7 @@ pub fn run(args: &MeshArgs) -> Result<i32> {
     print!("{}", mesh_table(&report));
     let hops: u64 = report.cells.iter().map(|c| c.hops).sum();
     println!(
-        "  {} cells of {trials} trials in {seconds:.2} s ({:.1} M packet-hops/s); {} with excess above {EXCESS_ALARM}",
+        "  {} cells of {trials} trials in {seconds:.2} s ({:.1} M packet-hops/s); {} with excess above the alarm ({EXCESS_ALARM} in 2-D, times d/2 beyond)",
         report.cells.len(),
         hops as f64 / seconds.max(1e-9) / 1e6,
         report.alarms
