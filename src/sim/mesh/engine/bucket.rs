@@ -51,63 +51,156 @@ impl Entry {
     }
 }
 
-/// Moves `e` down from the root of the max-heap `h`, whose root is a hole.
-#[inline]
-fn sift_down(h: &mut [Entry], e: Entry) {
-    let n = h.len();
-    let w = e.word;
-    let mut i = 0;
-    loop {
-        let l = 2 * i + 1;
+/// Places of a heap kept in its link's record; the rest live in the
+/// link's arena slice (the tail): heap place `i >= HEAD` is `tail[i - HEAD]`.
+pub(super) const HEAD: usize = 3;
+
+/// A link's candidates: `len` of them, the first [`HEAD`] in `head` and
+/// the rest in `tail` (`tail.len() == len.saturating_sub(HEAD)`).
+pub(super) struct Heap<'h> {
+    pub head: &'h mut [Entry; HEAD],
+    pub tail: &'h mut [Entry],
+    pub len: usize,
+}
+
+impl Heap<'_> {
+    #[inline]
+    fn get(&self, i: usize) -> Entry {
+        if i < HEAD {
+            self.head[i]
+        } else {
+            self.tail[i - HEAD]
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, e: Entry) {
+        if i < HEAD {
+            self.head[i] = e;
+        } else {
+            self.tail[i - HEAD] = e;
+        }
+    }
+
+    /// Moves `e` down from the root of the max-heap, whose root is a hole.
+    #[inline]
+    fn sift_down(&mut self, e: Entry) {
+        let (head, tail, len) = (&mut *self.head, &mut *self.tail, self.len);
+        let w = e.word;
+        if len <= 1 {
+            head[0] = e;
+            return;
+        }
+        let c = if len > 2 && head[2].word > head[1].word { 2 } else { 1 };
+        if head[c].word <= w {
+            head[0] = e;
+            return;
+        }
+        head[0] = head[c];
+        // The children of head place c are tail places 2c - 2 and 2c - 1;
+        // those of tail place p, 2p + 4 and 2p + 5.
+        let n = tail.len();
+        let l = 2 * c - 2;
         if l >= n {
-            break;
+            head[c] = e;
+            return;
         }
-        let r = l + 1;
-        let c = if r < n && h[r].word > h[l].word { r } else { l };
-        if h[c].word <= w {
-            break;
+        let d = if l + 1 < n && tail[l + 1].word > tail[l].word { l + 1 } else { l };
+        if tail[d].word <= w {
+            head[c] = e;
+            return;
         }
-        h[i] = h[c];
-        i = c;
-    }
-    h[i] = e;
-}
-
-/// Adds `e` to the max-heap `h[..h.len() - 1]`, whose last place is free.
-#[inline]
-pub(super) fn push(h: &mut [Entry], e: Entry) {
-    let mut i = h.len() - 1;
-    while i > 0 {
-        let parent = (i - 1) / 2;
-        if h[parent].word >= e.word {
-            break;
+        head[c] = tail[d];
+        let mut i = d;
+        loop {
+            let l = 2 * i + 4;
+            if l >= n {
+                break;
+            }
+            let d = if l + 1 < n && tail[l + 1].word > tail[l].word { l + 1 } else { l };
+            if tail[d].word <= w {
+                break;
+            }
+            tail[i] = tail[d];
+            i = d;
         }
-        h[i] = h[parent];
-        i = parent;
+        tail[i] = e;
     }
-    h[i] = e;
-}
 
-/// Removes the largest word of the non-empty max-heap `h`, leaving the
-/// heap in `h[..h.len() - 1]`.
-#[inline]
-pub(super) fn pop(h: &mut [Entry]) -> Entry {
-    let top = h[0];
-    let n = h.len() - 1;
-    if n > 0 {
-        let last = h[n];
-        sift_down(&mut h[..n], last);
+    /// Adds `e` to the max-heap, whose place `len - 1` is free (`len`
+    /// counts `e`).
+    #[inline]
+    pub fn push(&mut self, e: Entry) {
+        let mut i = self.len - 1;
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            let p = self.get(parent);
+            if p.word >= e.word {
+                break;
+            }
+            self.set(i, p);
+            i = parent;
+        }
+        self.set(i, e);
     }
-    top
-}
 
-/// Replaces the largest word of the non-empty max-heap `h` by `e`, and
-/// returns it.
-#[inline]
-pub(super) fn replace_top(h: &mut [Entry], e: Entry) -> Entry {
-    let top = h[0];
-    sift_down(h, e);
-    top
+    /// Removes the largest word of the non-empty max-heap (the caller
+    /// shortens it by one).
+    #[inline]
+    pub fn pop(&mut self) -> Entry {
+        let top = self.head[0];
+        let last = self.get(self.len - 1);
+        self.len -= 1;
+        if !self.tail.is_empty() {
+            let n = self.tail.len() - 1;
+            self.tail = &mut std::mem::take(&mut self.tail)[..n];
+        }
+        if self.len > 0 {
+            self.sift_down(last);
+        }
+        top
+    }
+
+    /// Replaces the largest word of the non-empty max-heap by `e`, and
+    /// returns it.
+    #[inline]
+    pub fn replace_top(&mut self, e: Entry) -> Entry {
+        let top = self.head[0];
+        self.sift_down(e);
+        top
+    }
+
+    /// The place and rating of the best-rated candidate of the non-empty
+    /// list (ratings never tie: the draw is a bijection of the rank).
+    pub fn best_drawn(&self, seed: u64, step: u64) -> (usize, (u64, u64)) {
+        let mut best = 0;
+        let mut best_rate = rate(self.head[0], seed, step);
+        let head = &self.head[..self.len.min(HEAD)];
+        for (i, &e) in head.iter().chain(self.tail.iter()).enumerate().skip(1) {
+            let r = rate(e, seed, step);
+            if r > best_rate {
+                best = i;
+                best_rate = r;
+            }
+        }
+        (best, best_rate)
+    }
+
+    /// Puts `e` in place `i` of the list and returns what was there.
+    #[inline]
+    pub fn swap(&mut self, i: usize, e: Entry) -> Entry {
+        let out = self.get(i);
+        self.set(i, e);
+        out
+    }
+
+    /// Removes place `i` of the list, moving the last into it (the caller
+    /// shortens it by one).
+    #[inline]
+    pub fn swap_remove(&mut self, i: usize) -> Entry {
+        let last = self.get(self.len - 1);
+        self.swap(i, last)
+    }
 }
 
 /// The random strategy's rating of a candidate at a step: the key first
@@ -117,25 +210,30 @@ pub(super) fn rate(e: Entry, seed: u64, step: u64) -> (u64, u64) {
     (e.word >> 32, draw(seed, step, e.rank()))
 }
 
-/// The place and rating of the best-rated candidate of the non-empty list
-/// `h` (ratings never tie: the draw is a bijection of the rank).
-pub(super) fn best_drawn(h: &[Entry], seed: u64, step: u64) -> (usize, (u64, u64)) {
-    let mut best = 0;
-    let mut best_rate = rate(h[0], seed, step);
-    for (i, &e) in h.iter().enumerate().skip(1) {
-        let r = rate(e, seed, step);
-        if r > best_rate {
-            best = i;
-            best_rate = r;
-        }
-    }
-    (best, best_rate)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
+
+    /// A heap of `words`, pushed one by one into a head and a tail.
+    fn build(words: &[u64], head: &mut [Entry; HEAD], tail: &mut [Entry]) {
+        for (i, &w) in words.iter().enumerate() {
+            let t = (i + 1).saturating_sub(HEAD);
+            let mut h = Heap { head: &mut *head, tail: &mut tail[..t], len: i + 1 };
+            h.push(Entry { word: w, ..Entry::default() });
+        }
+    }
+
+    /// Pops all `len` words.
+    fn drain(head: &mut [Entry; HEAD], tail: &mut [Entry], len: usize) -> Vec<u64> {
+        (0..len)
+            .map(|i| {
+                let n = len - i;
+                let mut h = Heap { head: &mut *head, tail: &mut tail[..n.saturating_sub(HEAD)], len: n };
+                h.pop().word
+            })
+            .collect()
+    }
 
     #[test]
     fn the_heap_pops_in_descending_order() {
@@ -143,13 +241,10 @@ mod tests {
         for _ in 0..200 {
             let len = rng.gen_range(1..40);
             let mut words: Vec<u64> = (0..len).map(|_| rng.gen_range(0..50)).collect();
-            let mut h = vec![Entry::default(); len];
-            for (i, &w) in words.iter().enumerate() {
-                push(&mut h[..=i], Entry { word: w, ..Entry::default() });
-            }
+            let (mut head, mut tail) = ([Entry::default(); HEAD], vec![Entry::default(); len]);
+            build(&words, &mut head, &mut tail);
             words.sort_unstable_by(|a, b| b.cmp(a));
-            let popped: Vec<u64> = (0..len).map(|i| pop(&mut h[..len - i]).word).collect();
-            assert_eq!(popped, words);
+            assert_eq!(drain(&mut head, &mut tail, len), words);
         }
     }
 
@@ -159,18 +254,17 @@ mod tests {
         for _ in 0..200 {
             let len = rng.gen_range(1..40);
             let mut words: Vec<u64> = (0..len).map(|_| rng.gen_range(0..50)).collect();
-            let mut h = vec![Entry::default(); len];
-            for (i, &w) in words.iter().enumerate() {
-                push(&mut h[..=i], Entry { word: w, ..Entry::default() });
-            }
+            let (mut head, mut tail) = ([Entry::default(); HEAD], vec![Entry::default(); len]);
+            build(&words, &mut head, &mut tail);
             let extra = rng.gen_range(0..50);
             words.sort_unstable_by(|a, b| b.cmp(a));
-            let top = replace_top(&mut h, Entry { word: extra, ..Entry::default() });
+            let t = len.saturating_sub(HEAD);
+            let mut h = Heap { head: &mut head, tail: &mut tail[..t], len };
+            let top = h.replace_top(Entry { word: extra, ..Entry::default() });
             assert_eq!({ top.word }, words[0]);
             words[0] = extra;
             words.sort_unstable_by(|a, b| b.cmp(a));
-            let popped: Vec<u64> = (0..len).map(|i| pop(&mut h[..len - i]).word).collect();
-            assert_eq!(popped, words);
+            assert_eq!(drain(&mut head, &mut tail, len), words);
         }
     }
 }

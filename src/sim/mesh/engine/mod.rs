@@ -26,13 +26,13 @@ mod tests;
 
 use bucket::{Entry, TRANSIT};
 use links::Links;
-use sweep::{Falling, Fifo, Random, Rising, Rule, Sweep, PACKET};
+use sweep::{Falling, Fifo, Random, Rising, Rule, Sweep, Tally, ARRIVAL, PACKET};
 
 use rand::seq::SliceRandom;
 use rand_chacha::rand_core::SeedableRng;
 
 use super::plan::{Gates, Leg, Plan, Strategy};
-use super::shape::{Pu, Shape};
+use super::shape::{Pu, Shape, Topology};
 
 /// How a run is decided: the strategy, the phase gates and the seed of the
 /// tie-breaking ranks and random draws.
@@ -164,6 +164,9 @@ struct State<'a> {
     cnt: Vec<u64>,
     /// Hops the sweep leaves to [`State::finish_hops`].
     later: Vec<(u32, Entry)>,
+    /// By the top byte of a word (255 less the phase): the last step a
+    /// packet moved in that phase.
+    ends: Box<[u64; 256]>,
     /// Per phase: packets not yet through it.
     remaining: Vec<u64>,
     /// Per phase: ranks waiting for its gate.
@@ -199,9 +202,10 @@ impl<'a> State<'a> {
             who,
             strides: (0..shape.dims).map(|a| shape.stride(a)).collect(),
             slot_bits,
-            links: Links::new(shape.pus(), slot_bits, slots),
+            links: Links::new(shape.pus() << slot_bits),
             busy: 0,
             later: Vec::new(),
+            ends: Box::new([0; 256]),
             remaining: vec![n as u64; phases],
             waiting: vec![Vec::new(); phases],
             opened: 0,
@@ -352,26 +356,30 @@ impl<'a> State<'a> {
         let mut sweep = Sweep {
             links: &mut self.links,
             cnt: &mut self.cnt,
-            phase_end: &mut self.out.phase_end,
+            ends: &mut self.ends,
             later: &mut self.later,
             strides: &self.strides,
             side: self.shape.side,
             slot_bits: self.slot_bits,
             t,
             seed: self.config.seed,
+        };
+        let tally = Tally {
             qmax: self.out.qmax,
             qmax_transit: self.out.qmax_transit,
             hops: 0,
-            pended: 0,
         };
-        sweep.run::<R>();
-        let (qmax, qmax_transit) = (sweep.qmax, sweep.qmax_transit);
-        let (hops, pended) = (sweep.hops, sweep.pended);
-        self.out.qmax = qmax;
-        self.out.qmax_transit = qmax_transit;
-        self.out.hops += hops;
+        let tally = match self.shape.topology {
+            Topology::Torus => sweep.run::<R, true>(tally),
+            Topology::Mesh => sweep.run::<R, false>(tally),
+        };
+        self.out.qmax = tally.qmax;
+        self.out.qmax_transit = tally.qmax_transit;
+        self.out.hops += tally.hops;
         self.out.steps = t;
-        self.busy = self.busy + pended - hops as usize;
+        // Every packet that moved is pending on its next link but those
+        // left for later.
+        self.busy -= self.later.len();
         self.finish_hops::<R>(t);
     }
 
@@ -382,7 +390,7 @@ impl<'a> State<'a> {
         let mut later = std::mem::take(&mut self.later);
         for &(to, e) in &later {
             let q = to >> self.slot_bits;
-            self.cnt[q as usize] += PACKET | 1;
+            self.cnt[q as usize] += ARRIVAL;
             if e.left == 0 {
                 let j = e.phase();
                 self.remaining[j] -= 1;
@@ -402,7 +410,8 @@ impl<'a> State<'a> {
     fn finish(mut self) -> Outcome {
         let mut reached = 0;
         for j in 0..self.plan.phases {
-            let end = self.out.phase_end[j];
+            let end = self.ends[255 - j];
+            self.out.phase_end[j] = end;
             self.out.phase_steps[j] = match self.config.gates {
                 Gates::Barrier if end > 0 => end + 1 - self.out.phase_open[j],
                 Gates::Barrier => 0,
