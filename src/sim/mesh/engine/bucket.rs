@@ -14,8 +14,7 @@ use super::draw;
 pub(super) struct Entry {
     /// `(key << 32) | rank`, the key being `(255 - phase) << 24 | measure`.
     pub word: u64,
-    /// Hops left in the leg; 0 only in an empty [`super::links::Link`]
-    /// pending slot.
+    /// Hops left in the leg.
     pub left: u16,
     /// The coordinate along the leg's axis (15 bits), and [`TRANSIT`] once
     /// the packet has moved (until it is delivered).
@@ -85,46 +84,53 @@ impl Heap<'_> {
     /// Moves `e` down from the root of the max-heap, whose root is a hole.
     #[inline]
     fn sift_down(&mut self, e: Entry) {
-        let (head, tail, len) = (&mut *self.head, &mut *self.tail, self.len);
+        let len = self.len;
         let w = e.word;
-        if len <= 1 {
-            head[0] = e;
-            return;
+        let mut i = 0;
+        // While the children may lie in the head.
+        while 2 * i + 1 < HEAD {
+            let l = 2 * i + 1;
+            if l >= len {
+                self.set(i, e);
+                return;
+            }
+            let r = l + 1;
+            let c = if r < len && self.get(r).word > self.get(l).word { r } else { l };
+            let ec = self.get(c);
+            if ec.word <= w {
+                self.set(i, e);
+                return;
+            }
+            self.set(i, ec);
+            i = c;
         }
-        let c = if len > 2 && head[2].word > head[1].word { 2 } else { 1 };
-        if head[c].word <= w {
-            head[0] = e;
-            return;
-        }
-        head[0] = head[c];
-        // The children of head place c are tail places 2c - 2 and 2c - 1;
-        // those of tail place p, 2p + 4 and 2p + 5.
+        // Both children of `i` in the tail from here on: those of heap
+        // place `i` are tail places `2 i + 1 - HEAD` and `2 i + 2 - HEAD`.
+        let tail = &mut *self.tail;
         let n = tail.len();
-        let l = 2 * c - 2;
-        if l >= n {
-            head[c] = e;
-            return;
-        }
-        let d = if l + 1 < n && tail[l + 1].word > tail[l].word { l + 1 } else { l };
-        if tail[d].word <= w {
-            head[c] = e;
-            return;
-        }
-        head[c] = tail[d];
-        let mut i = d;
+        let mut hole = i;
         loop {
-            let l = 2 * i + 4;
+            let l = 2 * hole + 1 - HEAD;
             if l >= n {
                 break;
             }
-            let d = if l + 1 < n && tail[l + 1].word > tail[l].word { l + 1 } else { l };
-            if tail[d].word <= w {
+            let c = if l + 1 < n && tail[l + 1].word > tail[l].word { l + 1 } else { l };
+            if tail[c].word <= w {
                 break;
             }
-            tail[i] = tail[d];
-            i = d;
+            let ec = tail[c];
+            if hole < HEAD {
+                self.head[hole] = ec;
+            } else {
+                tail[hole - HEAD] = ec;
+            }
+            hole = c + HEAD;
         }
-        tail[i] = e;
+        if hole < HEAD {
+            self.head[hole] = e;
+        } else {
+            tail[hole - HEAD] = e;
+        }
     }
 
     /// Adds `e` to the max-heap, whose place `len - 1` is free (`len`
@@ -161,46 +167,37 @@ impl Heap<'_> {
         top
     }
 
-    /// Replaces the largest word of the non-empty max-heap by `e`, and
-    /// returns it.
-    #[inline]
-    pub fn replace_top(&mut self, e: Entry) -> Entry {
-        let top = self.head[0];
-        self.sift_down(e);
-        top
-    }
-
-    /// The place and rating of the best-rated candidate of the non-empty
-    /// list (ratings never tie: the draw is a bijection of the rank).
-    pub fn best_drawn(&self, seed: u64, step: u64) -> (usize, (u64, u64)) {
-        let mut best = 0;
-        let mut best_rate = rate(self.head[0], seed, step);
-        let head = &self.head[..self.len.min(HEAD)];
-        for (i, &e) in head.iter().chain(self.tail.iter()).enumerate().skip(1) {
-            let r = rate(e, seed, step);
-            if r > best_rate {
-                best = i;
-                best_rate = r;
-            }
-        }
-        (best, best_rate)
-    }
-
-    /// Puts `e` in place `i` of the list and returns what was there.
-    #[inline]
-    pub fn swap(&mut self, i: usize, e: Entry) -> Entry {
-        let out = self.get(i);
-        self.set(i, e);
-        out
-    }
-
     /// Removes place `i` of the list, moving the last into it (the caller
     /// shortens it by one).
     #[inline]
     pub fn swap_remove(&mut self, i: usize) -> Entry {
+        let out = self.get(i);
         let last = self.get(self.len - 1);
-        self.swap(i, last)
+        self.set(i, last);
+        out
     }
+
+    /// Appends `e` to the list, whose place `len - 1` is free.
+    #[inline]
+    pub fn append(&mut self, e: Entry) {
+        self.set(self.len - 1, e);
+    }
+}
+
+/// The place and rating of the best-rated candidate of the non-empty list
+/// `h` (ratings never tie: the draw is a bijection of the rank).
+pub(super) fn best_drawn(h: &Heap<'_>, seed: u64, step: u64) -> (usize, (u64, u64)) {
+    let mut best = 0;
+    let mut best_rate = rate(h.head[0], seed, step);
+    let head = &h.head[..h.len.min(HEAD)];
+    for (i, &e) in head.iter().chain(h.tail.iter()).enumerate().skip(1) {
+        let r = rate(e, seed, step);
+        if r > best_rate {
+            best = i;
+            best_rate = r;
+        }
+    }
+    (best, best_rate)
 }
 
 /// The random strategy's rating of a candidate at a step: the key first
@@ -243,26 +240,6 @@ mod tests {
             let mut words: Vec<u64> = (0..len).map(|_| rng.gen_range(0..50)).collect();
             let (mut head, mut tail) = ([Entry::default(); HEAD], vec![Entry::default(); len]);
             build(&words, &mut head, &mut tail);
-            words.sort_unstable_by(|a, b| b.cmp(a));
-            assert_eq!(drain(&mut head, &mut tail, len), words);
-        }
-    }
-
-    #[test]
-    fn replacing_the_top_keeps_the_heap() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
-        for _ in 0..200 {
-            let len = rng.gen_range(1..40);
-            let mut words: Vec<u64> = (0..len).map(|_| rng.gen_range(0..50)).collect();
-            let (mut head, mut tail) = ([Entry::default(); HEAD], vec![Entry::default(); len]);
-            build(&words, &mut head, &mut tail);
-            let extra = rng.gen_range(0..50);
-            words.sort_unstable_by(|a, b| b.cmp(a));
-            let t = len.saturating_sub(HEAD);
-            let mut h = Heap { head: &mut head, tail: &mut tail[..t], len };
-            let top = h.replace_top(Entry { word: extra, ..Entry::default() });
-            assert_eq!({ top.word }, words[0]);
-            words[0] = extra;
             words.sort_unstable_by(|a, b| b.cmp(a));
             assert_eq!(drain(&mut head, &mut tail, len), words);
         }

@@ -1,30 +1,26 @@
-//! Every directed link's candidates: a 64-byte record per link, in link
-//! order, holding the first [`HEAD`] places of its heap (or list), its
-//! pending arrival (the one packet that comes over the link before it
-//! along the same line, see the module doc of [`super`]) and where the
-//! rest of its candidates live: the slice `arena[start .. start + cap]`
-//! of one shared arena. Most links hold few candidates and never touch the
+//! Every directed link's candidates. Links are numbered slot-major, `b =
+//! slot * span + pu` with `span` the PUs rounded up to a multiple of 64,
+//! so that each slot's links fill whole words of the [`Links::active`]
+//! bitset and the links of one line follow each other in memory. A link's
+//! record holds the first [`HEAD`] places of its heap (or list) and where
+//! the rest live: the slice `arena[start .. start + cap]` of one shared
 //! arena. A full slice moves to the arena's end with twice the room; once
 //! moved slices leave a third of the arena as garbage, it is rebuilt in
 //! link order, so that serving links in order walks memory in order.
 //! Memory stays linear in packets plus links.
 
-use super::bucket::{Entry, Heap, HEAD};
+use super::bucket::{best_drawn, Entry, Heap, HEAD};
 
 /// Garbage below this many places is never collected.
 const MIN_GARBAGE: usize = 1 << 14;
 
-/// One directed link: its first candidates, its pending arrival, and where
-/// the others live. One cache line.
+/// One directed link: its first candidates and where the others live.
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(64))]
+#[repr(C)]
 pub(super) struct Link {
-    /// The packet that arrived over the previous link of its line and has
-    /// yet to join the candidates (`left == 0`: none).
-    pub pend: Entry,
     /// Places `0 .. HEAD` of the heap.
     pub head: [Entry; HEAD],
-    /// Candidates in the heap.
+    /// Candidates.
     pub len: u32,
     /// First place of its arena slice.
     pub start: u32,
@@ -38,50 +34,66 @@ pub(super) struct Links {
     pub rec: Vec<Link>,
     /// The arena slices of all links.
     pub arena: Vec<Entry>,
-    /// Bit `b`: link `b` has a candidate (in its heap or pending).
+    /// Bit `b`: link `b` has a candidate.
     pub active: Vec<u64>,
+    /// Links of one slot: the PUs rounded up to a multiple of 64.
+    pub span: usize,
     /// Places no link owns.
     garbage: usize,
 }
 
 impl Links {
-    /// No candidates on `links` links.
-    pub fn new(links: usize) -> Links {
+    /// No candidates on `slots` links of each of `pus` PUs.
+    pub fn new(pus: usize, slots: usize) -> Links {
+        let span = pus.div_ceil(64) * 64;
         Links {
-            rec: vec![Link::default(); links],
+            rec: vec![Link::default(); slots * span],
             arena: Vec::new(),
-            active: vec![0; links.div_ceil(64)],
+            active: vec![0; slots * span / 64],
+            span,
             garbage: 0,
         }
     }
 
-    /// Marks link `b` as having candidates.
+    /// The link of `pu` in `slot`.
     #[inline]
-    pub fn activate(&mut self, b: usize) {
-        self.active[b >> 6] |= 1 << (b & 63);
+    pub fn index(&self, pu: u32, slot: usize) -> usize {
+        slot * self.span + pu as usize
     }
 
-    /// Marks link `b` as having none.
+    /// The candidates of link `b`.
     #[inline]
-    pub fn deactivate(&mut self, b: usize) {
-        self.active[b >> 6] &= !(1 << (b & 63));
-    }
-
-    /// The candidates of link `b` and its record.
-    #[inline]
-    pub fn heap(&mut self, b: usize) -> (Heap<'_>, &mut Entry) {
+    fn heap(&mut self, b: usize) -> Heap<'_> {
         let l = &mut self.rec[b];
         let len = l.len as usize;
         let start = l.start as usize;
         let tail = &mut self.arena[start..start + len.saturating_sub(HEAD)];
-        (
-            Heap {
-                head: &mut l.head,
-                tail,
-                len,
-            },
-            &mut l.pend,
-        )
+        Heap {
+            head: &mut l.head,
+            tail,
+            len,
+        }
+    }
+
+    /// Takes the candidate link `b` carries in step `t`: the top of its
+    /// heap, or for the random strategy (`list`) the best drawn.
+    #[inline]
+    pub fn pop(&mut self, b: usize, list: bool, seed: u64, t: u64) -> Entry {
+        let l = &mut self.rec[b];
+        if l.len == 1 {
+            l.len = 0;
+            self.active[b >> 6] &= !(1 << (b & 63));
+            return l.head[0];
+        }
+        let mut h = self.heap(b);
+        let out = if list {
+            let (i, _) = best_drawn(&h, seed, t);
+            h.swap_remove(i)
+        } else {
+            h.pop()
+        };
+        self.rec[b].len -= 1;
+        out
     }
 
     /// Adds `e` to the candidates of link `b` (to its heap, or to its list
@@ -89,18 +101,23 @@ impl Links {
     #[inline]
     pub fn push(&mut self, b: usize, e: Entry, list: bool) {
         let l = &mut self.rec[b];
-        if l.len as usize >= HEAD && l.len as usize - HEAD == l.cap as usize {
+        let len = l.len as usize;
+        if len == 0 {
+            l.head[0] = e;
+            l.len = 1;
+            self.active[b >> 6] |= 1 << (b & 63);
+            return;
+        }
+        if len >= HEAD && len - HEAD == l.cap as usize {
             self.grow(b);
         }
         self.rec[b].len += 1;
-        let (mut h, _) = self.heap(b);
+        let mut h = self.heap(b);
         if list {
-            let last = h.len - 1;
-            h.swap(last, e);
+            h.append(e);
         } else {
             h.push(e);
         }
-        self.activate(b);
     }
 
     /// Moves the arena slice of link `b` to the arena's end with twice the
@@ -135,10 +152,17 @@ impl Links {
     fn rebuild(&mut self) {
         let room = |l: &Link| {
             let n = (l.len as usize).saturating_sub(HEAD);
-            if n == 0 { 0 } else { (n + n / 2).max(4) }
+            if n == 0 {
+                0
+            } else {
+                (n + n / 2).max(4)
+            }
         };
         let size: usize = self.rec.iter().map(room).sum();
-        assert!(size <= u32::MAX as usize, "too many candidates for the link arena");
+        assert!(
+            size <= u32::MAX as usize,
+            "too many candidates for the link arena"
+        );
         let mut arena = Vec::with_capacity(size + size / 2);
         for l in &mut self.rec {
             let cap = room(l);

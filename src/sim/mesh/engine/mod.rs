@@ -26,7 +26,7 @@ mod tests;
 
 use bucket::{Entry, TRANSIT};
 use links::Links;
-use sweep::{Falling, Fifo, Random, Rising, Rule, Sweep, Tally, ARRIVAL, PACKET};
+use sweep::{Falling, Fifo, Random, Rising, Rule, Sweep, ARRIVAL, PACKET};
 
 use rand::seq::SliceRandom;
 use rand_chacha::rand_core::SeedableRng;
@@ -156,7 +156,6 @@ struct State<'a> {
     who: Vec<u32>,
     /// n^axis per axis.
     strides: Vec<u32>,
-    slot_bits: u32,
     links: Links,
     /// Candidates on links, in heaps and pending slots.
     busy: usize,
@@ -193,16 +192,13 @@ impl<'a> State<'a> {
                 transit: 0,
             })
             .collect();
-        let slots = 2 * shape.dims as u32;
-        let slot_bits = slots.next_power_of_two().trailing_zeros();
         State {
             shape: *shape,
             config,
             home,
             who,
             strides: (0..shape.dims).map(|a| shape.stride(a)).collect(),
-            slot_bits,
-            links: Links::new(shape.pus() << slot_bits),
+            links: Links::new(shape.pus(), 2 * shape.dims),
             busy: 0,
             later: Vec::new(),
             ends: Box::new([0; 256]),
@@ -336,7 +332,7 @@ impl<'a> State<'a> {
                         left: dist as u16,
                         xt: x as u16 | if transit == 1 { TRANSIT } else { 0 },
                     };
-                    let link = (pos << self.slot_bits) as usize | (2 * axis + dir.slot());
+                    let link = self.links.index(pos, 2 * axis + dir.slot());
                     if self.config.strategy == Strategy::Random {
                         self.links.push(link, e, true);
                     } else {
@@ -360,27 +356,21 @@ impl<'a> State<'a> {
             later: &mut self.later,
             strides: &self.strides,
             side: self.shape.side,
-            slot_bits: self.slot_bits,
             t,
             seed: self.config.seed,
         };
-        let tally = Tally {
-            qmax: self.out.qmax,
-            qmax_transit: self.out.qmax_transit,
-            hops: 0,
+        let hops = match self.shape.topology {
+            Topology::Torus => sweep.run::<R, true>(),
+            Topology::Mesh => sweep.run::<R, false>(),
         };
-        let tally = match self.shape.topology {
-            Topology::Torus => sweep.run::<R, true>(tally),
-            Topology::Mesh => sweep.run::<R, false>(tally),
-        };
-        self.out.qmax = tally.qmax;
-        self.out.qmax_transit = tally.qmax_transit;
-        self.out.hops += tally.hops;
+        self.out.hops += hops;
         self.out.steps = t;
-        // Every packet that moved is pending on its next link but those
-        // left for later.
+        // Every packet that moved is on its next link but those left for
+        // later.
         self.busy -= self.later.len();
         self.finish_hops::<R>(t);
+        let out = &mut self.out;
+        sweep::check(&self.links, &self.cnt, 2 * self.shape.dims, &mut out.qmax, &mut out.qmax_transit);
     }
 
     /// The hops the sweep left: packets through their legs start the next
@@ -389,7 +379,7 @@ impl<'a> State<'a> {
     fn finish_hops<R: Rule>(&mut self, t: u64) {
         let mut later = std::mem::take(&mut self.later);
         for &(to, e) in &later {
-            let q = to >> self.slot_bits;
+            let q = (to as usize % self.links.span) as Pu;
             self.cnt[q as usize] += ARRIVAL;
             if e.left == 0 {
                 let j = e.phase();

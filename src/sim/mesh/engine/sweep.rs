@@ -1,8 +1,8 @@
 //! One step's sweep over the links with candidates, in index order (see
 //! the module doc of [`super`]), specialised per strategy by [`Rule`].
 
-use super::bucket::{self, Entry, Heap, HEAD, TRANSIT};
-use super::links::{Link, Links};
+use super::bucket::{Entry, TRANSIT};
+use super::links::Links;
 use super::KEY_MAX;
 
 /// How a strategy keys its candidates, as far as the sweep needs it.
@@ -84,186 +84,97 @@ pub(super) struct Sweep<'s> {
     pub strides: &'s [u32],
     /// n.
     pub side: u32,
-    /// Links per PU: `1 << slot_bits`.
-    pub slot_bits: u32,
     /// The step.
     pub t: u64,
     /// The random strategy's seed.
     pub seed: u64,
 }
 
-/// What a sweep counted.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Tally {
-    /// The most packets, and packets in transit, seen at a PU.
-    pub qmax: u32,
-    /// See `qmax`.
-    pub qmax_transit: u32,
-    /// Packets that moved.
-    pub hops: u64,
-}
-
-impl Tally {
-    /// Folds the counts `c` of a PU into the maxima.
-    #[inline]
-    fn check(&mut self, c: u64) {
-        self.qmax = self.qmax.max((c >> 32) as u32);
-        self.qmax_transit = self.qmax_transit.max(c as u32);
-    }
-}
-
 impl Sweep<'_> {
-    /// Serves every link with candidates, in index order: each carries one
-    /// packet, which joins the pending slot of the next link of its line
-    /// (or [`Sweep::later`]). `tally` starts with the maxima so far.
-    pub fn run<R: Rule, const TORUS: bool>(&mut self, mut tally: Tally) -> Tally {
-        let sb = self.slot_bits;
-        let per_pu = 1u32 << sb;
-        let pu_bits = (1u64 << per_pu) - 1;
-        let (n, t, seed) = (self.side, self.t, self.seed);
-        let mut stride = [0u32; 16];
-        for (slot, s) in stride.iter_mut().enumerate().take(2 * self.strides.len()) {
-            *s = self.strides[slot >> 1];
+    /// Serves every link with candidates, slot by slot: Down links in
+    /// increasing index order and Up links in decreasing order, so that
+    /// the next link of a packet's line has always been served when the
+    /// packet joins it. Returns the packets that moved.
+    pub fn run<R: Rule, const TORUS: bool>(&mut self) -> u64 {
+        let mut hops = 0;
+        for slot in 0..2 * self.strides.len() {
+            hops += if slot & 1 == 0 {
+                self.slot::<R, TORUS, true>(slot)
+            } else {
+                self.slot::<R, TORUS, false>(slot)
+            };
         }
-        let Links { rec, arena, active, .. } = &mut *self.links;
-        let (rec, arena, active) = (&mut rec[..], &mut arena[..], &mut active[..]);
-        let (cnt, ends, later) = (&mut *self.cnt, &mut *self.ends, &mut *self.later);
-        for w in 0..active.len() {
-            let mut from = 0u32;
-            while from < 64 {
-                let bits = active[w] & (!0u64 << from);
-                if bits == 0 {
-                    break;
-                }
-                let first = bits.trailing_zeros() & !(per_pu - 1);
-                from = first + per_pu;
-                let pu = ((w as u32) << 6 | first) >> sb;
-                let mut slots = (active[w] >> first) & pu_bits;
-                // No packet arrives at `pu` while it is served but the
-                // pending ones of its Up links, counted here.
-                let mut c = cnt[pu as usize];
-                while slots != 0 {
-                    let slot = slots.trailing_zeros();
-                    slots &= slots - 1;
-                    let b = (pu << sb | slot) as usize;
-                    let up = slot & 1 == 0;
-                    if up && rec[b].pend.left != 0 {
-                        c = c.wrapping_add(ARRIVAL);
-                    }
-                    let out = take::<R>(&mut rec[b], arena, up, seed, t);
-                    if rec[b].len == 0 {
-                        active[b >> 6] &= !(1 << (b & 63));
-                    }
-                    let Some(mut e) = out else {
-                        continue;
-                    };
-                    tally.hops += 1;
-                    ends[(e.word >> 56) as usize] = t;
-                    c = c.wrapping_sub(PACKET | u64::from(e.transit()));
-                    let s = stride[slot as usize];
-                    let (q, wrap) = if TORUS {
-                        let x = e.x();
-                        let (q, x, wrap) = if up {
-                            if x + 1 == n {
-                                (pu - (n - 1) * s, 0, true)
-                            } else {
-                                (pu + s, x + 1, false)
-                            }
-                        } else if x == 0 {
-                            (pu + (n - 1) * s, n - 1, true)
+        hops
+    }
+
+    /// Serves the links of `slot`, Up ones if `UP`.
+    fn slot<R: Rule, const TORUS: bool, const UP: bool>(&mut self, slot: usize) -> u64 {
+        let span = self.links.span;
+        let s = self.strides[slot >> 1];
+        let (n, t, seed) = (self.side, self.t, self.seed);
+        let first = slot * span / 64;
+        let mut hops = 0u64;
+        for k in 0..span / 64 {
+            let w = if UP { first + span / 64 - 1 - k } else { first + k };
+            let mut bits = self.links.active[w];
+            hops += u64::from(bits.count_ones());
+            while bits != 0 {
+                let i = if UP { 63 - bits.leading_zeros() } else { bits.trailing_zeros() };
+                bits &= !(1 << i);
+                let b = w * 64 + i as usize;
+                let pu = (b - slot * span) as u32;
+                let mut e = self.links.pop(b, R::RANDOM, seed, t);
+                self.ends[(e.word >> 56) as usize] = t;
+                let c = &mut self.cnt[pu as usize];
+                *c = c.wrapping_sub(PACKET | u64::from(e.transit()));
+                let (q, wrap) = if TORUS {
+                    let x = e.x();
+                    let (q, x, wrap) = if UP {
+                        if x + 1 == n {
+                            (pu - (n - 1) * s, 0, true)
                         } else {
-                            (pu - s, x - 1, false)
-                        };
-                        e.xt = x as u16 | TRANSIT;
-                        (q, wrap)
+                            (pu + s, x + 1, false)
+                        }
+                    } else if x == 0 {
+                        (pu + (n - 1) * s, n - 1, true)
                     } else {
-                        e.xt |= TRANSIT;
-                        (if up { pu.wrapping_add(s) } else { pu.wrapping_sub(s) }, false)
+                        (pu - s, x - 1, false)
                     };
-                    e.left = e.left.wrapping_sub(1);
-                    e.word = R::rekey(e.word, t);
-                    let to = (q << sb | slot) as usize;
-                    if e.left == 0 || wrap {
-                        later.push((to as u32, e));
-                        continue;
-                    }
-                    if !up {
-                        // `q` was served before `pu`: its departures are
-                        // counted by now.
-                        let d = &mut cnt[q as usize];
-                        *d = d.wrapping_add(ARRIVAL);
-                        tally.check(*d);
-                    }
-                    debug_assert_eq!(rec[to].pend.left, 0, "two arrivals on one link");
-                    rec[to].pend = e;
-                    active[to >> 6] |= 1 << (to & 63);
+                    e.xt = x as u16 | TRANSIT;
+                    (q, wrap)
+                } else {
+                    e.xt |= TRANSIT;
+                    (if UP { pu.wrapping_add(s) } else { pu.wrapping_sub(s) }, false)
+                };
+                e.left = e.left.wrapping_sub(1);
+                e.word = R::rekey(e.word, t);
+                let to = slot * span + q as usize;
+                if e.left == 0 || wrap {
+                    self.later.push((to as u32, e));
+                    continue;
                 }
-                cnt[pu as usize] = c;
-                tally.check(c);
+                let c = &mut self.cnt[q as usize];
+                *c = c.wrapping_add(ARRIVAL);
+                self.links.push(to, e, R::RANDOM);
             }
         }
-        tally
+        hops
     }
 }
 
-/// The packet link `l` carries this step, its pending arrival merged into
-/// its candidates: on an Up link the arrival came this step (after the
-/// step's candidates were fixed) and joins after the choice; on a Down
-/// link it came last step and competes.
-#[inline(always)]
-fn take<R: Rule>(l: &mut Link, arena: &mut [Entry], up: bool, seed: u64, t: u64) -> Option<Entry> {
-    let pend = l.pend;
-    let has = pend.left != 0;
-    l.pend.left = 0;
-    let len = l.len as usize;
-    if len == 0 {
-        debug_assert!(has, "an active link without candidates");
-        if up {
-            l.head[0] = pend;
-            l.len = 1;
-            return None;
+/// Folds into `qmax` and `qmax_transit` the counts of every PU with a link
+/// holding candidates: every PU a packet reached in the step (but those
+/// whose legs ended there, which the engine checks itself), and others,
+/// whose counts only fell since they were last reached.
+pub(super) fn check(links: &Links, cnt: &[u64], slots: usize, qmax: &mut u32, qmax_transit: &mut u32) {
+    let words = links.span / 64;
+    for k in 0..words {
+        let mut bits = (0..slots).fold(0, |m, slot| m | links.active[slot * words + k]);
+        while bits != 0 {
+            let c = cnt[k * 64 + bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            *qmax = (*qmax).max((c >> 32) as u32);
+            *qmax_transit = (*qmax_transit).max(c as u32);
         }
-        return Some(pend);
     }
-    if !R::RANDOM && len == 1 {
-        let top = l.head[0];
-        if has {
-            if !up && pend.word > top.word {
-                return Some(pend);
-            }
-            l.head[0] = pend;
-        } else {
-            l.len = 0;
-        }
-        return Some(top);
-    }
-    let start = l.start as usize;
-    let mut h = Heap {
-        head: &mut l.head,
-        tail: &mut arena[start..start + len.saturating_sub(HEAD)],
-        len,
-    };
-    let mut left = len;
-    let out = if R::RANDOM {
-        let (i, rate) = h.best_drawn(seed, t);
-        if has && !up && bucket::rate(pend, seed, t) > rate {
-            return Some(pend);
-        }
-        if has {
-            h.swap(i, pend)
-        } else {
-            left -= 1;
-            h.swap_remove(i)
-        }
-    } else if has {
-        if !up && pend.word > h.head[0].word {
-            return Some(pend);
-        }
-        h.replace_top(pend)
-    } else {
-        left -= 1;
-        h.pop()
-    };
-    l.len = left as u32;
-    Some(out)
 }
