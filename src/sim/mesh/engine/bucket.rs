@@ -167,6 +167,23 @@ impl Heap<'_> {
         top
     }
 
+    /// Replaces the largest word of the non-empty max-heap by `e`, and
+    /// returns it.
+    #[inline]
+    pub fn replace_top(&mut self, e: Entry) -> Entry {
+        let top = self.head[0];
+        self.sift_down(e);
+        top
+    }
+
+    /// Puts `e` in place `i` of the list and returns what was there.
+    #[inline]
+    pub fn swap(&mut self, i: usize, e: Entry) -> Entry {
+        let out = self.get(i);
+        self.set(i, e);
+        out
+    }
+
     /// Removes place `i` of the list, moving the last into it (the caller
     /// shortens it by one).
     #[inline]

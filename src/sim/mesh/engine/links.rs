@@ -14,12 +14,17 @@ use super::bucket::{best_drawn, Entry, Heap, HEAD};
 /// Garbage below this many places is never collected.
 const MIN_GARBAGE: usize = 1 << 14;
 
-/// One directed link: its first candidates and where the others live.
+/// One directed link: its first candidates, where the others live, and
+/// the packet arriving over the link before it in the current step.
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(C)]
+#[repr(C, align(64))]
 pub(super) struct Link {
     /// Places `0 .. HEAD` of the heap.
     pub head: [Entry; HEAD],
+    /// The packet that arrived over the previous link of its line in this
+    /// step and joins the candidates once this link has chosen (`left ==
+    /// 0`: none).
+    pub pend: Entry,
     /// Candidates.
     pub len: u32,
     /// First place of its arena slice.
@@ -94,6 +99,40 @@ impl Links {
         };
         self.rec[b].len -= 1;
         out
+    }
+
+    /// Serves link `b` in step `t`: takes the candidate it carries, if it
+    /// had any at the step's start, and adds its pending arrival to its
+    /// candidates.
+    #[inline]
+    pub fn take(&mut self, b: usize, list: bool, seed: u64, t: u64) -> Option<Entry> {
+        let l = &mut self.rec[b];
+        let pend = l.pend;
+        if pend.left == 0 {
+            return Some(self.pop(b, list, seed, t));
+        }
+        l.pend.left = 0;
+        match l.len {
+            0 => {
+                l.head[0] = pend;
+                l.len = 1;
+                None
+            }
+            1 => {
+                let out = l.head[0];
+                l.head[0] = pend;
+                Some(out)
+            }
+            _ => {
+                let mut h = self.heap(b);
+                Some(if list {
+                    let (i, _) = best_drawn(&h, seed, t);
+                    h.swap(i, pend)
+                } else {
+                    h.replace_top(pend)
+                })
+            }
+        }
     }
 
     /// Adds `e` to the candidates of link `b` (to its heap, or to its list

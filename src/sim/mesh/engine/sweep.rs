@@ -91,10 +91,10 @@ pub(super) struct Sweep<'s> {
 }
 
 impl Sweep<'_> {
-    /// Serves every link with candidates, slot by slot: Down links in
-    /// increasing index order and Up links in decreasing order, so that
-    /// the next link of a packet's line has always been served when the
-    /// packet joins it. Returns the packets that moved.
+    /// Serves every link with candidates, slot by slot, each in the
+    /// direction its packets travel: a packet leaving a link becomes the
+    /// pending arrival of the next link of its line, served later in the
+    /// same sweep. Returns the packets that moved.
     pub fn run<R: Rule, const TORUS: bool>(&mut self) -> u64 {
         let mut hops = 0;
         for slot in 0..2 * self.strides.len() {
@@ -107,23 +107,27 @@ impl Sweep<'_> {
         hops
     }
 
-    /// Serves the links of `slot`, Up ones if `UP`.
+    /// Serves the links of `slot`, Up ones (in increasing order) if `UP`,
+    /// else Down ones (in decreasing order).
     fn slot<R: Rule, const TORUS: bool, const UP: bool>(&mut self, slot: usize) -> u64 {
         let span = self.links.span;
         let s = self.strides[slot >> 1];
         let (n, t, seed) = (self.side, self.t, self.seed);
         let first = slot * span / 64;
+        let base = slot * span;
         let mut hops = 0u64;
         for k in 0..span / 64 {
-            let w = if UP { first + span / 64 - 1 - k } else { first + k };
+            let w = if UP { first + k } else { first + span / 64 - 1 - k };
             let mut bits = self.links.active[w];
-            hops += u64::from(bits.count_ones());
             while bits != 0 {
-                let i = if UP { 63 - bits.leading_zeros() } else { bits.trailing_zeros() };
+                let i = if UP { bits.trailing_zeros() } else { 63 - bits.leading_zeros() };
                 bits &= !(1 << i);
                 let b = w * 64 + i as usize;
-                let pu = (b - slot * span) as u32;
-                let mut e = self.links.pop(b, R::RANDOM, seed, t);
+                let pu = (b - base) as u32;
+                let Some(mut e) = self.links.take(b, R::RANDOM, seed, t) else {
+                    continue;
+                };
+                hops += 1;
                 self.ends[(e.word >> 56) as usize] = t;
                 let c = &mut self.cnt[pu as usize];
                 *c = c.wrapping_sub(PACKET | u64::from(e.transit()));
@@ -148,14 +152,20 @@ impl Sweep<'_> {
                 };
                 e.left = e.left.wrapping_sub(1);
                 e.word = R::rekey(e.word, t);
-                let to = slot * span + q as usize;
+                let to = base + q as usize;
                 if e.left == 0 || wrap {
                     self.later.push((to as u32, e));
                     continue;
                 }
                 let c = &mut self.cnt[q as usize];
                 *c = c.wrapping_add(ARRIVAL);
-                self.links.push(to, e, R::RANDOM);
+                debug_assert_eq!(self.links.rec[to].pend.left, 0, "two arrivals on one link");
+                self.links.rec[to].pend = e;
+                let bit = 1 << (to & 63);
+                self.links.active[to >> 6] |= bit;
+                if to >> 6 == w {
+                    bits |= bit;
+                }
             }
         }
         hops
