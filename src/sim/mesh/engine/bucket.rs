@@ -6,35 +6,51 @@
 use super::draw;
 
 /// A candidate: its heap word and the state a hop updates, so that a hop
-/// touches only the two links it leaves and joins. Packed to 12 bytes
+/// touches only the links it leaves and joins. Packed to 12 bytes
 /// (aligned to 4) so that more candidates share a cache line; fields are
 /// only ever copied, never borrowed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C, packed(4))]
 pub(super) struct Entry {
-    /// `(key << 32) | rank`, the key being `(255 - phase) << 24 | measure`.
+    /// `(key << 32) | rank`, the key being `(255 - phase) << 24 | measure`
+    /// (never 0: at most 255 phases).
     pub word: u64,
-    /// Hops left in the leg.
-    pub left: u16,
-    /// The coordinate along the leg's axis (15 bits), and [`TRANSIT`] once
-    /// the packet has moved (until it is delivered).
-    pub xt: u16,
+    /// Hops left in the leg (low 16 bits; 0 marks an empty pending slot),
+    /// the coordinate along the leg's axis (next 15 bits) and [`TRANSIT`]
+    /// once the packet has moved (until it is delivered).
+    pub aux: u32,
 }
 
-/// The flag of [`Entry::xt`] marking a packet in transit.
-pub(super) const TRANSIT: u16 = 1 << 15;
+/// The flag of [`Entry::aux`] marking a packet in transit.
+pub(super) const TRANSIT: u32 = 1 << 31;
 
 impl Entry {
+    /// A candidate with `word`, `left` hops to go, at coordinate `x`, in
+    /// transit if `transit`.
+    pub fn new(word: u64, left: u32, x: u32, transit: bool) -> Entry {
+        let t = if transit { TRANSIT } else { 0 };
+        Entry {
+            word,
+            aux: left | x << 16 | t,
+        }
+    }
+
+    /// Hops left in the leg.
+    #[inline]
+    pub fn left(self) -> u32 {
+        self.aux & 0xffff
+    }
+
     /// The coordinate along the leg's axis.
     #[inline]
     pub fn x(self) -> u32 {
-        u32::from(self.xt & !TRANSIT)
+        (self.aux >> 16) & 0x7fff
     }
 
     /// 1 if the packet is in transit, else 0.
     #[inline]
     pub fn transit(self) -> u32 {
-        u32::from(self.xt >> 15)
+        self.aux >> 31
     }
 
     /// The rank (the low half of the word).
@@ -47,6 +63,17 @@ impl Entry {
     #[inline]
     pub fn phase(self) -> usize {
         255 - (self.word >> 56) as usize
+    }
+
+    /// `a` if `c`, else `b`, without a branch.
+    #[inline(always)]
+    pub fn pick(c: bool, a: Entry, b: Entry) -> Entry {
+        let m = (c as u64).wrapping_neg();
+        let m32 = m as u32;
+        Entry {
+            word: (a.word & m) | (b.word & !m),
+            aux: (a.aux & m32) | (b.aux & !m32),
+        }
     }
 }
 
@@ -152,7 +179,7 @@ impl Heap<'_> {
 
     /// Removes the largest word of the non-empty max-heap (the caller
     /// shortens it by one).
-    #[inline]
+    #[cfg(test)]
     pub fn pop(&mut self) -> Entry {
         let top = self.head[0];
         let last = self.get(self.len - 1);

@@ -11,6 +11,23 @@
 
 use super::bucket::{best_drawn, Entry, Heap, HEAD};
 
+/// Puts `e` in the root of the heap `head[..len]` (`1 <= len <= HEAD`),
+/// whose root is a hole, and restores the heap without branches.
+#[inline(always)]
+fn sift_head(head: &mut [Entry; HEAD], len: usize, e: Entry) {
+    if len == 1 {
+        head[0] = e;
+        return;
+    }
+    let (a, b) = (head[1], head[2]);
+    // The larger child: the second only if there are two and it wins.
+    let two = len > 2 && b.word > a.word;
+    let c = Entry::pick(two, b, a);
+    let up = c.word > e.word;
+    head[0] = Entry::pick(up, c, e);
+    head[1 + two as usize] = Entry::pick(up, e, c);
+}
+
 /// Garbage below this many places is never collected.
 const MIN_GARBAGE: usize = 1 << 14;
 
@@ -80,27 +97,6 @@ impl Links {
         }
     }
 
-    /// Takes the candidate link `b` carries in step `t`: the top of its
-    /// heap, or for the random strategy (`list`) the best drawn.
-    #[inline]
-    pub fn pop(&mut self, b: usize, list: bool, seed: u64, t: u64) -> Entry {
-        let l = &mut self.rec[b];
-        if l.len == 1 {
-            l.len = 0;
-            self.active[b >> 6] &= !(1 << (b & 63));
-            return l.head[0];
-        }
-        let mut h = self.heap(b);
-        let out = if list {
-            let (i, _) = best_drawn(&h, seed, t);
-            h.swap_remove(i)
-        } else {
-            h.pop()
-        };
-        self.rec[b].len -= 1;
-        out
-    }
-
     /// Serves link `b` in step `t`: takes the candidate it carries, if it
     /// had any at the step's start, and adds its pending arrival to its
     /// candidates.
@@ -108,31 +104,55 @@ impl Links {
     pub fn take(&mut self, b: usize, list: bool, seed: u64, t: u64) -> Option<Entry> {
         let l = &mut self.rec[b];
         let pend = l.pend;
-        if pend.left == 0 {
-            return Some(self.pop(b, list, seed, t));
+        let len = l.len as usize;
+        if list && len > 1 {
+            return Some(self.take_drawn(b, seed, t));
         }
-        l.pend.left = 0;
-        match l.len {
-            0 => {
+        let top = l.head[0];
+        // What fills the place the top leaves: the arrival, or the last.
+        let e = if pend.left() != 0 {
+            l.pend.aux = 0;
+            if len == 0 {
                 l.head[0] = pend;
                 l.len = 1;
-                None
+                return None;
             }
-            1 => {
-                let out = l.head[0];
-                l.head[0] = pend;
-                Some(out)
+            pend
+        } else {
+            l.len -= 1;
+            if len == 1 {
+                self.active[b >> 6] &= !(1 << (b & 63));
+                return Some(top);
             }
-            _ => {
-                let mut h = self.heap(b);
-                Some(if list {
-                    let (i, _) = best_drawn(&h, seed, t);
-                    h.swap(i, pend)
-                } else {
-                    h.replace_top(pend)
-                })
+            if len <= HEAD {
+                l.head[len - 1]
+            } else {
+                self.arena[l.start as usize + len - 1 - HEAD]
             }
+        };
+        let len = l.len as usize;
+        if len <= HEAD {
+            sift_head(&mut l.head, len, e);
+        } else {
+            let mut h = self.heap(b);
+            h.replace_top(e);
         }
+        Some(top)
+    }
+
+    /// [`Links::take`] for the random strategy's list of more than one.
+    #[cold]
+    fn take_drawn(&mut self, b: usize, seed: u64, t: u64) -> Entry {
+        let pend = self.rec[b].pend;
+        self.rec[b].pend.aux = 0;
+        let mut h = self.heap(b);
+        let (i, _) = best_drawn(&h, seed, t);
+        if pend.left() != 0 {
+            return h.swap(i, pend);
+        }
+        let out = h.swap_remove(i);
+        self.rec[b].len -= 1;
+        out
     }
 
     /// Adds `e` to the candidates of link `b` (to its heap, or to its list

@@ -24,7 +24,7 @@ mod sweep;
 #[cfg(test)]
 mod tests;
 
-use bucket::{Entry, TRANSIT};
+use bucket::Entry;
 use links::Links;
 use sweep::{Falling, Fifo, Random, Rising, Rule, Sweep, ARRIVAL, PACKET};
 
@@ -327,11 +327,9 @@ impl<'a> State<'a> {
                         Strategy::Fifo => KEY_MAX - since.min(u64::from(KEY_MAX)) as u32,
                     };
                     debug_assert!(measure <= KEY_MAX, "measures fit in 24 bits");
-                    let e = Entry {
-                        word: u64::from(r) | u64::from(255 - j as u32) << 56 | u64::from(measure) << 32,
-                        left: dist as u16,
-                        xt: x as u16 | if transit == 1 { TRANSIT } else { 0 },
-                    };
+                    let word =
+                        u64::from(r) | u64::from(255 - j as u32) << 56 | u64::from(measure) << 32;
+                    let e = Entry::new(word, dist, x, transit == 1);
                     let link = self.links.index(pos, 2 * axis + dir.slot());
                     if self.config.strategy == Strategy::Random {
                         self.links.push(link, e, true);
@@ -381,7 +379,7 @@ impl<'a> State<'a> {
         for &(to, e) in &later {
             let q = (to as usize % self.links.span) as Pu;
             self.cnt[q as usize] += ARRIVAL;
-            if e.left == 0 {
+            if e.left() == 0 {
                 let j = e.phase();
                 self.remaining[j] -= 1;
                 self.start_leg(e.rank(), j + 1, q, 1, t + 1);

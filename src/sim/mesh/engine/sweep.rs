@@ -144,22 +144,23 @@ impl Sweep<'_> {
                     } else {
                         (pu - s, x - 1, false)
                     };
-                    e.xt = x as u16 | TRANSIT;
+                    e.aux = (e.aux & 0xffff) | x << 16 | TRANSIT;
                     (q, wrap)
                 } else {
-                    e.xt |= TRANSIT;
+                    e.aux |= TRANSIT;
                     (if UP { pu.wrapping_add(s) } else { pu.wrapping_sub(s) }, false)
                 };
-                e.left = e.left.wrapping_sub(1);
+                // Still in its leg: at least one hop left.
+                e.aux = e.aux.wrapping_sub(1);
                 e.word = R::rekey(e.word, t);
                 let to = base + q as usize;
-                if e.left == 0 || wrap {
+                if e.left() == 0 || wrap {
                     self.later.push((to as u32, e));
                     continue;
                 }
                 let c = &mut self.cnt[q as usize];
                 *c = c.wrapping_add(ARRIVAL);
-                debug_assert_eq!(self.links.rec[to].pend.left, 0, "two arrivals on one link");
+                debug_assert_eq!(self.links.rec[to].pend.left(), 0, "two arrivals on one link");
                 self.links.rec[to].pend = e;
                 let bit = 1 << (to & 63);
                 self.links.active[to >> 6] |= bit;
