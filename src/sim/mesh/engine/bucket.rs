@@ -141,7 +141,9 @@ impl Heap<'_> {
             if l >= n {
                 break;
             }
-            let c = if l + 1 < n && tail[l + 1].word > tail[l].word { l + 1 } else { l };
+            // Without a right child, `l` is compared with itself.
+            let r = (l + 1).min(n - 1);
+            let c = l + usize::from(tail[r].word > tail[l].word);
             if tail[c].word <= w {
                 break;
             }

@@ -15,15 +15,11 @@ use super::bucket::{best_drawn, Entry, Heap, HEAD};
 /// whose root is a hole, and restores the heap without branches.
 #[inline(always)]
 fn sift_head(head: &mut [Entry; HEAD], len: usize, e: Entry) {
-    if len == 1 {
-        head[0] = e;
-        return;
-    }
     let (a, b) = (head[1], head[2]);
     // The larger child: the second only if there are two and it wins.
-    let two = len > 2 && b.word > a.word;
+    let two = (len > 2) & (b.word > a.word);
     let c = Entry::pick(two, b, a);
-    let up = c.word > e.word;
+    let up = (len > 1) & (c.word > e.word);
     head[0] = Entry::pick(up, c, e);
     head[1 + two as usize] = Entry::pick(up, e, c);
 }
@@ -62,6 +58,9 @@ pub(super) struct Links {
     pub span: usize,
     /// Places no link owns.
     garbage: usize,
+    /// Places added at the arena's end since it was last laid out, out of
+    /// link order.
+    appended: usize,
 }
 
 impl Links {
@@ -74,6 +73,7 @@ impl Links {
             active: vec![0; slots * span / 64],
             span,
             garbage: 0,
+            appended: 0,
         }
     }
 
@@ -100,8 +100,24 @@ impl Links {
     /// Serves link `b` in step `t`: takes the candidate it carries, if it
     /// had any at the step's start, and adds its pending arrival to its
     /// candidates.
-    #[inline]
+    #[inline(always)]
     pub fn take(&mut self, b: usize, list: bool, seed: u64, t: u64) -> Option<Entry> {
+        let l = &mut self.rec[b];
+        let pend = l.pend;
+        let len = l.len as usize;
+        let top = l.head[0];
+        if pend.left() != 0 && len.wrapping_sub(1) < HEAD && !list {
+            // An arrival into a heap within the record: the common case.
+            l.pend.aux = 0;
+            sift_head(&mut l.head, len, pend);
+            return Some(top);
+        }
+        self.take_rest(b, list, seed, t)
+    }
+
+    /// [`Links::take`] but for an arrival into a heap within the record.
+    #[inline]
+    fn take_rest(&mut self, b: usize, list: bool, seed: u64, t: u64) -> Option<Entry> {
         let l = &mut self.rec[b];
         let pend = l.pend;
         let len = l.len as usize;
@@ -194,6 +210,7 @@ impl Links {
         self.arena.extend_from_within(from..from + l.cap as usize);
         self.arena.resize(start + cap as usize, Entry::default());
         self.garbage += l.cap as usize;
+        self.appended += cap as usize;
         let r = &mut self.rec[b];
         r.start = start as u32;
         r.cap = cap;
@@ -201,7 +218,8 @@ impl Links {
 
     /// Rebuilds the arena in link order once a third of it is garbage.
     pub fn collect(&mut self) {
-        if self.garbage > MIN_GARBAGE && 3 * self.garbage > self.arena.len() {
+        let n = self.arena.len();
+        if self.garbage + self.appended > MIN_GARBAGE && (3 * self.garbage > n || 16 * self.appended > n) {
             self.rebuild();
         }
     }
@@ -235,5 +253,7 @@ impl Links {
         }
         self.arena = arena;
         self.garbage = 0;
+        self.appended = 0;
     }
 }
+

@@ -163,9 +163,6 @@ struct State<'a> {
     cnt: Vec<u64>,
     /// Hops the sweep leaves to [`State::finish_hops`].
     later: Vec<(u32, Entry)>,
-    /// By the top byte of a word (255 less the phase): the last step a
-    /// packet moved in that phase.
-    ends: Box<[u64; 256]>,
     /// Per phase: packets not yet through it.
     remaining: Vec<u64>,
     /// Per phase: ranks waiting for its gate.
@@ -201,7 +198,6 @@ impl<'a> State<'a> {
             links: Links::new(shape.pus(), 2 * shape.dims),
             busy: 0,
             later: Vec::new(),
-            ends: Box::new([0; 256]),
             remaining: vec![n as u64; phases],
             waiting: vec![Vec::new(); phases],
             opened: 0,
@@ -350,7 +346,6 @@ impl<'a> State<'a> {
         let mut sweep = Sweep {
             links: &mut self.links,
             cnt: &mut self.cnt,
-            ends: &mut self.ends,
             later: &mut self.later,
             strides: &self.strides,
             side: self.shape.side,
@@ -380,7 +375,9 @@ impl<'a> State<'a> {
             let q = (to as usize % self.links.span) as Pu;
             self.cnt[q as usize] += ARRIVAL;
             if e.left() == 0 {
+                // A packet's last hop in a phase ends its leg there.
                 let j = e.phase();
+                self.out.phase_end[j] = t;
                 self.remaining[j] -= 1;
                 self.start_leg(e.rank(), j + 1, q, 1, t + 1);
             } else {
@@ -398,8 +395,7 @@ impl<'a> State<'a> {
     fn finish(mut self) -> Outcome {
         let mut reached = 0;
         for j in 0..self.plan.phases {
-            let end = self.ends[255 - j];
-            self.out.phase_end[j] = end;
+            let end = self.out.phase_end[j];
             self.out.phase_steps[j] = match self.config.gates {
                 Gates::Barrier if end > 0 => end + 1 - self.out.phase_open[j],
                 Gates::Barrier => 0,

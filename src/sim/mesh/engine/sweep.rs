@@ -73,9 +73,6 @@ pub(super) struct Sweep<'s> {
     pub links: &'s mut Links,
     /// Per PU: packets there `<< 32 | ` packets there in transit.
     pub cnt: &'s mut [u64],
-    /// By the top byte of a word (255 less the phase): the last step a
-    /// packet moved in that phase.
-    pub ends: &'s mut [u64; 256],
     /// Hops that end a leg or wrap around a torus, with the link (or, for
     /// a leg's end, any link of the PU) they arrive at: the engine
     /// finishes them after the sweep.
@@ -123,12 +120,11 @@ impl Sweep<'_> {
                 let i = if UP { bits.trailing_zeros() } else { 63 - bits.leading_zeros() };
                 bits &= !(1 << i);
                 let b = w * 64 + i as usize;
-                let pu = (b - base) as u32;
+                let pu = b.wrapping_sub(base) as u32;
                 let Some(mut e) = self.links.take(b, R::RANDOM, seed, t) else {
                     continue;
                 };
-                hops += 1;
-                self.ends[(e.word >> 56) as usize] = t;
+                hops = hops.wrapping_add(1);
                 let c = &mut self.cnt[pu as usize];
                 *c = c.wrapping_sub(PACKET | u64::from(e.transit()));
                 let (q, wrap) = if TORUS {
@@ -153,7 +149,7 @@ impl Sweep<'_> {
                 // Still in its leg: at least one hop left.
                 e.aux = e.aux.wrapping_sub(1);
                 e.word = R::rekey(e.word, t);
-                let to = base + q as usize;
+                let to = base.wrapping_add(q as usize);
                 if e.left() == 0 || wrap {
                     self.later.push((to as u32, e));
                     continue;
