@@ -81,6 +81,19 @@ impl Entry {
 /// link's arena slice (the tail): heap place `i >= HEAD` is `tail[i - HEAD]`.
 pub(super) const HEAD: usize = 3;
 
+/// Puts `e` in the root of the heap `head[..len]` (`1 <= len <= HEAD`),
+/// whose root is a hole, and restores the heap without branches.
+#[inline(always)]
+pub(super) fn sift_head(head: &mut [Entry; HEAD], len: usize, e: Entry) {
+    let (a, b) = (head[1], head[2]);
+    // The larger child: the second only if there are two and it wins.
+    let two = (len > 2) & (b.word > a.word);
+    let c = Entry::pick(two, b, a);
+    let up = (len > 1) & (c.word > e.word);
+    head[0] = Entry::pick(up, c, e);
+    head[1 + two as usize] = Entry::pick(up, e, c);
+}
+
 /// A link's candidates: `len` of them, the first [`HEAD`] in `head` and
 /// the rest in `tail` (`tail.len() == len.saturating_sub(HEAD)`).
 pub(super) struct Heap<'h> {
@@ -108,36 +121,37 @@ impl Heap<'_> {
         }
     }
 
-    /// Moves `e` down from the root of the max-heap, whose root is a hole.
+    /// Moves `e` down from the root of the max-heap of more than [`HEAD`]
+    /// places, whose root is a hole. Children are chosen without branches.
     #[inline]
     fn sift_down(&mut self, e: Entry) {
-        let len = self.len;
+        debug_assert!(self.len > HEAD);
         let w = e.word;
-        let mut i = 0;
-        // While the children may lie in the head.
-        while 2 * i + 1 < HEAD {
-            let l = 2 * i + 1;
-            if l >= len {
-                self.set(i, e);
-                return;
-            }
-            let r = l + 1;
-            let c = if r < len && self.get(r).word > self.get(l).word { r } else { l };
-            let ec = self.get(c);
-            if ec.word <= w {
-                self.set(i, e);
-                return;
-            }
-            self.set(i, ec);
-            i = c;
-        }
-        // Both children of `i` in the tail from here on: those of heap
-        // place `i` are tail places `2 i + 1 - HEAD` and `2 i + 2 - HEAD`.
-        let tail = &mut *self.tail;
+        let (head, tail) = (&mut *self.head, &mut *self.tail);
         let n = tail.len();
-        let mut hole = i;
+        let two = head[2].word > head[1].word;
+        let c = head[1 + usize::from(two)];
+        if c.word <= w {
+            head[0] = e;
+            return;
+        }
+        head[0] = c;
+        // The children of head place 1 + two are tail places 2 two and
+        // 2 two + 1; those of tail place p, 2 p + 4 and 2 p + 5.
+        let l = 2 * usize::from(two);
+        if l >= n {
+            head[1 + usize::from(two)] = e;
+            return;
+        }
+        let r = (l + 1).min(n - 1);
+        let mut hole = l + usize::from(tail[r].word > tail[l].word);
+        if tail[hole].word <= w {
+            head[1 + usize::from(two)] = e;
+            return;
+        }
+        head[1 + usize::from(two)] = tail[hole];
         loop {
-            let l = 2 * hole + 1 - HEAD;
+            let l = 2 * hole + 4;
             if l >= n {
                 break;
             }
@@ -147,19 +161,10 @@ impl Heap<'_> {
             if tail[c].word <= w {
                 break;
             }
-            let ec = tail[c];
-            if hole < HEAD {
-                self.head[hole] = ec;
-            } else {
-                tail[hole - HEAD] = ec;
-            }
-            hole = c + HEAD;
+            tail[hole] = tail[c];
+            hole = c;
         }
-        if hole < HEAD {
-            self.head[hole] = e;
-        } else {
-            tail[hole - HEAD] = e;
-        }
+        tail[hole] = e;
     }
 
     /// Adds `e` to the max-heap, whose place `len - 1` is free (`len`
@@ -190,8 +195,10 @@ impl Heap<'_> {
             let n = self.tail.len() - 1;
             self.tail = &mut std::mem::take(&mut self.tail)[..n];
         }
-        if self.len > 0 {
+        if self.len > HEAD {
             self.sift_down(last);
+        } else if self.len > 0 {
+            sift_head(self.head, self.len, last);
         }
         top
     }
@@ -201,7 +208,11 @@ impl Heap<'_> {
     #[inline]
     pub fn replace_top(&mut self, e: Entry) -> Entry {
         let top = self.head[0];
-        self.sift_down(e);
+        if self.len > HEAD {
+            self.sift_down(e);
+        } else {
+            sift_head(self.head, self.len, e);
+        }
         top
     }
 

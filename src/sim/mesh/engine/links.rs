@@ -9,20 +9,7 @@
 //! link order, so that serving links in order walks memory in order.
 //! Memory stays linear in packets plus links.
 
-use super::bucket::{best_drawn, Entry, Heap, HEAD};
-
-/// Puts `e` in the root of the heap `head[..len]` (`1 <= len <= HEAD`),
-/// whose root is a hole, and restores the heap without branches.
-#[inline(always)]
-fn sift_head(head: &mut [Entry; HEAD], len: usize, e: Entry) {
-    let (a, b) = (head[1], head[2]);
-    // The larger child: the second only if there are two and it wins.
-    let two = (len > 2) & (b.word > a.word);
-    let c = Entry::pick(two, b, a);
-    let up = (len > 1) & (c.word > e.word);
-    head[0] = Entry::pick(up, c, e);
-    head[1 + two as usize] = Entry::pick(up, e, c);
-}
+use super::bucket::{best_drawn, sift_head, Entry, Heap, HEAD};
 
 /// Garbage below this many places is never collected.
 const MIN_GARBAGE: usize = 1 << 14;
