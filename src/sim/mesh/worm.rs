@@ -53,6 +53,7 @@
 //! step, so a worm costs O(1) a step however many flits it moves. Only
 //! free links with candidates and worms holding links are visited.
 
+mod heap;
 mod step;
 
 #[cfg(test)]
@@ -63,9 +64,7 @@ mod tests;
 use rand::seq::SliceRandom;
 use rand_chacha::rand_core::SeedableRng;
 
-use super::engine::{
-    bucket, check_legs, max_count, total_hops, BarrierHook, Config, Outcome, KEY_MAX,
-};
+use super::engine::{check_legs, max_count, total_hops, BarrierHook, Config, Outcome, KEY_MAX};
 use super::plan::{Gates, Plan, Strategy};
 use super::shape::{Pu, Shape};
 
@@ -439,7 +438,7 @@ impl<'a> State<'a> {
         if self.config.strategy == Strategy::Random {
             bucket.push(word);
         } else {
-            bucket::push(bucket, word);
+            heap::push(bucket, word);
         }
     }
 

@@ -18,19 +18,21 @@
 //! the order in which links are served. Only links with candidates are
 //! visited, so a step costs time in the packets that move.
 
-pub(crate) mod bucket;
-
-use bucket::Entry;
+mod bucket;
+mod links;
+mod sweep;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use bucket::draw;
+use bucket::Entry;
+use links::Links;
+use sweep::{Falling, Fifo, Random, Rising, Rule, Sweep, ARRIVAL, PACKET};
 
 use rand::seq::SliceRandom;
 use rand_chacha::rand_core::SeedableRng;
 
 use super::plan::{Gates, Leg, Plan, Strategy};
-use super::shape::{Pu, Shape};
+use super::shape::{Pu, Shape, Topology};
 
 /// How a run is decided: the strategy, the phase gates and the seed of the
 /// tie-breaking ranks and random draws.
@@ -137,17 +139,13 @@ pub(crate) fn max_count(shape: &Shape, at: &[Pu]) -> u32 {
 struct Home {
     /// Where it is while no leg moves it (updated at each leg's end).
     pos: Pu,
-    /// Hops of its legs after the current one (farthest-total-first).
-    rest: u32,
     /// 1 if it waits for a gate in transit.
     transit: u16,
 }
 
 /// The engine's working state. Packets are kept under their ranks (the
 /// seeded permutation that breaks ties), so a link's heap words name
-/// them directly. Link `b` is `pu << slot_bits | 2 axis + direction`; the
-/// links with candidates are a bitset, served in index order each step so
-/// that memory is walked in order.
+/// them directly.
 struct State<'a> {
     shape: Shape,
     plan: &'a mut Plan,
@@ -158,11 +156,13 @@ struct State<'a> {
     who: Vec<u32>,
     /// n^axis per axis.
     strides: Vec<u32>,
-    slot_bits: u32,
-    buckets: Vec<Vec<Entry>>,
-    active: Vec<u64>,
-    count: Vec<u32>,
-    transit_count: Vec<u32>,
+    links: Links,
+    /// Candidates on links, in heaps and pending slots.
+    busy: usize,
+    /// Per PU: packets there `<< 32 |` packets there in transit.
+    cnt: Vec<u64>,
+    /// Hops the sweep leaves to [`State::finish_hops`].
+    later: Vec<(u32, Entry)>,
     /// Per phase: packets not yet through it.
     remaining: Vec<u64>,
     /// Per phase: ranks waiting for its gate.
@@ -177,31 +177,27 @@ impl<'a> State<'a> {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(config.seed);
         let mut who: Vec<u32> = (0..n as u32).collect();
         who.shuffle(&mut rng);
-        let mut count = vec![0u32; shape.pus()];
+        let mut cnt = vec![0u64; shape.pus()];
         for &p in start {
-            count[p as usize] += 1;
+            cnt[p as usize] += PACKET;
         }
         let phases = plan.phases;
         let home = who
             .iter()
             .map(|&p| Home {
                 pos: start[p as usize],
-                rest: 0,
                 transit: 0,
             })
             .collect();
-        let slot_bits = (shape.slots() as u32).next_power_of_two().trailing_zeros();
-        let links = shape.pus() << slot_bits;
         State {
             shape: *shape,
             config,
             home,
             who,
             strides: (0..shape.dims).map(|a| shape.stride(a)).collect(),
-            slot_bits,
-            buckets: vec![Vec::new(); links],
-            active: vec![0; links.div_ceil(64)],
-            transit_count: vec![0; shape.pus()],
+            links: Links::new(shape.pus(), 2 * shape.dims),
+            busy: 0,
+            later: Vec::new(),
             remaining: vec![n as u64; phases],
             waiting: vec![Vec::new(); phases],
             opened: 0,
@@ -210,25 +206,33 @@ impl<'a> State<'a> {
                 phase_end: vec![0; phases],
                 phase_open: vec![0; phases],
                 overruns: vec![0; phases],
-                qmax: count.iter().copied().max().unwrap_or(0),
+                qmax: cnt.iter().map(|&c| (c >> 32) as u32).max().unwrap_or(0),
                 ..Outcome::default()
             },
-            count,
+            cnt,
             plan,
         }
     }
 
+    /// Runs the sweep specialised to the strategy.
     fn run(&mut self, hook: BarrierHook<'_>) {
+        match self.config.strategy {
+            Strategy::FarthestFirst | Strategy::FarthestTotal => self.run_as::<Falling>(hook),
+            Strategy::NearestFirst | Strategy::FarthestOrigin => self.run_as::<Rising>(hook),
+            Strategy::Fifo => self.run_as::<Fifo>(hook),
+            Strategy::Random => self.run_as::<Random>(hook),
+        }
+    }
+
+    fn run_as<R: Rule>(&mut self, hook: BarrierHook<'_>) {
         let n = self.home.len();
         let phases = self.plan.phases;
         let fixed = self.config.gates.fixed_starts(phases);
         self.waiting[0] = (0..n as u32).collect();
-        let mut moved: Vec<(u32, Entry)> = Vec::new();
         let mut t = 1u64;
-        let mut busy = 0usize;
         loop {
-            busy += self.open_gates(t, fixed.as_deref(), hook);
-            if busy == 0 {
+            self.open_gates(t, fixed.as_deref(), hook);
+            if self.busy == 0 {
                 if self.opened >= phases || self.remaining[phases - 1] == 0 {
                     break;
                 }
@@ -238,7 +242,8 @@ impl<'a> State<'a> {
                 }
                 continue;
             }
-            busy = self.step(t, &mut moved, busy);
+            self.step::<R>(t);
+            self.links.collect();
             t += 1;
         }
     }
@@ -252,11 +257,10 @@ impl<'a> State<'a> {
         at
     }
 
-    /// Opens every gate due at the start of step `t`; returns the packets
-    /// it puts on links.
-    fn open_gates(&mut self, t: u64, fixed: Option<&[u64]>, hook: BarrierHook<'_>) -> usize {
+    /// Opens every gate due at the start of step `t`, putting its packets
+    /// on links.
+    fn open_gates(&mut self, t: u64, fixed: Option<&[u64]>, hook: BarrierHook<'_>) {
         let phases = self.plan.phases;
-        let mut queued = 0;
         while self.opened < phases {
             let j = self.opened;
             let due = match (&self.config.gates, fixed) {
@@ -280,30 +284,28 @@ impl<'a> State<'a> {
             self.opened += 1;
             for r in std::mem::take(&mut self.waiting[j]) {
                 let h = self.home[r as usize];
-                queued += usize::from(self.start_leg(r, j, h.pos, h.transit, t));
+                self.start_leg(r, j, h.pos, h.transit, t);
             }
         }
-        queued
+        self.links.collect();
     }
 
     /// The packet of rank `r` at `pos`, through phase `j - 1`, starts phase
     /// `j` (and any that follow without moving it) if its gate is open; it
-    /// becomes a candidate from step `since`. Whether it went on a link.
-    fn start_leg(&mut self, r: u32, mut j: usize, pos: Pu, transit: u16, since: u64) -> bool {
+    /// becomes a candidate from step `since`.
+    fn start_leg(&mut self, r: u32, mut j: usize, pos: Pu, transit: u16, since: u64) {
         let p = self.who[r as usize] as usize;
         self.home[r as usize].pos = pos;
         loop {
             if j == self.plan.phases {
-                if transit == 1 {
-                    self.transit_count[pos as usize] -= 1;
-                }
-                return false;
+                self.cnt[pos as usize] -= u64::from(transit);
+                return;
             }
             if j >= self.opened {
                 // Waiting for a gate, it stays in transit.
                 self.home[r as usize].transit = transit;
                 self.waiting[j].push(r);
-                return false;
+                return;
             }
             let leg = self.plan.leg(j, p);
             if !leg.is_idle() {
@@ -311,19 +313,27 @@ impl<'a> State<'a> {
                 let x = self.shape.coord(pos, axis);
                 let (dir, dist) = self.shape.way(x, u32::from(leg.target), leg.tie);
                 if dist > 0 {
-                    if self.config.strategy == Strategy::FarthestTotal {
-                        self.home[r as usize].rest = rest_of(&self.shape, self.plan, p, j, pos);
-                    }
-                    let e = Entry {
-                        word: u64::from(r) | u64::from(255 - j as u32) << 56,
-                        left: dist as u16,
-                        made: 0,
-                        x: x as u16,
-                        transit,
+                    let measure = match self.config.strategy {
+                        Strategy::FarthestFirst => dist,
+                        Strategy::NearestFirst => KEY_MAX - dist,
+                        Strategy::FarthestOrigin | Strategy::Random => 0,
+                        Strategy::FarthestTotal => {
+                            rest_of(&self.shape, self.plan, p, j, pos) + dist
+                        }
+                        Strategy::Fifo => KEY_MAX - since.min(u64::from(KEY_MAX)) as u32,
                     };
-                    let link = (pos << self.slot_bits) | (2 * axis + dir.slot()) as u32;
-                    self.enqueue(link, e, since);
-                    return true;
+                    debug_assert!(measure <= KEY_MAX, "measures fit in 24 bits");
+                    let word =
+                        u64::from(r) | u64::from(255 - j as u32) << 56 | u64::from(measure) << 32;
+                    let e = Entry::new(word, dist, x, transit == 1);
+                    let link = self.links.index(pos, 2 * axis + dir.slot());
+                    if self.config.strategy == Strategy::Random {
+                        self.links.push(link, e, true);
+                    } else {
+                        self.links.push(link, e, false);
+                    }
+                    self.busy += 1;
+                    return;
                 }
             }
             self.remaining[j] -= 1;
@@ -331,110 +341,61 @@ impl<'a> State<'a> {
         }
     }
 
-    /// Puts candidate `e` on `link`, from step `since`, keyed by the
-    /// strategy.
-    #[inline]
-    fn enqueue(&mut self, link: u32, mut e: Entry, since: u64) {
-        let measure = match self.config.strategy {
-            Strategy::FarthestFirst => u32::from(e.left),
-            Strategy::NearestFirst => KEY_MAX - u32::from(e.left),
-            Strategy::FarthestOrigin => u32::from(e.made),
-            Strategy::FarthestTotal => {
-                (self.home[e.word as u32 as usize].rest + u32::from(e.left)).min(KEY_MAX)
-            }
-            Strategy::Fifo => KEY_MAX - since.min(u64::from(KEY_MAX)) as u32,
-            Strategy::Random => 0,
+    /// Step `t`: every link with candidates carries one, all at once.
+    fn step<R: Rule>(&mut self, t: u64) {
+        let mut sweep = Sweep {
+            links: &mut self.links,
+            cnt: &mut self.cnt,
+            later: &mut self.later,
+            strides: &self.strides,
+            side: self.shape.side,
+            t,
+            seed: self.config.seed,
         };
-        e.word = (e.word & 0xff00_0000_ffff_ffff) | u64::from(measure) << 32;
-        let b = link as usize;
-        let bucket = &mut self.buckets[b];
-        if bucket.is_empty() {
-            self.active[b >> 6] |= 1 << (b & 63);
-        }
-        if self.config.strategy == Strategy::Random {
-            bucket.push(e);
-        } else {
-            bucket::push(bucket, e);
-        }
+        let hops = match self.shape.topology {
+            Topology::Torus => sweep.run::<R, true>(),
+            Topology::Mesh => sweep.run::<R, false>(),
+        };
+        self.out.hops += hops;
+        self.out.steps = t;
+        // Every packet that moved is on its next link but those left for
+        // later.
+        self.busy -= self.later.len();
+        self.finish_hops::<R>(t);
+        let out = &mut self.out;
+        sweep::check(
+            &self.links,
+            &self.cnt,
+            2 * self.shape.dims,
+            &mut out.qmax,
+            &mut out.qmax_transit,
+        );
     }
 
-    /// Step `t` with `busy` packets on links: every link with candidates
-    /// carries one; all move at once. Returns the packets left on links.
-    fn step(&mut self, t: u64, moved: &mut Vec<(u32, Entry)>, busy: usize) -> usize {
-        moved.clear();
-        let random = self.config.strategy == Strategy::Random;
-        let seed = self.config.seed;
-        for (wi, word) in self.active.iter_mut().enumerate() {
-            let mut bits = *word;
-            while bits != 0 {
-                let b = wi * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let bucket = &mut self.buckets[b];
-                let e = if random {
-                    bucket::pop_drawn(bucket, |r| draw(seed, t, r))
-                } else {
-                    bucket::pop(bucket)
-                };
-                moved.push((b as u32, e));
-                if bucket.is_empty() {
-                    *word &= !(1 << (b & 63));
-                }
-            }
-        }
-        let bits = self.slot_bits;
-        for &(b, e) in moved.iter() {
-            let pos = (b >> bits) as usize;
-            self.count[pos] -= 1;
-            self.transit_count[pos] -= u32::from(e.transit);
-        }
-        self.out.hops += moved.len() as u64;
-        self.out.steps = t;
-        let n = self.shape.side as u16;
-        let mask = (1u32 << bits) - 1;
-        let mut busy = busy - moved.len();
-        for m in moved.iter_mut() {
-            let (b, mut e) = *m;
-            let slot = b & mask;
-            let stride = self.strides[(slot >> 1) as usize];
-            let mut pos = b >> bits;
-            if slot & 1 == 0 {
-                if e.x + 1 == n {
-                    e.x = 0;
-                    pos -= (u32::from(n) - 1) * stride;
-                } else {
-                    e.x += 1;
-                    pos += stride;
-                }
-            } else if e.x == 0 {
-                e.x = n - 1;
-                pos += (u32::from(n) - 1) * stride;
-            } else {
-                e.x -= 1;
-                pos -= stride;
-            }
-            self.count[pos as usize] += 1;
-            self.transit_count[pos as usize] += 1;
-            e.transit = 1;
-            e.left -= 1;
-            e.made += 1;
-            let j = 255 - (e.word >> 56) as usize;
-            self.out.phase_end[j] = t;
-            let b2 = pos << bits | slot;
-            m.0 = b2;
-            if e.left == 0 {
+    /// The hops the sweep left: packets through their legs start the next
+    /// ones (candidates from step `t + 1`); packets wrapping around a
+    /// torus join their next link's candidates.
+    fn finish_hops<R: Rule>(&mut self, t: u64) {
+        let mut later = std::mem::take(&mut self.later);
+        for &(to, e) in &later {
+            let q = (to as usize % self.links.span) as Pu;
+            self.cnt[q as usize] += ARRIVAL;
+            if e.left() == 0 {
+                // A packet's last hop in a phase ends its leg there.
+                let j = e.phase();
+                self.out.phase_end[j] = t;
                 self.remaining[j] -= 1;
-                busy += usize::from(self.start_leg(e.word as u32, j + 1, pos, 1, t + 1));
+                self.start_leg(e.rank(), j + 1, q, 1, t + 1);
             } else {
-                self.enqueue(b2, e, t + 1);
-                busy += 1;
+                self.links.push(to as usize, e, R::RANDOM);
+                self.busy += 1;
             }
+            let c = self.cnt[q as usize];
+            self.out.qmax = self.out.qmax.max((c >> 32) as u32);
+            self.out.qmax_transit = self.out.qmax_transit.max(c as u32);
         }
-        for &(b, _) in moved.iter() {
-            let at = (b >> bits) as usize;
-            self.out.qmax = self.out.qmax.max(self.count[at]);
-            self.out.qmax_transit = self.out.qmax_transit.max(self.transit_count[at]);
-        }
-        busy
+        later.clear();
+        self.later = later;
     }
 
     fn finish(mut self) -> Outcome {
@@ -488,4 +449,15 @@ pub fn total_hops(shape: &Shape, start: &[Pu], plan: &Plan) -> Vec<u32> {
         }
     }
     out
+}
+
+/// A stateless 64-bit mix (splitmix64's finaliser): the random strategy's
+/// draw for `(seed, step, rank)`, the same whatever order links are served.
+pub(crate) fn draw(seed: u64, step: u64, rank: u32) -> u64 {
+    let mut x = seed ^ step.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(rank) << 17;
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }

@@ -2,7 +2,7 @@
 //! assigned, then every worm holding a link moves one flit over each link
 //! it holds (its head over the one it just won), all at once.
 
-use super::{bucket, wrap, Group, State, Worm};
+use super::{heap, wrap, Group, State, Worm};
 use crate::sim::mesh::engine::draw;
 use crate::sim::mesh::plan::Strategy;
 use crate::sim::mesh::shape::Dir;
@@ -16,9 +16,9 @@ impl State<'_> {
         for &b in &links {
             let bucket = &mut self.buckets[b as usize];
             let word = if random {
-                bucket::pop_drawn(bucket, |r| draw(seed, t, r))
+                heap::pop_drawn(bucket, |r| draw(seed, t, r))
             } else {
-                bucket::pop(bucket)
+                heap::pop(bucket)
             };
             let w = self.who[word as u32 as usize];
             self.busy[b as usize] = true;
