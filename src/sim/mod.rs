@@ -52,6 +52,7 @@
 #![warn(missing_docs)]
 
 pub mod algorithms;
+pub mod bb;
 pub mod bft;
 mod error;
 pub mod fattree;
