@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bounds;
 pub mod load;
 
 use serde::Serialize;
