@@ -13,6 +13,7 @@
 
 pub mod bounds;
 pub mod load;
+pub mod traffic;
 
 use serde::Serialize;
 
