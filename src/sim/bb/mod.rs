@@ -11,7 +11,10 @@
 
 #![warn(missing_docs)]
 
+pub mod bounds;
+pub mod load;
 pub mod pb;
+pub mod traffic;
 
 use serde::Serialize;
 
@@ -39,7 +42,7 @@ impl Levels {
     /// The levels of `N` terminals, if `N` is a power of 4 of at least 4.
     pub fn new(terminals: u64) -> Option<Levels> {
         let n = terminals.checked_ilog2()?;
-        (terminals.is_power_of_two() && n % 2 == 0 && n >= 2 && n <= 30).then_some(Levels { n })
+        (terminals.is_power_of_two() && n % 2 == 0 && (2..=30).contains(&n)).then_some(Levels { n })
     }
 
     /// `N`.
