@@ -93,3 +93,84 @@ fn big_random_permutation_is_delivered_cleanly() {
         out.stages.iter().map(|s| s.bit_steps).sum::<u64>()
     );
 }
+
+/// The λ of the regression table's sets, by the load module.
+#[test]
+fn regression_sets_have_the_tables_lambda() {
+    use crate::sim::bb::load::{load_factors, Capacities};
+    use crate::sim::bb::traffic::{generate, Params, Workload};
+    let l = levels(1024);
+    let mut rng = crate::sim::trial_rng(1, 0);
+    for (w, lambda) in [
+        (Workload::Nbr, 1.0),
+        (Workload::Xorhalf, 32.0),
+        (Workload::Bitrev, 16.0),
+        (Workload::Transpose, 16.0),
+        (Workload::HotSpot, 511.5),
+    ] {
+        let m = generate(l, w, &Params::default(), &mut rng).unwrap();
+        let f = load_factors(l, &m, Capacities::PrunedButterfly).unwrap();
+        assert_eq!(f.total.value.to_f64(), lambda, "{w:?}");
+    }
+}
+
+/// Lemma 1, Corollary 1, Lemmas 4, 6 and 7 and Theorem 1 on thousands of
+/// seeded message sets of every random kind, N = 16, 64 and 256.
+#[test]
+fn the_papers_claims_hold_on_random_sets() {
+    use crate::sim::bb::bounds::degree;
+    use crate::sim::bb::load::{load_factors, Capacities};
+    use crate::sim::bb::traffic::{generate, Params, Workload};
+    let mut worst = [0.0f64; 3];
+    let mut trials = 0;
+    for big in [16u64, 64, 256] {
+        let l = levels(big);
+        let lg = u64::from(l.n);
+        for seed in 0..400u64 {
+            let mut rng = crate::sim::trial_rng(seed, big);
+            let (w, k) = match seed % 4 {
+                0 | 1 => (Workload::RandomPerm, 1),
+                2 => (Workload::RandomKn, 1 + (seed / 4 % 4) as u32),
+                _ => (Workload::MultiScale, 1),
+            };
+            let params = Params {
+                k,
+                lambda0: 0.5 + (seed % 7) as f64 / 2.0,
+                ..Params::default()
+            };
+            let mut m = generate(l, w, &params, &mut rng).unwrap();
+            if seed % 8 == 7 {
+                // A partial set: half the messages.
+                m.truncate(m.len() / 2);
+            }
+            let lambda = load_factors(l, &m, Capacities::PrunedButterfly)
+                .unwrap()
+                .total
+                .value;
+            let d = u64::from(degree(&m));
+            let out = route(l, &m, COST);
+            let ceil = lambda.ceil().max(1);
+            assert_eq!(out.delivered, m.len());
+            assert_eq!(out.compression_conflicts, 0, "Corollary 1");
+            assert_eq!(out.lemma1_violations, 0, "Lemma 1");
+            assert!(out.max_batch_load.0 <= out.max_batch_load.1, "Lemma 4");
+            let most = out
+                .stages
+                .iter()
+                .map(|s| u64::from(s.max_lambda_t))
+                .max()
+                .unwrap();
+            assert!(most <= 2 * ceil, "Lemma 6: {most} > 2 ceil({lambda:?})");
+            assert!(u64::from(out.max_held) <= (d + 1) * lg + d, "Lemma 7");
+            assert!(out.lambda_sum() <= 2 * ceil * lg, "Theorem 1");
+            worst[0] = worst[0].max(most as f64 / ceil as f64);
+            worst[1] = worst[1].max(f64::from(out.max_held) / ((d + 1) * lg + d) as f64);
+            worst[2] = worst[2].max(out.lambda_sum() as f64 / (ceil * lg) as f64);
+            trials += 1;
+        }
+    }
+    println!(
+        "{trials} sets: max λ_T/ceil(λ) {:.2} (bound 2), held/Lemma 7 bound {:.2}, Σλ_T/(ceil(λ) lg N) {:.2} (bound 2)",
+        worst[0], worst[1], worst[2]
+    );
+}
