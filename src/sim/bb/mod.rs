@@ -14,6 +14,7 @@
 pub mod bounds;
 pub mod load;
 pub mod pb;
+pub mod sorter;
 pub mod traffic;
 
 use serde::Serialize;
