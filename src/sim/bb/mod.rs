@@ -14,6 +14,7 @@
 pub mod bounds;
 pub mod load;
 pub mod pb;
+pub mod sft;
 pub mod sorter;
 pub mod traffic;
 

@@ -18,7 +18,9 @@ fn regression_n1024() {
     let l = levels(1024);
     let rev = |x: u32| x.reverse_bits() >> 22;
     let transpose = |x: u32| (x >> 5) | ((x & 31) << 5);
-    let table: [(&str, Vec<Message>, [u32; 10], u64, usize); 5] = [
+    /// A workload, its set, λ_T per stage, their sum and the sidetracks.
+    type Row = (&'static str, Vec<Message>, [u32; 10], u64, usize);
+    let table: [Row; 5] = [
         (
             "nbr",
             set(1024, |x| x ^ 1),
