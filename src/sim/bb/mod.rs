@@ -11,6 +11,8 @@
 
 #![warn(missing_docs)]
 
+pub mod graph;
+
 use serde::Serialize;
 
 /// A terminal (a leaf of the tree), `0..N`.
