@@ -131,6 +131,8 @@ fn families() -> Vec<Family> {
             &[3, 4, 5, 8],
             ignored(&[("dims", &["", "1", "2", "3"])]),
         ),
+        // N a power of 4; the unit tests check other kappas.
+        family("pruned-butterfly", &[4, 16, 64, 256], ignored(&[])),
     ]
 }
 

@@ -8,6 +8,7 @@ use super::fattree::{FatTreeSpec, HtreeSpec};
 use super::fattree3d::FatTree3dSpec;
 use super::folded::{Folded2dSpec, Folded3dSpec};
 use super::mesh::{MeshSpec, Topology};
+use super::pruned_butterfly::PbLayoutSpec;
 use super::pyramid::PyramidSpec;
 use super::tree_of_meshes::TreeOfMeshesSpec;
 
@@ -43,11 +44,14 @@ pub enum LayoutKind {
     /// The d-dimensional torus of side n (`--dims d`), its rings folded so
     /// that every wire spans two node pitches at most.
     Torus,
+    /// Bay and Bilardi's pruned butterfly of N leaves (a power of 4) as an
+    /// H-tree (Fig. 3), every vertex a box and every edge a wire.
+    PrunedButterfly,
 }
 
 impl LayoutKind {
     /// Every family.
-    pub const ALL: [LayoutKind; 12] = [
+    pub const ALL: [LayoutKind; 13] = [
         LayoutKind::Htree,
         LayoutKind::FatTree,
         LayoutKind::ButterflyFatTree,
@@ -60,6 +64,7 @@ impl LayoutKind {
         LayoutKind::Butterfly,
         LayoutKind::Mesh,
         LayoutKind::Torus,
+        LayoutKind::PrunedButterfly,
     ];
 
     /// The command-line name (`fat-tree`, `tree-of-meshes-3d`, ...).
@@ -77,6 +82,7 @@ impl LayoutKind {
             LayoutKind::Butterfly => "butterfly",
             LayoutKind::Mesh => "mesh",
             LayoutKind::Torus => "torus",
+            LayoutKind::PrunedButterfly => "pruned-butterfly",
         }
     }
 
@@ -102,6 +108,7 @@ impl LayoutKind {
             LayoutKind::Butterfly => Box::new(ButterflyNetSpec::new(size)?),
             LayoutKind::Mesh => Box::new(MeshSpec::from_options(Topology::Mesh, size, o)?),
             LayoutKind::Torus => Box::new(MeshSpec::from_options(Topology::Torus, size, o)?),
+            LayoutKind::PrunedButterfly => Box::new(PbLayoutSpec::new(size)),
         })
     }
 
@@ -138,6 +145,9 @@ impl LayoutKind {
                 (1..=6).map(|k| 1u64 << k).collect()
             }
             LayoutKind::Butterfly => (1..=10).map(|k| 1u64 << k).collect(),
+            // N = 16 .. 16384: the checker's raster of 5872^2 points at the
+            // top is some 0.9 GB.
+            LayoutKind::PrunedButterfly => (2..=7).map(|k| 4u64.pow(k)).collect(),
             _ => (1..=8).map(|k| 4u64.pow(k)).collect(),
         }
     }

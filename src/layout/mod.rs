@@ -16,7 +16,8 @@
 //!   `B(n)` in area `Θ(N^2)`, with the wire length of every link for the
 //!   packet simulators) and [`mesh`] (the `d`-dimensional mesh and the
 //!   folded torus, every wire of constant length, with the wire length of
-//!   every link for the mesh simulators).
+//!   every link for the mesh simulators); [`pruned_butterfly`] (Bay and
+//!   Bilardi's pruned butterfly as an H-tree, Fig. 3).
 //! - [`twin`]: the network a layout realises against the one its file's
 //!   parameters describe.
 
@@ -35,6 +36,7 @@ pub mod mesh;
 pub mod metrics;
 mod network_name;
 mod parameters;
+pub mod pruned_butterfly;
 pub mod pyramid;
 pub mod sweep;
 pub mod tree_of_meshes;

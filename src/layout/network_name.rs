@@ -28,13 +28,15 @@ pub enum NetworkName {
     Mesh,
     /// `torus`: the `d`-dimensional torus.
     Torus,
+    /// `pruned-butterfly`: Bay and Bilardi's pruned butterfly.
+    PrunedButterfly,
     /// A name no family writes, as the file spells it.
     Other(String),
 }
 
 impl NetworkName {
     /// The names the families write, with their variants.
-    const KNOWN: [(&'static str, NetworkName); 11] = [
+    const KNOWN: [(&'static str, NetworkName); 12] = [
         ("htree", NetworkName::Htree),
         ("fat-tree", NetworkName::FatTree),
         ("butterfly-fat-tree", NetworkName::ButterflyFatTree),
@@ -46,6 +48,7 @@ impl NetworkName {
         ("butterfly", NetworkName::Butterfly),
         ("mesh", NetworkName::Mesh),
         ("torus", NetworkName::Torus),
+        ("pruned-butterfly", NetworkName::PrunedButterfly),
     ];
 
     /// The name as layout files spell it.
