@@ -133,6 +133,8 @@ fn families() -> Vec<Family> {
         ),
         // N a power of 4; the unit tests check other kappas.
         family("pruned-butterfly", &[4, 16, 64, 256], ignored(&[])),
+        // N = 256 (L = 8) and 1024 (L = 16, lg N = 10).
+        family("sorting-fat-tree", &[256, 1024], ignored(&[])),
     ]
 }
 

@@ -30,13 +30,15 @@ pub enum NetworkName {
     Torus,
     /// `pruned-butterfly`: Bay and Bilardi's pruned butterfly.
     PrunedButterfly,
+    /// `sorting-fat-tree`: Bay and Bilardi's sorting fat-tree.
+    SortingFatTree,
     /// A name no family writes, as the file spells it.
     Other(String),
 }
 
 impl NetworkName {
     /// The names the families write, with their variants.
-    const KNOWN: [(&'static str, NetworkName); 12] = [
+    const KNOWN: [(&'static str, NetworkName); 13] = [
         ("htree", NetworkName::Htree),
         ("fat-tree", NetworkName::FatTree),
         ("butterfly-fat-tree", NetworkName::ButterflyFatTree),
@@ -49,6 +51,7 @@ impl NetworkName {
         ("mesh", NetworkName::Mesh),
         ("torus", NetworkName::Torus),
         ("pruned-butterfly", NetworkName::PrunedButterfly),
+        ("sorting-fat-tree", NetworkName::SortingFatTree),
     ];
 
     /// The name as layout files spell it.

@@ -65,7 +65,7 @@ impl Network {
         use super::mesh::{self, Topology};
         use super::{
             butterfly, butterfly_net, fattree, fattree3d, folded, pruned_butterfly, pyramid,
-            tree_of_meshes,
+            sorting_fat_tree, tree_of_meshes,
         };
         let p = FileParameters::new(e);
         Some(match e.network {
@@ -80,6 +80,7 @@ impl Network {
             NetworkName::Mesh => mesh::intended(&p, Topology::Mesh),
             NetworkName::Torus => mesh::intended(&p, Topology::Torus),
             NetworkName::PrunedButterfly => pruned_butterfly::intended(&p),
+            NetworkName::SortingFatTree => sorting_fat_tree::intended(&p),
             NetworkName::Other(_) => return None,
         })
     }

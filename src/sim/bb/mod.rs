@@ -39,7 +39,7 @@ impl Levels {
     /// The levels of `N` terminals, if `N` is a power of 4 of at least 4.
     pub fn new(terminals: u64) -> Option<Levels> {
         let n = terminals.checked_ilog2()?;
-        (terminals.is_power_of_two() && n % 2 == 0 && n >= 2 && n <= 30).then_some(Levels { n })
+        (terminals.is_power_of_two() && n % 2 == 0 && (2..=30).contains(&n)).then_some(Levels { n })
     }
 
     /// `N`.
