@@ -90,10 +90,10 @@ fn sizes_the_families_do_not_build_are_refused_with_exit_2() {
         (
             "sorting-fat-tree",
             "512",
-            "sorting-fat-tree: N a power of 4",
+            "512 terminals in meshes of side 16: the sorting fat-tree needs",
         ),
         ("sorting-fat-tree", "64", "N / L^2 a power of 4, at least 4"),
-        ("sorting-fat-tree", "1000", "sorting-fat-tree"),
+        ("sorting-fat-tree", "1000", "the sorting fat-tree needs N"),
     ];
     for (kind, n, want) in cases {
         let o = run(fabric().args(["layout", kind, "--size", n, "-o"]).arg(&out));
