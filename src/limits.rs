@@ -132,6 +132,13 @@ pub const TORUS_2D_BYTES: u64 = 2_100;
 /// up.
 pub const TORUS_3D_BYTES: u64 = 7_500;
 
+/// Layout memory per leaf of the pruned butterfly and the sorting
+/// fat-tree: their area per leaf grows as `9 lg^2 N` grid points (1,282
+/// at `N = 4096`) and about `3 lg^2 N` (557 at `N = 16384`), about 25
+/// bytes each in the checker's rasters; this covers `N = 4^8` (some 1,440
+/// points a leaf) with room to spare.
+pub const PRUNED_BUTTERFLY_BYTES: u64 = 80_000;
+
 /// Estimated peak memory of building, checking and measuring one layout
 /// of `kind` at `size`: bytes per unit of size (a processor; the root
 /// mesh's side squared for trees of meshes, cubed in 3-D; the rows squared
@@ -157,6 +164,7 @@ pub fn layout_bytes(kind: crate::layout::LayoutKind, size: u64, dims: crate::lay
         LayoutKind::TreeOfMeshes | LayoutKind::FoldedTreeOfMeshes => (22_000, 2),
         LayoutKind::TreeOfMeshes3d => (200_000, 3),
         LayoutKind::Butterfly => (320, 2),
+        LayoutKind::PrunedButterfly | LayoutKind::SortingFatTree => (PRUNED_BUTTERFLY_BYTES, 1),
         LayoutKind::Htree
         | LayoutKind::FatTree
         | LayoutKind::FatPyramid

@@ -131,6 +131,10 @@ fn families() -> Vec<Family> {
             &[3, 4, 5, 8],
             ignored(&[("dims", &["", "1", "2", "3"])]),
         ),
+        // N a power of 4; the unit tests check other kappas.
+        family("pruned-butterfly", &[4, 16, 64, 256], ignored(&[])),
+        // N = 256 (L = 8) and 1024 (L = 16, lg N = 10).
+        family("sorting-fat-tree", &[256, 1024], ignored(&[])),
     ]
 }
 

@@ -273,6 +273,12 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
             r.seconds * 1e3
         );
     }
+    if matches!(
+        args.kind,
+        LayoutKind::PrunedButterfly | LayoutKind::SortingFatTree
+    ) {
+        print_log_squared_ratios(&rows);
+    }
     // A constant's fitted slope may come out as -1e-17: print it as 0.
     let show = |e: Option<f64>| {
         e.map_or("-".to_string(), |e| {
@@ -285,6 +291,45 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
         show(wire_exp)
     );
     Ok(0)
+}
+
+/// Area / (N lg^2 N) and longest wire / (sqrt(N) lg N) per size, with the
+/// spread (largest over smallest) of each: flat for the area-universal
+/// networks of Bay and Bilardi.
+fn print_log_squared_ratios(rows: &[crate::layout::sweep::SweepRow]) {
+    let ratios: Vec<(f64, f64)> = rows
+        .iter()
+        .map(|r| {
+            let (n, lg) = (r.n as f64, (r.n as f64).log2());
+            (
+                r.area as f64 / (n * lg * lg),
+                r.max_wire_length as f64 / (n.sqrt() * lg),
+            )
+        })
+        .collect();
+    let spread = |f: &dyn Fn(&(f64, f64)) -> f64| {
+        let v: Vec<f64> = ratios.iter().map(f).collect();
+        let hi = v.iter().cloned().fold(0.0, f64::max);
+        let lo = v.iter().cloned().fold(f64::MAX, f64::min);
+        hi / lo
+    };
+    let list = |f: &dyn Fn(&(f64, f64)) -> f64| {
+        ratios
+            .iter()
+            .map(|r| format!("{:.3}", f(r)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    println!(
+        "  area / (N lg^2 N): {} (max/min {:.3})",
+        list(&|r| r.0),
+        spread(&|r| r.0)
+    );
+    println!(
+        "  longest wire / (sqrt N lg N): {} (max/min {:.3})",
+        list(&|r| r.1),
+        spread(&|r| r.1)
+    );
 }
 
 /// `fabric layout KIND --size N`: one layout, its outputs and its figures.

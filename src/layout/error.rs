@@ -159,6 +159,14 @@ pub enum SpecError {
     /// name).
     #[error("bad {0} parameters")]
     Bad(&'static str),
+    /// Sizes the sorting fat-tree does not build.
+    #[error("{processors} terminals in meshes of side {mesh_side}: the sorting fat-tree needs N a power of 4 and L a power of 2 (by default the least >= lg N) with N / L^2 a power of 4, at least 4 (N = 256, 1024, 4096, 16384, 65536, ...)")]
+    SortingFatTreeSize {
+        /// The terminals asked for.
+        processors: u64,
+        /// The mesh side.
+        mesh_side: u64,
+    },
 }
 
 /// Why a delay function's text names no delay function.

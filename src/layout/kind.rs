@@ -8,7 +8,9 @@ use super::fattree::{FatTreeSpec, HtreeSpec};
 use super::fattree3d::FatTree3dSpec;
 use super::folded::{Folded2dSpec, Folded3dSpec};
 use super::mesh::{MeshSpec, Topology};
+use super::pruned_butterfly::PbLayoutSpec;
 use super::pyramid::PyramidSpec;
+use super::sorting_fat_tree::SftLayoutSpec;
 use super::tree_of_meshes::TreeOfMeshesSpec;
 
 /// A family of networks with a grid layout.
@@ -43,11 +45,17 @@ pub enum LayoutKind {
     /// The d-dimensional torus of side n (`--dims d`), its rings folded so
     /// that every wire spans two node pitches at most.
     Torus,
+    /// Bay and Bilardi's pruned butterfly of N leaves (a power of 4) as an
+    /// H-tree (Fig. 3), every vertex a box and every edge a wire.
+    PrunedButterfly,
+    /// Bay and Bilardi's sorting fat-tree of N terminals: lg N x lg N
+    /// meshes at the leaves of an H-tree of sorter blocks (Fig. 5).
+    SortingFatTree,
 }
 
 impl LayoutKind {
     /// Every family.
-    pub const ALL: [LayoutKind; 12] = [
+    pub const ALL: [LayoutKind; 14] = [
         LayoutKind::Htree,
         LayoutKind::FatTree,
         LayoutKind::ButterflyFatTree,
@@ -60,6 +68,8 @@ impl LayoutKind {
         LayoutKind::Butterfly,
         LayoutKind::Mesh,
         LayoutKind::Torus,
+        LayoutKind::PrunedButterfly,
+        LayoutKind::SortingFatTree,
     ];
 
     /// The command-line name (`fat-tree`, `tree-of-meshes-3d`, ...).
@@ -77,6 +87,8 @@ impl LayoutKind {
             LayoutKind::Butterfly => "butterfly",
             LayoutKind::Mesh => "mesh",
             LayoutKind::Torus => "torus",
+            LayoutKind::PrunedButterfly => "pruned-butterfly",
+            LayoutKind::SortingFatTree => "sorting-fat-tree",
         }
     }
 
@@ -102,6 +114,8 @@ impl LayoutKind {
             LayoutKind::Butterfly => Box::new(ButterflyNetSpec::new(size)?),
             LayoutKind::Mesh => Box::new(MeshSpec::from_options(Topology::Mesh, size, o)?),
             LayoutKind::Torus => Box::new(MeshSpec::from_options(Topology::Torus, size, o)?),
+            LayoutKind::PrunedButterfly => Box::new(PbLayoutSpec::new(size)),
+            LayoutKind::SortingFatTree => Box::new(SftLayoutSpec::new(size)),
         })
     }
 
@@ -138,6 +152,11 @@ impl LayoutKind {
                 (1..=6).map(|k| 1u64 << k).collect()
             }
             LayoutKind::Butterfly => (1..=10).map(|k| 1u64 << k).collect(),
+            // N = 16 .. 16384: the checker's raster of 5872^2 points at the
+            // top is some 0.9 GB.
+            LayoutKind::PrunedButterfly => (2..=7).map(|k| 4u64.pow(k)).collect(),
+            // N = 256 .. 16384 (3968 x 2296 at the top).
+            LayoutKind::SortingFatTree => (4..=7).map(|k| 4u64.pow(k)).collect(),
             _ => (1..=8).map(|k| 4u64.pow(k)).collect(),
         }
     }
@@ -215,6 +234,7 @@ mod tests {
                 LayoutKind::Htree => &[2, 8, 16, 64],
                 _ if k.is_tree_of_meshes() => &[2, 4],
                 LayoutKind::Mesh | LayoutKind::Torus => &[3, 4, 7],
+                LayoutKind::SortingFatTree => &[256, 1024],
                 _ => &[16, 64],
             };
             let dims: &[Option<Dims>] = if k.takes_dims() {

@@ -16,7 +16,10 @@
 //!   `B(n)` in area `Θ(N^2)`, with the wire length of every link for the
 //!   packet simulators) and [`mesh`] (the `d`-dimensional mesh and the
 //!   folded torus, every wire of constant length, with the wire length of
-//!   every link for the mesh simulators).
+//!   every link for the mesh simulators); [`pruned_butterfly`] (Bay and
+//!   Bilardi's pruned butterfly as an H-tree, Fig. 3) and
+//!   [`sorting_fat_tree`] (their sorting fat-tree: meshes at the leaves of
+//!   an H-tree of sorter blocks, Fig. 5).
 //! - [`twin`]: the network a layout realises against the one its file's
 //!   parameters describe.
 
@@ -35,7 +38,9 @@ pub mod mesh;
 pub mod metrics;
 mod network_name;
 mod parameters;
+pub mod pruned_butterfly;
 pub mod pyramid;
+pub mod sorting_fat_tree;
 pub mod sweep;
 pub mod tree_of_meshes;
 pub mod twin;

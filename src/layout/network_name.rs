@@ -28,13 +28,17 @@ pub enum NetworkName {
     Mesh,
     /// `torus`: the `d`-dimensional torus.
     Torus,
+    /// `pruned-butterfly`: Bay and Bilardi's pruned butterfly.
+    PrunedButterfly,
+    /// `sorting-fat-tree`: Bay and Bilardi's sorting fat-tree.
+    SortingFatTree,
     /// A name no family writes, as the file spells it.
     Other(String),
 }
 
 impl NetworkName {
     /// The names the families write, with their variants.
-    const KNOWN: [(&'static str, NetworkName); 11] = [
+    const KNOWN: [(&'static str, NetworkName); 13] = [
         ("htree", NetworkName::Htree),
         ("fat-tree", NetworkName::FatTree),
         ("butterfly-fat-tree", NetworkName::ButterflyFatTree),
@@ -46,6 +50,8 @@ impl NetworkName {
         ("butterfly", NetworkName::Butterfly),
         ("mesh", NetworkName::Mesh),
         ("torus", NetworkName::Torus),
+        ("pruned-butterfly", NetworkName::PrunedButterfly),
+        ("sorting-fat-tree", NetworkName::SortingFatTree),
     ];
 
     /// The name as layout files spell it.

@@ -64,7 +64,8 @@ impl Network {
     pub fn intended(e: &Embedding) -> Option<Result<Network, ParameterError>> {
         use super::mesh::{self, Topology};
         use super::{
-            butterfly, butterfly_net, fattree, fattree3d, folded, pyramid, tree_of_meshes,
+            butterfly, butterfly_net, fattree, fattree3d, folded, pruned_butterfly, pyramid,
+            sorting_fat_tree, tree_of_meshes,
         };
         let p = FileParameters::new(e);
         Some(match e.network {
@@ -78,6 +79,8 @@ impl Network {
             NetworkName::Butterfly => butterfly_net::intended(&p),
             NetworkName::Mesh => mesh::intended(&p, Topology::Mesh),
             NetworkName::Torus => mesh::intended(&p, Topology::Torus),
+            NetworkName::PrunedButterfly => pruned_butterfly::intended(&p),
+            NetworkName::SortingFatTree => sorting_fat_tree::intended(&p),
             NetworkName::Other(_) => return None,
         })
     }

@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 pub mod bounds;
+pub mod graph;
 pub mod load;
 pub mod pb;
 pub mod sft;
