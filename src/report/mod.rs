@@ -3,6 +3,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bay_bilardi;
 pub mod chart;
 pub mod mesh;
 pub mod packet;

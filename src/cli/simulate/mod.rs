@@ -6,6 +6,7 @@
 //! then builds the network, runs every rate's trials and writes the report.
 
 mod args;
+mod bay_bilardi;
 mod butterfly;
 mod job;
 mod mesh;
@@ -24,6 +25,7 @@ use crate::sim::traffic::generate;
 use crate::sim::{run_trials, FabricFigures, Message, SimError, SimReport, SimRun, TimeModel};
 
 pub use args::SimulateArgs;
+pub use bay_bilardi::BbArgs;
 pub use butterfly::ButterflyArgs;
 use job::{usage, ExternalChannel, NetPlan, SimulateJob};
 pub use mesh::MeshArgs;
@@ -76,6 +78,21 @@ pub enum SimulateCommand {
         fabric simulate mesh --algorithm wrap --topology torus --size 128 --k 8 --trials 10 -o wrap.yaml\n  \
         fabric simulate mesh --experiment e2 --plot e2.svg")]
     Mesh(MeshArgs),
+    /// Deterministic routing on the pruned butterfly (Bay and Bilardi):
+    /// stages by peak level, batches, sidetracking; T in bit steps beside
+    /// b·λ, Theorem 1 and the A·T² floors.
+    #[command(after_help = "Examples:\n  \
+        fabric simulate pruned-butterfly --traffic nbr,xorhalf,bitrev,transpose,hot-spot --size 1024 --trials 1\n  \
+        fabric simulate pruned-butterfly --traffic random-perm,multi-scale --size 64,256,1024,4096 --plot pb.svg\n  \
+        fabric simulate pruned-butterfly --traffic mot-exp --eta 8 --size 4096 -o witness.yaml")]
+    PrunedButterfly(BbArgs),
+    /// Deterministic routing on the sorting fat-tree (Bay and Bilardi):
+    /// batches climb to their peaks through flexible sorters and descend;
+    /// T in bit steps beside b·λ, Theorem 3 and the A·T² floors.
+    #[command(after_help = "Examples:\n  \
+        fabric simulate sorting-fat-tree --traffic random-perm,bitrev --size 256,1024,4096,16384\n  \
+        fabric simulate sorting-fat-tree --traffic random-kn --k 3 --size 4096 -o sft.yaml")]
+    SortingFatTree(BbArgs),
 }
 
 /// `fabric simulate NETWORK ...`.
@@ -85,6 +102,12 @@ pub fn run(command: SimulateCommand) -> Result<i32> {
         SimulateCommand::Butterfly(args) => butterfly::run(&args),
         SimulateCommand::Wormhole(args) => wormhole::run(&args),
         SimulateCommand::Mesh(args) => mesh::run(&args),
+        SimulateCommand::PrunedButterfly(args) => {
+            bay_bilardi::run(crate::sim::bb::run::Network::PrunedButterfly, &args)
+        }
+        SimulateCommand::SortingFatTree(args) => {
+            bay_bilardi::run(crate::sim::bb::run::Network::SortingFatTree, &args)
+        }
     }
 }
 

@@ -15,6 +15,7 @@ pub mod bounds;
 pub mod graph;
 pub mod load;
 pub mod pb;
+pub mod run;
 pub mod sft;
 pub mod sorter;
 pub mod traffic;

@@ -1,0 +1,218 @@
+//! `fabric simulate pruned-butterfly` and `sorting-fat-tree`: Bay and
+//! Bilardi's deterministic routing on the two area-universal networks,
+//! swept over sizes and workloads; every trial's time beside the floor
+//! `b·λ` and the paper's bound, and `A·T²` of the laid-out network beside
+//! both floors.
+//!
+//! Every size is checked (and laid out, for its area) before any trial
+//! runs; the outputs are written whole or not at all. A claim of the
+//! paper failing on a trial ends the run with exit 1.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::cli::{check_output_paths, outputs_of, write_all_or_nothing};
+use crate::error::{Error, Result};
+use crate::layout::pruned_butterfly::PbLayoutSpec;
+use crate::layout::sorting_fat_tree::SftLayoutSpec;
+use crate::report::bay_bilardi::{bb_chart, bb_table, bb_yaml, BbCell, BbReport, SCHEMA};
+use crate::sim::bb::run::{run_trial, Network, Setting};
+use crate::sim::bb::traffic::{Params, Workload};
+use crate::sim::seeded_trials;
+
+fn parse_size(s: &str) -> std::result::Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n)
+            if (4..=1 << 20).contains(&n) && n.is_power_of_two() && n.trailing_zeros() % 2 == 0 =>
+        {
+            Ok(n)
+        }
+        _ => Err(format!("`{s}`: N must be a power of 4 from 4 to 2^20")),
+    }
+}
+
+fn parse_lambda0(s: &str) -> std::result::Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("`{s}`: λ0 must be a positive number")),
+    }
+}
+
+/// Arguments of `fabric simulate pruned-butterfly` and `sorting-fat-tree`.
+#[derive(Debug, clap::Args)]
+pub struct BbArgs {
+    /// Message sets: nbr, xorhalf, bitrev, transpose, random-perm,
+    /// random-kn, hot-spot, multi-scale, mot-exp; a list sweeps.
+    #[arg(
+        long,
+        short,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "random-perm"
+    )]
+    pub traffic: Vec<Workload>,
+    /// Terminals N, powers of 4 (the sorting fat-tree from 256); a list
+    /// sweeps.
+    #[arg(long, short = 'n', value_delimiter = ',', value_parser = parse_size, default_value = "1024")]
+    pub size: Vec<u64>,
+    /// Bits of a message body b; default lg N.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub body_bits: Option<u32>,
+    /// Messages per terminal of random-kn.
+    #[arg(long, short, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub k: u32,
+    /// λ0 of multi-scale: each subtree sends λ0·cap messages to its sibling.
+    #[arg(long, default_value = "1", value_parser = parse_lambda0)]
+    pub lambda0: f64,
+    /// The target η of mot-exp (a power of 2, at most sqrt(N)).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub eta: u32,
+    /// Independent trials per cell (run in parallel).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=10000))]
+    pub trials: u64,
+    /// Random seed; the same seed gives the same report.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write the report as YAML.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Draw T against N (SVG), one series per workload.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+}
+
+/// The rules followed where the paper leaves a choice.
+fn rules(network: Network) -> Vec<String> {
+    let mut r: Vec<String> = vec![
+        "time in bit steps, wire delay ignored (the paper's model); b = lg N unless given".into(),
+        "λ over the network's channel capacities; η on the reference tree, leaf edges at height 0".into(),
+        "A from the layout (fabric layout); floors with constant 1; T >= b·λ and A·T² >= b²η²N asserted".into(),
+    ];
+    match network {
+        Network::PrunedButterfly => r.extend([
+            "compression to the parent's vertices; λ_T = max ceil(ℓ/cap) including the channel to the parent".to_string(),
+            "key (dst, src, id); two sidetracked messages split without toggling; half-duplex stages".to_string(),
+            "Corollary 1, Lemmas 1, 4, 6, 7 and Theorem 1 asserted on every trial".to_string(),
+        ]),
+        Network::SortingFatTree => r.extend([
+            "L x L meshes, L the least power of 2 >= lg N; B = lg N batches; sorters of capacity d·n".to_string(),
+            "a stage lasts its slowest node's Columnsort (flexible sorter time) and waves; mesh steps 3·L words".to_string(),
+            "Lemma 10 (per batch and channel, up and down) and the sorters' capacity asserted".to_string(),
+        ]),
+    }
+    r
+}
+
+/// The layout area of `network` with `n` terminals, or why it has none.
+fn area(network: Network, n: u64) -> Result<u64> {
+    let usage = |e: crate::layout::SpecError| Error::Usage(format!("N = {n}: {e}"));
+    Ok(match network {
+        Network::PrunedButterfly => {
+            let side = *PbLayoutSpec::new(n)
+                .recurrence()
+                .map_err(usage)?
+                .sides
+                .last()
+                .expect("a side per level");
+            side * side
+        }
+        Network::SortingFatTree => {
+            let (w, h) = *SftLayoutSpec::new(n)
+                .shape()
+                .map_err(usage)?
+                .sizes
+                .last()
+                .expect("a size per level");
+            w * h
+        }
+    })
+}
+
+/// `fabric simulate pruned-butterfly` or `sorting-fat-tree`.
+pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
+    check_output_paths(&[], &outputs_of(&args.output, &args.plot))?;
+    let params = Params {
+        k: args.k,
+        lambda0: args.lambda0,
+        eta: args.eta,
+        ..Params::default()
+    };
+    let mut settings = Vec::new();
+    for &n in &args.size {
+        let area = area(network, n)?;
+        for &workload in &args.traffic {
+            if network == Network::SortingFatTree && workload == Workload::HotSpot {
+                return Err(Error::Usage(
+                    "hot-spot has degree N: the sorting fat-tree routes sets of constant degree"
+                        .into(),
+                ));
+            }
+            if workload == Workload::MotExp && u64::from(args.eta).pow(2) > n {
+                return Err(Error::Usage(format!(
+                    "mot-exp with η = {} needs N >= η², not {n}",
+                    args.eta
+                )));
+            }
+            let body_bits = args.body_bits.unwrap_or(n.ilog2());
+            settings.push(Setting {
+                network,
+                terminals: n,
+                workload,
+                params,
+                body_bits,
+                area,
+            });
+        }
+    }
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let start = Instant::now();
+    let mut cells = Vec::new();
+    for (i, s) in settings.iter().enumerate() {
+        if tty {
+            eprint!(
+                "\rsimulate: cell {} of {} (N = {}), {:.1} s   ",
+                i + 1,
+                settings.len(),
+                s.terminals,
+                start.elapsed().as_secs_f64()
+            );
+        }
+        let seed = args.seed.wrapping_add((i as u64) << 32);
+        let t0 = Instant::now();
+        let trials =
+            seeded_trials(args.trials, seed, |_, rng| run_trial(s, rng)).map_err(|e| match e {
+                crate::sim::bb::run::RunError::Claim(what) => {
+                    Error::Failed(format!("N = {}: {what}", s.terminals))
+                }
+                other => Error::Usage(format!("N = {}: {other}", s.terminals)),
+            })?;
+        cells.push(BbCell::of(s, seed, trials, t0.elapsed().as_secs_f64()));
+    }
+    if tty {
+        eprint!("\r\x1b[K");
+    }
+    let report = BbReport {
+        schema: SCHEMA,
+        network,
+        trials: args.trials,
+        seed: args.seed,
+        rules: rules(network),
+        cells,
+    };
+    let mut outputs = Vec::new();
+    if let Some(path) = &args.output {
+        outputs.push((path.clone(), bb_yaml(&report)));
+    }
+    if let Some(path) = &args.plot {
+        outputs.push((path.clone(), bb_chart(&report)?));
+    }
+    write_all_or_nothing(&outputs)?;
+    print!("{}", bb_table(&report));
+    println!(
+        "  {} cells of {} trials in {:.2} s",
+        report.cells.len(),
+        args.trials,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(0)
+}

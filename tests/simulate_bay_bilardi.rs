@@ -1,0 +1,133 @@
+//! `fabric simulate pruned-butterfly` and `sorting-fat-tree` end to end:
+//! the regression table, reports, refusals, determinism.
+
+use std::process::Command;
+
+fn fabric() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fabric"))
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("fabric-bb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// The N = 1024 regression sets through the command line: each cell's
+/// λ and its stages' λ_T in the YAML as the implementation notes' table
+/// has them.
+#[test]
+fn the_regression_table_through_the_command_line() {
+    let yaml = tmp("reg.yaml");
+    let o = fabric()
+        .args([
+            "simulate",
+            "pruned-butterfly",
+            "--traffic",
+            "nbr,xorhalf,bitrev,transpose,hot-spot",
+        ])
+        .args(["--size", "1024", "--trials", "1", "-o"])
+        .arg(&yaml)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let doc: serde_yaml::Value =
+        serde_yaml::from_str(&std::fs::read_to_string(&yaml).unwrap()).unwrap();
+    assert_eq!(doc["schema"].as_u64(), Some(1));
+    let table: [(f64, [u64; 10], u64); 5] = [
+        (1.0, [0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 0),
+        (32.0, [16, 0, 0, 0, 0, 0, 0, 0, 0, 0], 0),
+        (16.0, [8, 2, 4, 1, 2, 0, 0, 0, 0, 0], 524),
+        (16.0, [8, 2, 1, 1, 2, 0, 1, 0, 0, 0], 512),
+        (511.5, [16, 8, 32, 4, 64, 2, 128, 1, 256, 1], 1878),
+    ];
+    let cells = doc["cells"].as_sequence().unwrap();
+    assert_eq!(cells.len(), 5);
+    for (cell, (lambda, stages, sidetracks)) in cells.iter().zip(table) {
+        assert_eq!(cell["lambda"]["mean"].as_f64(), Some(lambda));
+        let routed = &cell["trials"][0]["routed"];
+        let got: Vec<u64> = routed["stages"]
+            .as_sequence()
+            .unwrap()
+            .iter()
+            .map(|s| s["max_lambda_t"].as_u64().unwrap())
+            .collect();
+        assert_eq!(got, stages);
+        assert_eq!(routed["sidetracks"].as_u64(), Some(sidetracks));
+    }
+}
+
+/// A sweep on the sorting fat-tree writes its YAML and chart, and the same
+/// seed gives the same YAML byte for byte whatever the thread count.
+#[test]
+fn a_sweep_reports_and_repeats() {
+    let svg = tmp("sft.svg");
+    let run = |threads: &str, out: &std::path::Path| {
+        let o = fabric()
+            .env("RAYON_NUM_THREADS", threads)
+            .args([
+                "simulate",
+                "sorting-fat-tree",
+                "--traffic",
+                "random-perm,random-kn,multi-scale",
+            ])
+            .args(["--size", "256,1024", "--trials", "3", "-o"])
+            .arg(out)
+            .arg("--plot")
+            .arg(&svg)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let a = tmp("a.yaml");
+    let text = run("1", &a);
+    assert!(
+        text.contains("AT²/gen") && text.contains("peak sorts"),
+        "{text}"
+    );
+    let first = std::fs::read_to_string(&a).unwrap();
+    assert!(first.starts_with("schema: 1"));
+    assert_eq!(first.matches("- setting:").count(), 6);
+    let b = tmp("b.yaml");
+    run("2", &b);
+    assert_eq!(first, std::fs::read_to_string(&b).unwrap());
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+}
+
+/// Sizes and sets a network cannot take are refused with exit 2 before
+/// anything runs, and no output is written.
+#[test]
+fn refusals_exit_2_without_output() {
+    let out = tmp("never.yaml");
+    for args in [
+        vec!["pruned-butterfly", "--size", "32"],
+        vec!["sorting-fat-tree", "--size", "64"],
+        vec!["sorting-fat-tree", "--size", "256", "--traffic", "hot-spot"],
+        vec![
+            "pruned-butterfly",
+            "--size",
+            "16",
+            "--traffic",
+            "mot-exp",
+            "--eta",
+            "8",
+        ],
+    ] {
+        let o = fabric()
+            .arg("simulate")
+            .args(&args)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(!String::from_utf8_lossy(&o.stderr).is_empty());
+        assert!(!out.exists(), "{args:?} wrote output");
+    }
+}
