@@ -128,7 +128,7 @@ fn the_papers_claims_hold_on_random_sets() {
     for big in [16u64, 64, 256] {
         let l = levels(big);
         let lg = u64::from(l.n);
-        for seed in 0..400u64 {
+        for seed in 0..1000u64 {
             let mut rng = crate::sim::trial_rng(seed, big);
             let (w, k) = match seed % 4 {
                 0 | 1 => (Workload::RandomPerm, 1),
