@@ -131,3 +131,41 @@ fn refusals_exit_2_without_output() {
         assert!(!out.exists(), "{args:?} wrote output");
     }
 }
+
+/// Wide bodies make words wider than a machine word; the sorters' time
+/// model takes them.
+#[test]
+fn wide_bodies_route() {
+    let o = fabric()
+        .args([
+            "simulate",
+            "sorting-fat-tree",
+            "--size",
+            "256",
+            "--body-bits",
+            "1024",
+            "--trials",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = fabric()
+        .args([
+            "simulate",
+            "pruned-butterfly",
+            "--size",
+            "65536",
+            "--traffic",
+            "multi-scale",
+            "--lambda0",
+            "100000",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "a set beyond the memory budget is refused"
+    );
+}

@@ -27,7 +27,9 @@ fn parse_size(s: &str) -> std::result::Result<u64, String> {
         {
             Ok(n)
         }
-        _ => Err(format!("`{s}`: N must be a power of 4 from 4 to 2^20")),
+        _ => Err(format!(
+            "`{s}`: N must be a power of 4 from 4 to 2^16 (the largest laid out)"
+        )),
     }
 }
 
@@ -128,6 +130,22 @@ fn area(network: Network, n: u64) -> Result<u64> {
     })
 }
 
+/// Bytes a trial holds per message: the set, the router's state, the
+/// loads' sorted copies, with room.
+const BYTES_PER_MESSAGE: u64 = 128;
+
+/// At most how many messages a workload makes on `n` terminals (the
+/// multi-scale set sends at most `λ0 cap` per subtree and level, under
+/// `8 λ0 N` in all).
+fn estimate(workload: Workload, params: &Params, n: u64) -> u64 {
+    match workload {
+        Workload::RandomKn => u64::from(params.k) * n,
+        Workload::MultiScale => (8.0 * params.lambda0 * n as f64).ceil() as u64 + n,
+        Workload::MotExp => 8 * n,
+        _ => n,
+    }
+}
+
 /// `fabric simulate pruned-butterfly` or `sorting-fat-tree`.
 pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
     check_output_paths(&[], &outputs_of(&args.output, &args.plot))?;
@@ -154,6 +172,19 @@ pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
                 )));
             }
             let body_bits = args.body_bits.unwrap_or(n.ilog2());
+            let threads = rayon::current_num_threads() as u64;
+            crate::limits::check(
+                || {
+                    format!(
+                        "{} trials of {} messages at N = {n}",
+                        threads,
+                        estimate(workload, &params, n)
+                    )
+                },
+                estimate(workload, &params, n)
+                    .saturating_mul(BYTES_PER_MESSAGE)
+                    .saturating_mul(threads),
+            )?;
             settings.push(Setting {
                 network,
                 terminals: n,

@@ -34,8 +34,8 @@ pub enum SorterError {
         /// The largest supported capacity.
         max: u32,
     },
-    /// Words must have between 1 and 64 bits (keys are `u64`).
-    #[error("word width b = {b}: need 1..=64 bits")]
+    /// Words must have between 1 and [`super::MAX_WORD_BITS`] bits.
+    #[error("word width b = {b}: need 1..=4096 bits")]
     BadWordWidth {
         /// The width asked for.
         b: u32,

@@ -48,14 +48,19 @@ pub struct Sorter {
     l: u32,
 }
 
+/// The widest word a sorter takes. Its time and area models take any
+/// width; [`Sorter::sort`] sorts `u64` keys, whatever `b` (words wider
+/// than 64 bits carry their key in the low 64).
+pub const MAX_WORD_BITS: u32 = 4096;
+
 impl Sorter {
-    /// A sorter for `b`-bit words (`1..=64`), `s` cycles (a power of two,
+    /// A sorter for `b`-bit words (`1..=`[`MAX_WORD_BITS`]), `s` cycles (a power of two,
     /// at least 2) and capacity `l` (a power of two, `s ≤ l ≤`
     /// [`MAX_CAPACITY`]). The paper assumes powers of two "to simplify the
     /// presentation"; the permuter closes its cycles at power-of-two
     /// lengths, so they are required here.
     pub fn new(b: u32, s: u32, l: u32) -> Result<Sorter, SorterError> {
-        if !(1..=64).contains(&b) {
+        if !(1..=MAX_WORD_BITS).contains(&b) {
             return Err(SorterError::BadWordWidth { b });
         }
         if s < 2 || !s.is_power_of_two() {

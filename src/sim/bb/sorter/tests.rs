@@ -175,7 +175,8 @@ fn sorter_sorts_and_refuses_bad_requests() {
 fn constructor_rejects_bad_parameters() {
     use SorterError::*;
     assert_eq!(Sorter::new(0, 8, 64), Err(BadWordWidth { b: 0 }));
-    assert_eq!(Sorter::new(65, 8, 64), Err(BadWordWidth { b: 65 }));
+    assert_eq!(Sorter::new(4097, 8, 64), Err(BadWordWidth { b: 4097 }));
+    assert!(Sorter::new(100, 8, 64).is_ok());
     assert_eq!(Sorter::new(8, 6, 64), Err(BadColumnHeight { s: 6 }));
     assert_eq!(Sorter::new(8, 1, 64), Err(BadColumnHeight { s: 1 }));
     assert_eq!(Sorter::new(8, 8, 48), Err(CapacityNotPowerOfTwo { l: 48 }));
