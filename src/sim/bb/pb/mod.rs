@@ -31,6 +31,8 @@
 
 mod expand;
 #[cfg(test)]
+mod reference;
+#[cfg(test)]
 mod tests;
 
 use serde::Serialize;
