@@ -33,6 +33,7 @@ mod error;
 pub mod fattree;
 pub mod fattree3d;
 pub mod folded;
+mod frame;
 pub mod kind;
 pub mod mesh;
 pub mod metrics;

@@ -48,6 +48,7 @@ mod network;
 
 pub(crate) use network::intended;
 
+use crate::layout::frame::{Frame, Mirror};
 use std::collections::BTreeMap;
 
 use super::check::MAX_POINTS;
@@ -193,40 +194,6 @@ pub fn closed_form_side(n: u32, k0: u64, k1: u64, k2: u64) -> u64 {
     (1u64 << t) * ((k0 + k2) * lg + k1 * t) - k2 * lg
 }
 
-/// Local-to-global map of a square: `(x, y) -> (ox + x, oy + sy y)`.
-#[derive(Clone, Copy)]
-struct Map {
-    ox: i64,
-    oy: i64,
-    sy: i64,
-}
-
-impl Map {
-    fn at(&self, x: u64, y: u64) -> P3 {
-        P3::xy(self.ox + x as i64, self.oy + self.sy * y as i64)
-    }
-
-    /// The map of a square of side `side` at local `(bx, by)`, mirrored
-    /// vertically when `mirrored`.
-    fn child(&self, bx: u64, by: u64, side: u64, mirrored: bool) -> Map {
-        let o = self.at(bx, if mirrored { by + side - 1 } else { by });
-        Map {
-            ox: o.x,
-            oy: o.y,
-            sy: if mirrored { -self.sy } else { self.sy },
-        }
-    }
-
-    /// The inclusive global corners of the local box `[x0, x1) x [y0, y1)`.
-    fn rect(&self, x0: u64, x1: u64, y0: u64, y1: u64) -> (P3, P3) {
-        let (a, b) = (self.at(x0, y0), self.at(x1 - 1, y1 - 1));
-        (
-            P3::xy(a.x.min(b.x), a.y.min(b.y)),
-            P3::xy(a.x.max(b.x), a.y.max(b.y)),
-        )
-    }
-}
-
 struct Builder<'a> {
     pb: PrunedButterfly,
     r: &'a PbRecurrence,
@@ -260,7 +227,7 @@ impl Builder<'_> {
 
     /// Lay out `F_t` of node `j` at level `n - 2t` under `map`; its
     /// up-bundle, wire `p` as (root vertex id, the wire's first point).
-    fn build(&mut self, t: usize, map: Map, j: u32) -> Vec<(u32, P3)> {
+    fn build(&mut self, t: usize, map: Frame, j: u32) -> Vec<(u32, P3)> {
         let n = self.pb.n();
         let r = self.r;
         if t == 0 {
@@ -294,7 +261,12 @@ impl Builder<'_> {
                 child[u as usize] = (self.node(v, (at, at)), at);
             }
             for c in 0..2u64 {
-                let cmap = map.child(x0, c * (q + band), q, c == 1);
+                let mirror = if c == 1 {
+                    Mirror::Flipped
+                } else {
+                    Mirror::Upright
+                };
+                let cmap = map.child(x0, c * (q + band), q, mirror);
                 let bundle = self.build(t - 1, cmap, 2 * child_node + c as u32);
                 for (p, &(from, start)) in bundle.iter().enumerate() {
                     let (to, end) = child[p / 2 + (p % 2) * (s as usize / 2)];
@@ -322,12 +294,7 @@ pub fn pruned_butterfly(spec: &PbLayoutSpec) -> Result<(Embedding, PbRecurrence)
         nodes: Vec::with_capacity(pb.vertex_count() as usize),
         edges: Vec::with_capacity(pb.edge_count() as usize),
     };
-    let identity = Map {
-        ox: 0,
-        oy: 0,
-        sy: 1,
-    };
-    b.build(r.sides.len() - 1, identity, 0);
+    b.build(r.sides.len() - 1, Frame::IDENTITY, 0);
     let mut nodes = b.nodes;
     nodes.sort_unstable_by_key(|x| x.id);
     let mut parameters = BTreeMap::new();

@@ -47,6 +47,7 @@ mod network;
 
 pub(crate) use network::intended;
 
+use crate::layout::frame::{Frame, Mirror};
 use std::collections::BTreeMap;
 
 use super::check::MAX_POINTS;
@@ -167,37 +168,6 @@ impl SftLayoutSpec {
     }
 }
 
-/// Local-to-global map: `(x, y) -> (ox + x, oy + sy y)`.
-#[derive(Clone, Copy)]
-struct Map {
-    ox: i64,
-    oy: i64,
-    sy: i64,
-}
-
-impl Map {
-    fn at(&self, x: u64, y: u64) -> P3 {
-        P3::xy(self.ox + x as i64, self.oy + self.sy * y as i64)
-    }
-
-    fn child(&self, bx: u64, by: u64, height: u64, mirrored: bool) -> Map {
-        let o = self.at(bx, if mirrored { by + height - 1 } else { by });
-        Map {
-            ox: o.x,
-            oy: o.y,
-            sy: if mirrored { -self.sy } else { self.sy },
-        }
-    }
-
-    fn rect(&self, x0: u64, x1: u64, y0: u64, y1: u64) -> (P3, P3) {
-        let (a, b) = (self.at(x0, y0), self.at(x1 - 1, y1 - 1));
-        (
-            P3::xy(a.x.min(b.x), a.y.min(b.y)),
-            P3::xy(a.x.max(b.x), a.y.max(b.y)),
-        )
-    }
-}
-
 struct Builder<'a> {
     spec: &'a SftLayoutSpec,
     shape: &'a SftShape,
@@ -227,7 +197,7 @@ impl Builder<'_> {
     }
 
     /// Mesh `g` under `map`; its channel.
-    fn mesh(&mut self, g: u64, map: Map) -> Bundle {
+    fn mesh(&mut self, g: u64, map: Frame) -> Bundle {
         let (l, t) = (self.shape.mesh_side, self.shape.terminal);
         let pitch = t + 1;
         let id = |r: u64, c: u64| (g * l * l + r * l + c) as u32;
@@ -261,7 +231,7 @@ impl Builder<'_> {
     }
 
     /// `F_t` of heap node `h` under `map`; its channel (empty at the root).
-    fn build(&mut self, t: usize, map: Map, h: u64) -> Result<Bundle, SpecError> {
+    fn build(&mut self, t: usize, map: Frame, h: u64) -> Result<Bundle, SpecError> {
         let shape = self.shape;
         if t == 0 {
             return Ok(self.mesh(h - shape.meshes, map));
@@ -301,16 +271,16 @@ impl Builder<'_> {
             // The quadrants, against the central bands.
             let x_q = if b == 0 { half - qw } else { half + thick };
             for c in 0..2u64 {
-                let (y_q, mirrored) = if c == 0 {
-                    (yb - qh, false)
+                let (y_q, mirror) = if c == 0 {
+                    (yb - qh, Mirror::Upright)
                 } else {
-                    (yb + thick, true)
+                    (yb + thick, Mirror::Flipped)
                 };
-                let cmap = map.child(x_q, y_q, qh, mirrored);
+                let cmap = map.child(x_q, y_q, qh, mirror);
                 let bundle = self.build(t - 1, cmap, 2 * (2 * h + b) + c)?;
                 let row = if c == 0 { yb } else { yb + thick - 1 };
                 for (from, start) in bundle {
-                    let x = (start.x - map.ox) as u64;
+                    let x = map.column(start) as u64;
                     if x < x_c || x >= x_c + long {
                         return Err(SpecError::Bad(
                             "sorting-fat-tree (channel beside its sorter)",
@@ -349,12 +319,7 @@ pub fn sorting_fat_tree(spec: &SftLayoutSpec) -> Result<(Embedding, SftShape), S
         nodes: Vec::new(),
         edges: Vec::new(),
     };
-    let identity = Map {
-        ox: 0,
-        oy: 0,
-        sy: 1,
-    };
-    b.build(shape.sizes.len() - 1, identity, 1)?;
+    b.build(shape.sizes.len() - 1, Frame::IDENTITY, 1)?;
     let mut nodes = b.nodes;
     nodes.sort_unstable_by_key(|x| x.id);
     let mut parameters = BTreeMap::new();
