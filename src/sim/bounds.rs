@@ -190,7 +190,13 @@ mod tests {
     use super::*;
     use crate::sim::{LoadFactor, Outcome, Policy, TimeModel};
 
-    fn report(algorithm: Algorithm, traffic: Traffic, n: u32, rate: u32, cycles: &[u64]) -> SimReport {
+    fn report(
+        algorithm: Algorithm,
+        traffic: Traffic,
+        n: u32,
+        rate: u32,
+        cycles: &[u64],
+    ) -> SimReport {
         let trials = cycles
             .iter()
             .enumerate()
@@ -244,7 +250,13 @@ mod tests {
     fn theorem8_flags_a_run_below_its_bound() {
         // The case: 19 cycles at n = 4^10, lambda = 12: bound
         // 2 + 20 = 22.
-        let r = report(Algorithm::Greedy, Traffic::GreedyAdversary, 1 << 20, 12, &[19, 22]);
+        let r = report(
+            Algorithm::Greedy,
+            Traffic::GreedyAdversary,
+            1 << 20,
+            12,
+            &[19, 22],
+        );
         let b = bound_of(&r, &r.runs[0]).unwrap();
         assert_eq!(b.source, Source::Theorem8);
         assert_eq!(b.value.mean, 22.0);
@@ -254,7 +266,13 @@ mod tests {
 
     #[test]
     fn theorem8_holds_at_and_above_its_bound() {
-        let r = report(Algorithm::Greedy, Traffic::GreedyAdversary, 4096, 12, &[14, 36]);
+        let r = report(
+            Algorithm::Greedy,
+            Traffic::GreedyAdversary,
+            4096,
+            12,
+            &[14, 36],
+        );
         let b = bound_of(&r, &r.runs[0]).unwrap();
         assert_eq!(b.value.mean, 14.0);
         assert_eq!(b.verdict, Verdict::Held);
@@ -264,7 +282,10 @@ mod tests {
     fn shapes_give_ratios_and_no_verdict() {
         let r = report(Algorithm::RandomPrime, Traffic::Random, 256, 4, &[10]);
         let b = bound_of(&r, &r.runs[0]).unwrap();
-        assert_eq!((b.source, b.verdict), (Source::Theorem9, Verdict::ShapeOnly));
+        assert_eq!(
+            (b.source, b.verdict),
+            (Source::Theorem9, Verdict::ShapeOnly)
+        );
         assert_eq!(b.ratio.mean, 2.5);
         let r = report(Algorithm::Greedy, Traffic::Random, 256, 4, &[10]);
         assert_eq!(bound_of(&r, &r.runs[0]), None);
