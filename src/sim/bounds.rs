@@ -13,8 +13,10 @@
 //!   thesis gives no constant, so the report gives the measured ratio to
 //!   the shape and no verdict.
 //!
-//! Every formula here is named in docs/simulation.md ("Bounds in the
-//! report").
+//! Also here: Figure 3-3's row for a load factor (RANDOM's table) and the
+//! warnings a setup earns ([`SimWarning`]). Every formula here is named in
+//! docs/simulation.md ("Bounds in the report", "The congestion
+//! parameter").
 
 use super::algorithms::Algorithm;
 use super::traffic::Traffic;
@@ -183,6 +185,52 @@ pub fn bound_of(r: &SimReport, run: &SimRun) -> Option<BoundCheck> {
         ratio: Spread::of(&ratios),
         verdict,
     })
+}
+
+/// A setup `fabric simulate` runs but warns of.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SimWarning {
+    /// `--r auto` with `k1` below the congestion parameter `r`: a round of
+    /// TRY-GUESS (`k1 lambda` cycles, each sending a `1/(r lambda)`-subset)
+    /// sends a message `k1 / r` times on average, where the proof's
+    /// constants (`k1 = 400 r^2 ln r`) send it `400 r ln r` times.
+    SlowCongestionParameter {
+        /// The congestion parameter in use.
+        r: f64,
+        /// RANDOM's `k1`.
+        k1: f64,
+    },
+}
+
+impl SimWarning {
+    /// The warning's text, as stderr and the report give it.
+    pub fn message(&self) -> String {
+        match *self {
+            SimWarning::SlowCongestionParameter { r, k1 } => format!(
+                "--r auto gives r = {r:.2} with k1 = {k1}: a TRY-GUESS round of k1 lambda cycles sends each \
+                 message k1/r = {:.3} times on average (the proof's k1 = 400 r^2 ln r sends it 400 r ln r times); \
+                 expect tens to thousands of lambda cycles (measured: 41-241 lambda at r = 24.2, doubling \
+                 capacities, n = 256 and 4096; 5392 lambda at r = 76.9, sqrt-over-lg, n = 1024); \
+                 --k1 near r cuts that to 5-25 lambda, the default --r 1 takes 1.5-2.6 lambda",
+                k1 / r
+            ),
+        }
+    }
+}
+
+/// Figure 3-3's row for a load factor on `n` processors (rows meet at their
+/// ends; `lg lg n` is taken as at least 1).
+pub fn figure_3_3_region(lambda: f64, n: u32) -> &'static str {
+    let lgn = lg(n);
+    if lambda <= 1.0 {
+        "lambda <= 1: 1 cycle"
+    } else if lambda <= 2.0 {
+        "1 < lambda <= 2: O(lg n) cycles"
+    } else if lambda <= lgn * lgn.log2().max(1.0) {
+        "2 < lambda <= lg n lg lg n: O(lg n lg lambda) cycles"
+    } else {
+        "lambda > lg n lg lg n: O(lambda) cycles"
+    }
 }
 
 #[cfg(test)]

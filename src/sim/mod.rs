@@ -55,6 +55,7 @@ pub mod algorithms;
 pub mod bb;
 pub mod bft;
 pub mod bounds;
+pub use bounds::{figure_3_3_region, SimWarning};
 mod error;
 pub mod fattree;
 pub mod mesh;
@@ -499,52 +500,6 @@ pub struct SimReport {
     pub warnings: Vec<SimWarning>,
     /// One run per rate, in the order the rates were given.
     pub runs: Vec<SimRun>,
-}
-
-/// A setup `fabric simulate` runs but warns of.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SimWarning {
-    /// `--r auto` with `k1` below the congestion parameter `r`: a round of
-    /// TRY-GUESS (`k1 lambda` cycles, each sending a `1/(r lambda)`-subset)
-    /// sends a message `k1 / r` times on average, where the proof's
-    /// constants (`k1 = 400 r^2 ln r`) send it `400 r ln r` times.
-    SlowCongestionParameter {
-        /// The congestion parameter in use.
-        r: f64,
-        /// RANDOM's `k1`.
-        k1: f64,
-    },
-}
-
-impl SimWarning {
-    /// The warning's text, as stderr and the report give it.
-    pub fn message(&self) -> String {
-        match *self {
-            SimWarning::SlowCongestionParameter { r, k1 } => format!(
-                "--r auto gives r = {r:.2} with k1 = {k1}: a TRY-GUESS round of k1 lambda cycles sends each \
-                 message k1/r = {:.3} times on average (the proof's k1 = 400 r^2 ln r sends it 400 r ln r times); \
-                 expect tens to thousands of lambda cycles (measured: 41-241 lambda at r = 24.2, doubling \
-                 capacities, n = 256 and 4096; 5392 lambda at r = 76.9, sqrt-over-lg, n = 1024); \
-                 --k1 near r cuts that to 5-25 lambda, the default --r 1 takes 1.5-2.6 lambda",
-                k1 / r
-            ),
-        }
-    }
-}
-
-/// Figure 3-3's row for a load factor on `n` processors (rows meet at their
-/// ends; `lg lg n` is taken as at least 1).
-pub fn figure_3_3_region(lambda: f64, n: u32) -> &'static str {
-    let lgn = lg(n);
-    if lambda <= 1.0 {
-        "lambda <= 1: 1 cycle"
-    } else if lambda <= 2.0 {
-        "1 < lambda <= 2: O(lg n) cycles"
-    } else if lambda <= lgn * lgn.log2().max(1.0) {
-        "2 < lambda <= lg n lg lg n: O(lg n lg lambda) cycles"
-    } else {
-        "lambda > lg n lg lg n: O(lambda) cycles"
-    }
 }
 
 /// Mean, smallest, largest and standard deviation of a sample.
