@@ -314,8 +314,44 @@ pub fn simulation_table(r: &crate::sim::SimReport) -> String {
             pick(&|x| x.cycle_bit_time).mean,
             pick(&|x| x.bit_time()).mean
         );
+        if let Some(b) = crate::sim::bounds::bound_of(r, run) {
+            bound_line(&mut o, &b, &cycles, t.len());
+        }
+    }
+    for w in &r.warnings {
+        let _ = writeln!(o, "  warning: {}", w.message());
     }
     o
+}
+
+/// The line under a rate's row: the bound its cycles are held against,
+/// where it comes from and whether it held.
+fn bound_line(
+    o: &mut String,
+    b: &crate::sim::bounds::BoundCheck,
+    cycles: &crate::sim::Spread,
+    trials: usize,
+) {
+    use crate::sim::bounds::Verdict;
+    let head = format!("{} {}", b.source.name(), b.source.formula());
+    let _ = match b.verdict {
+        Verdict::ShapeOnly => writeln!(
+            o,
+            "         {head}: cycles / shape {:.2} ({:.2}-{:.2}); a shape, no constant",
+            b.ratio.mean, b.ratio.min, b.ratio.max
+        ),
+        Verdict::Held => writeln!(
+            o,
+            "         {head}: at least {} cycles; fewest measured {}: held",
+            b.value.min, cycles.min
+        ),
+        Verdict::BelowTheBound { trials: below } => writeln!(
+            o,
+            "         {head}: at least {} cycles; fewest measured {}: below the bound in {below} of \
+             {trials} trials (the construction fell short)",
+            b.value.min, cycles.min
+        ),
+    };
 }
 
 #[cfg(test)]

@@ -54,6 +54,8 @@
 pub mod algorithms;
 pub mod bb;
 pub mod bft;
+pub mod bounds;
+pub use bounds::{figure_3_3_region, SimWarning};
 mod error;
 pub mod fattree;
 pub mod mesh;
@@ -494,23 +496,10 @@ pub struct SimReport {
     pub network_cycle_bit_time: f64,
     /// Delivery cycles after which a trial is given up as incomplete.
     pub max_cycles: u64,
+    /// What the run's setup warns of (printed on stderr and recorded).
+    pub warnings: Vec<SimWarning>,
     /// One run per rate, in the order the rates were given.
     pub runs: Vec<SimRun>,
-}
-
-/// Figure 3-3's row for a load factor on `n` processors (rows meet at their
-/// ends; `lg lg n` is taken as at least 1).
-pub fn figure_3_3_region(lambda: f64, n: u32) -> &'static str {
-    let lgn = lg(n);
-    if lambda <= 1.0 {
-        "lambda <= 1: 1 cycle"
-    } else if lambda <= 2.0 {
-        "1 < lambda <= 2: O(lg n) cycles"
-    } else if lambda <= lgn * lgn.log2().max(1.0) {
-        "2 < lambda <= lg n lg lg n: O(lg n lg lambda) cycles"
-    } else {
-        "lambda > lg n lg lg n: O(lambda) cycles"
-    }
 }
 
 /// Mean, smallest, largest and standard deviation of a sample.

@@ -15,7 +15,7 @@ use crate::network::Network;
 use crate::sim::algorithms::{Algorithm, AlgorithmKind, RandomConstants};
 use crate::sim::fattree::FatTree;
 use crate::sim::traffic::{generate, theorem8_capacities, Traffic};
-use crate::sim::Policy;
+use crate::sim::{Policy, SimWarning};
 
 /// A bad flag, flag combination or layout parameter (exit 2).
 pub(super) fn usage(e: String) -> Error {
@@ -96,6 +96,8 @@ pub(super) struct SimulateJob {
     pub output: Option<PathBuf>,
     /// The chart's path.
     pub plot: Option<PathBuf>,
+    /// What the setup warns of.
+    pub warnings: Vec<SimWarning>,
 }
 
 /// What the flags alone decide.
@@ -129,6 +131,7 @@ impl SimulateJob {
             NetPlan::Fat { tree, .. } => (tree.n() as u64, Some(tree.congestion_parameter())),
         };
         let algorithm = algorithm_of(args, congestion)?;
+        let warnings = warnings_of(args, &algorithm);
         let job = SimulateJob {
             plan,
             processors,
@@ -152,6 +155,7 @@ impl SimulateJob {
                 .map_or("built in memory".into(), |p| p.display().to_string()),
             output: args.output.clone(),
             plot: args.plot.clone(),
+            warnings,
         };
         job.check_limits()?;
         job.check_message_sets()?;
@@ -427,6 +431,17 @@ fn fat_plan(
     };
     let tree = FatTree::new(n as u32, caps).map_err(|e| usage(e.to_string()))?;
     Ok((NetPlan::Fat { tree, spec, layout }, capacity_text))
+}
+
+/// What the setup warns of: `--r auto` (without `--constants proof`) with
+/// `k1` below the congestion parameter, which makes RANDOM slow.
+fn warnings_of(args: &SimulateArgs, algorithm: &Algorithm) -> Vec<SimWarning> {
+    match (algorithm, args.r, args.constants) {
+        (Algorithm::Random(c), CongestionArg::Auto, None) if c.k1 < c.r => {
+            vec![SimWarning::SlowCongestionParameter { r: c.r, k1: c.k1 }]
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// The algorithm with its constants (RANDOM's `r` from the flags or, with

@@ -114,15 +114,50 @@ pub fn run(command: SimulateCommand) -> Result<i32> {
 /// `fabric simulate fat-tree`: check the arguments into a job, then run it.
 fn run_fat_tree(args: &SimulateArgs) -> Result<i32> {
     let job = SimulateJob::from_args(args)?;
+    for w in &job.warnings {
+        eprintln!("warning: {}", w.message());
+    }
     let start = Instant::now();
     let net = build_net(&job)?;
     let build_seconds = start.elapsed().as_secs_f64();
     let time = time_model(&job, &net);
     let sim_start = Instant::now();
+    let cpu_start = cpu_seconds();
     let runs = run_rates(&job, &net, &time, start);
-    let seconds = sim_start.elapsed().as_secs_f64();
+    let timing = Timing {
+        build_seconds,
+        wall_seconds: sim_start.elapsed().as_secs_f64(),
+        cpu_seconds: cpu_seconds() - cpu_start,
+    };
     let rep = report_of(&job, &net, time, runs);
-    finish(&job, &rep, build_seconds, seconds)
+    finish(&job, &rep, &timing)
+}
+
+/// How long a job took.
+struct Timing {
+    /// Wall seconds to build the network.
+    build_seconds: f64,
+    /// Wall seconds of the trials.
+    wall_seconds: f64,
+    /// CPU seconds (user and system, every thread) of the trials.
+    cpu_seconds: f64,
+}
+
+/// User plus system CPU time of the process so far, every thread, in
+/// seconds (`getrusage(RUSAGE_SELF)`); 0 if the call fails.
+fn cpu_seconds() -> f64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage writes a `rusage` through the pointer, which points
+    // at one; we read it only when the call reports success.
+    let rc = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) };
+    if rc != 0 {
+        return 0.0;
+    }
+    // SAFETY: the call succeeded, so the struct is written (and it was
+    // zeroed before, which is a valid `rusage` anyway).
+    let usage = unsafe { usage.assume_init() };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
 }
 
 /// The network and its wire lengths, from the layout file or laid out in
@@ -268,13 +303,14 @@ fn report_on<F: FabricFigures>(
         time,
         network_cycle_bit_time,
         max_cycles: job.max_cycles,
+        warnings: job.warnings.clone(),
         runs,
     }
 }
 
 /// Write the outputs, print the table and the timing; exit 1 when a trial
 /// did not deliver every message.
-fn finish(job: &SimulateJob, rep: &SimReport, build_seconds: f64, seconds: f64) -> Result<i32> {
+fn finish(job: &SimulateJob, rep: &SimReport, timing: &Timing) -> Result<i32> {
     let total = job.trials * job.rates.len() as u64;
     let mut outputs = Vec::new();
     if let Some(path) = &job.output {
@@ -291,12 +327,16 @@ fn finish(job: &SimulateJob, rep: &SimReport, build_seconds: f64, seconds: f64) 
         .flat_map(|r| &r.trials)
         .map(|t| t.outcome.steps)
         .sum();
+    let per = |seconds: f64| steps as f64 / seconds.max(1e-9) / 1e6;
     println!(
-        "  network built in {:.2} s; {} trials in {:.2} s ({:.1} M message-channel steps/s)",
-        build_seconds,
+        "  network built in {:.2} s; {} trials in {:.2} s wall, {:.2} s CPU \
+         ({:.1} M message-channel steps per wall second, {:.1} M per CPU-second)",
+        timing.build_seconds,
         total,
-        seconds,
-        steps as f64 / seconds.max(1e-9) / 1e6
+        timing.wall_seconds,
+        timing.cpu_seconds,
+        per(timing.wall_seconds),
+        per(timing.cpu_seconds)
     );
     let incomplete = rep
         .runs

@@ -7,7 +7,13 @@ use std::fmt::Write;
 
 use super::scalar;
 use crate::sim::algorithms::Algorithm;
+use crate::sim::bounds::{bound_of, Claim, Verdict};
 use crate::sim::{figure_3_3_region, ChannelLoad, SimReport, SimRun, Spread, Trial};
+
+/// The layout version of the report, its `simulation.schema`: 2 added
+/// `schema`, `warnings` and each rate's `bound` (version 1 had none of
+/// them).
+pub const SCHEMA: u32 = 2;
 
 /// The report of `fabric simulate` (docs/formats.md section 4d).
 pub fn simulation_yaml(r: &SimReport) -> String {
@@ -58,6 +64,7 @@ fn spread(s: Spread) -> String {
 /// The `simulation:` mapping: network, algorithm, policy, traffic, seed.
 fn parameters(o: &mut String, r: &SimReport) {
     o.push_str("simulation:\n");
+    let _ = writeln!(o, "  schema: {SCHEMA}");
     let _ = writeln!(o, "  network: {}", scalar(&r.network));
     let _ = writeln!(o, "  processors: {}", r.processors);
     let _ = writeln!(o, "  capacity: {}", scalar(&r.capacity));
@@ -90,6 +97,14 @@ fn parameters(o: &mut String, r: &SimReport) {
     }
     let _ = writeln!(o, "  seed: {}", r.seed);
     let _ = writeln!(o, "  max_cycles: {}", r.max_cycles);
+    if r.warnings.is_empty() {
+        o.push_str("  warnings: []\n");
+    } else {
+        o.push_str("  warnings:\n");
+        for w in &r.warnings {
+            let _ = writeln!(o, "    - {}", scalar(&w.message()));
+        }
+    }
 }
 
 /// The `time_model:` mapping: wire lengths and delays, switch delay.
@@ -146,17 +161,47 @@ fn run_entry(o: &mut String, r: &SimReport, run: &SimRun) {
         spread(pick(&|x| x.cycle_bit_time))
     );
     let _ = writeln!(o, "    bit_time: {}", spread(pick(&|x| x.bit_time())));
-    if r.network == "fat-tree" {
+    // Figure 3-3 is RANDOM's table.
+    if matches!(r.algorithm, Algorithm::Random(_)) {
         let _ = writeln!(
             o,
             "    figure_3_3: {}",
             scalar(figure_3_3_region(lambda.mean, r.processors))
         );
     }
+    bound(o, r, run);
     levels(o, &run.levels);
     o.push_str("    per_trial:\n");
     for x in t {
         trial_line(o, x);
+    }
+}
+
+/// The rate's `bound:` mapping, or `bound: null` where the thesis states
+/// none for the algorithm and traffic.
+fn bound(o: &mut String, r: &SimReport, run: &SimRun) {
+    let Some(b) = bound_of(r, run) else {
+        o.push_str(
+            "    bound: null   # the thesis states no bound for this algorithm and traffic\n",
+        );
+        return;
+    };
+    o.push_str("    bound:\n");
+    let _ = writeln!(o, "      source: {}", scalar(b.source.name()));
+    let _ = writeln!(o, "      formula: {}", scalar(b.source.formula()));
+    let _ = writeln!(o, "      claim: {}", b.source.claim().name());
+    let _ = writeln!(o, "      value: {}   # cycles", spread(b.value));
+    let _ = writeln!(o, "      ratio: {}   # cycles / value", spread(b.ratio));
+    let _ = writeln!(o, "      verdict: {}", scalar(b.verdict.name()));
+    if b.source.claim() == Claim::ForcedAtLeast {
+        let below = match b.verdict {
+            Verdict::BelowTheBound { trials } => trials,
+            Verdict::Held | Verdict::ShapeOnly => 0,
+        };
+        let _ = writeln!(
+            o,
+            "      below_the_bound: {below}   # trials under the forced cycles"
+        );
     }
 }
 
