@@ -223,24 +223,32 @@ impl Router {
     /// subtree `t` at level `i + 1`: the largest `ceil(ℓ_c / cap(c))` over
     /// the channels of `T` and the one above it.
     fn lambda_t(&self, i: u32, mt: &[u32]) -> u32 {
-        let n = self.levels.n;
         let mut lambda = 0;
+        self.channel_loads(i, mt, |run, cap| lambda = lambda.max(run.div_ceil(cap)));
+        lambda
+    }
+
+    /// Calls `seen(ℓ, cap)` with the running count `ℓ` of `msgs` (sorted by
+    /// leaf) below each channel of the subtree at level `i + 1` and the
+    /// one above it, for every message counted; the last call per channel
+    /// gives its load.
+    fn channel_loads(&self, i: u32, msgs: &[u32], mut seen: impl FnMut(u32, u32)) {
+        let n = self.levels.n;
         for lev in i + 1..=n {
             let cap = self.levels.cap(lev);
             let shift = n - lev;
             let mut run = 0u32;
             let mut prev = u32::MAX;
-            for &m in mt {
+            for &m in msgs {
                 let node = self.flights[m as usize].cur >> shift;
                 if node != prev {
                     run = 0;
                     prev = node;
                 }
                 run += 1;
-                lambda = lambda.max(run.div_ceil(cap));
+                seen(run, cap);
             }
         }
-        lambda
     }
 
     /// Routes the messages `mt` of subtree `t` (level `i + 1`) into its
@@ -312,25 +320,13 @@ impl Router {
 
     /// Records the batch's largest channel load (Lemma 4).
     fn check_batch_load(&mut self, i: u32, batch: &[u32]) {
-        let n = self.levels.n;
-        for lev in i + 1..=n {
-            let cap = self.levels.cap(lev);
-            let shift = n - lev;
-            let mut run = 0u32;
-            let mut prev = u32::MAX;
-            for &m in batch {
-                let node = self.flights[m as usize].cur >> shift;
-                if node != prev {
-                    run = 0;
-                    prev = node;
-                }
-                run += 1;
-                let (l, c) = self.out.max_batch_load;
-                if u64::from(run) * u64::from(c) > u64::from(l) * u64::from(cap) {
-                    self.out.max_batch_load = (run, cap);
-                }
+        let mut most = self.out.max_batch_load;
+        self.channel_loads(i, batch, |run, cap| {
+            if u64::from(run) * u64::from(most.1) > u64::from(most.0) * u64::from(cap) {
+                most = (run, cap);
             }
-        }
+        });
+        self.out.max_batch_load = most;
     }
 
     /// Compresses the batch to the parent's vertices, message `h` (in leaf
