@@ -10,11 +10,14 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{ChannelLoad, Fabric, FabricFigures, LoadFactor, Message, Policy, SimError, TimeModel};
+use crate::layout::NetworkName;
 use crate::network::{Network, NodeId, Role};
 
 /// The wire-level fabric.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkTree {
+    /// The network's name (`butterfly-fat-tree`, `scalable-fat-tree`).
+    network: NetworkName,
     n: u32,
     lo: Vec<u32>,
     hi: Vec<u32>,
@@ -98,6 +101,7 @@ impl LinkTree {
         let (up_start, up) = csr(ups);
         let (down_start, down) = csr(downs);
         Ok(LinkTree {
+            network: NetworkName::from(net.name.as_str()),
             n,
             lo,
             hi,
@@ -330,8 +334,8 @@ impl Fabric for LinkTree {
 }
 
 impl FabricFigures for LinkTree {
-    fn network_name(&self) -> &'static str {
-        "butterfly-fat-tree"
+    fn network_name(&self) -> &str {
+        self.network.as_str()
     }
 
     fn level_loads(&self, msgs: &[Message]) -> Vec<Option<ChannelLoad>> {

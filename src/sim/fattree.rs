@@ -300,7 +300,7 @@ impl Fabric for FatTree {
 }
 
 impl FabricFigures for FatTree {
-    fn network_name(&self) -> &'static str {
+    fn network_name(&self) -> &str {
         "fat-tree"
     }
 

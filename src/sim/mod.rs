@@ -55,6 +55,7 @@ pub mod algorithms;
 pub mod bb;
 pub mod bft;
 pub mod bounds;
+pub mod circuit;
 pub use bounds::{figure_3_3_region, SimWarning};
 mod error;
 pub mod fattree;
@@ -210,7 +211,7 @@ pub trait Fabric: Sync {
 /// a message set on its channels and the figures of its wires.
 pub trait FabricFigures: Fabric {
     /// The network's name in reports (`fat-tree`, `butterfly-fat-tree`).
-    fn network_name(&self) -> &'static str;
+    fn network_name(&self) -> &str;
 
     /// The heaviest channel of each level for a message set (load over
     /// capacity; the first of equals), `None` for an idle level.

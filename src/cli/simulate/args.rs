@@ -43,9 +43,11 @@ pub enum Constants {
 pub struct SimulateArgs {
     /// Routing algorithm: `random` (RANDOM with TRY-GUESS), `random-prime`
     /// (RANDOM', for capacities Omega(lg n)), `greedy`, or
-    /// `butterfly-fat-tree` (section 3.5, wire by wire).
-    #[arg(long, short, value_enum, default_value_t = AlgorithmKind::Random)]
-    pub algorithm: AlgorithmKind,
+    /// `butterfly-fat-tree` (section 3.5, wire by wire). Default: the
+    /// layout's own (butterfly-fat-tree for butterfly and scalable
+    /// fat-tree layouts), else random.
+    #[arg(long, short, value_enum)]
+    pub algorithm: Option<AlgorithmKind>,
     /// Message set: `permutation`, `random` destinations, `local` (inside
     /// subtrees of --subtree processors), `many-to-one`, `mesh` (a mesh of
     /// the same area mapped geometrically, Lemma 10), `greedy-adversary`

@@ -10,7 +10,7 @@ use crate::cli::{check_output_paths, outputs_of, read_text};
 use crate::error::{Error, Result};
 use crate::layout::fattree::{Capacity, FatTreeSpec};
 use crate::layout::metrics::Delay;
-use crate::layout::Embedding;
+use crate::layout::{Embedding, NetworkName};
 use crate::network::Network;
 use crate::sim::algorithms::{Algorithm, AlgorithmKind, RandomConstants};
 use crate::sim::fattree::FatTree;
@@ -119,8 +119,8 @@ impl SimulateJob {
             &args.layout.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
             &outputs_of(&args.output, &args.plot),
         )?;
-        let flags = checked(args)?;
         let layout = args.layout.as_deref().map(read_layout).transpose()?;
+        let flags = checked(args, algorithm_for(args, layout.as_ref()))?;
         let (plan, capacity_text) = if flags.wires {
             wires_plan(args, layout)?
         } else {
@@ -130,7 +130,7 @@ impl SimulateJob {
             NetPlan::Wires { n, .. } => (*n, None),
             NetPlan::Fat { tree, .. } => (tree.n() as u64, Some(tree.congestion_parameter())),
         };
-        let algorithm = algorithm_of(args, congestion)?;
+        let algorithm = algorithm_of(args, flags.kind, congestion)?;
         let warnings = warnings_of(args, &algorithm);
         let job = SimulateJob {
             plan,
@@ -202,10 +202,20 @@ impl SimulateJob {
     }
 }
 
+/// The algorithm given, or the layout's own: wire by wire on butterfly and
+/// scalable fat-trees, RANDOM on every other fat-tree.
+fn algorithm_for(args: &SimulateArgs, layout: Option<&Embedding>) -> AlgorithmKind {
+    args.algorithm.unwrap_or(match layout.map(|e| &e.network) {
+        Some(NetworkName::ButterflyFatTree | NetworkName::ScalableFatTree) => {
+            AlgorithmKind::ButterflyFatTree
+        }
+        _ => AlgorithmKind::Random,
+    })
+}
+
 /// Every check of the flags alone, before any file is read or anything
 /// built.
-fn checked(args: &SimulateArgs) -> Result<Flags> {
-    let kind = args.algorithm;
+fn checked(args: &SimulateArgs, kind: AlgorithmKind) -> Result<Flags> {
     let traffic = Traffic::of(args.traffic, args.subtree);
     let policy = args.policy.unwrap_or(if kind == AlgorithmKind::Greedy {
         Policy::Priority
@@ -332,10 +342,17 @@ fn processors_of(e: &Embedding) -> Result<u64> {
 /// The butterfly fat-tree: its layout file, or its size to lay it out.
 fn wires_plan(args: &SimulateArgs, layout: Option<Embedding>) -> Result<(NetPlan, String)> {
     let n = match &layout {
-        Some(e) if e.network == "butterfly-fat-tree" => processors_of(e)?,
+        Some(e)
+            if matches!(
+                e.network,
+                NetworkName::ButterflyFatTree | NetworkName::ScalableFatTree
+            ) =>
+        {
+            processors_of(e)?
+        }
         Some(e) => {
             return Err(usage(format!(
-                "the butterfly-fat-tree algorithm needs a butterfly-fat-tree layout, not `{}`",
+                "the butterfly-fat-tree algorithm needs a butterfly or scalable fat-tree layout, not `{}`",
                 e.network
             )))
         }
@@ -349,10 +366,14 @@ fn wires_plan(args: &SimulateArgs, layout: Option<Embedding>) -> Result<(NetPlan
             n
         }
     };
-    Ok((
-        NetPlan::Wires { n, layout },
-        "2^l wires above 4^l leaves".into(),
-    ))
+    let capacity = match &layout {
+        Some(e) if e.network == NetworkName::ScalableFatTree => format!(
+            "switches as {}",
+            param(e, "capacity").unwrap_or_else(|_| "sqrt-over-lg".into())
+        ),
+        _ => "2^l wires above 4^l leaves".into(),
+    };
+    Ok((NetPlan::Wires { n, layout }, capacity))
 }
 
 /// A fat-tree: its size and capacities from the layout file or the flags,
@@ -365,9 +386,12 @@ fn fat_plan(
     let adversary = flags.external == ExternalChannel::Used;
     let (n, capacity) = match &layout {
         Some(e) => {
-            if e.network != "fat-tree" {
+            if !matches!(
+                e.network,
+                NetworkName::FatTree | NetworkName::Htree | NetworkName::FatTree3d
+            ) {
                 return Err(usage(format!(
-                    "algorithm {} runs on a fat-tree layout, not `{}`",
+                    "algorithm {} runs on a fat-tree, H-tree or 3-D fat-tree layout, not `{}`",
                     flags.kind.name(),
                     e.network
                 )));
@@ -446,8 +470,12 @@ fn warnings_of(args: &SimulateArgs, algorithm: &Algorithm) -> Vec<SimWarning> {
 
 /// The algorithm with its constants (RANDOM's `r` from the flags or, with
 /// `auto` or `--constants`, the fat-tree's congestion parameter).
-fn algorithm_of(args: &SimulateArgs, congestion: Option<f64>) -> Result<Algorithm> {
-    Ok(match args.algorithm {
+fn algorithm_of(
+    args: &SimulateArgs,
+    kind: AlgorithmKind,
+    congestion: Option<f64>,
+) -> Result<Algorithm> {
+    Ok(match kind {
         AlgorithmKind::Random => {
             let r = match (args.constants, args.r) {
                 (Some(_), _) | (None, CongestionArg::Auto) => {

@@ -1,0 +1,244 @@
+//! Theorem 18's experiment: the processors of a competing mesh exchange
+//! messages over a laid-out network, and each message's delivery time is
+//! held against `d + lg A`, `d` its distance in the mesh.
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use super::rules::{FatTreeRule, MeshPoints, PyramidRule, TreeOfMeshesRule};
+use super::{route, Channels, CircuitError, Outcome, PathRule, RouteFailure, Timing};
+use crate::layout::pyramid::PyramidSpec;
+use crate::layout::{Embedding, NetworkName};
+
+/// Which pairs of mesh points exchange messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exchange {
+    /// Every point sends to a point drawn uniformly from the square of
+    /// radius `radius` around it (clipped to the mesh), itself excluded.
+    Local {
+        /// Largest coordinate difference, at least 1.
+        radius: u64,
+    },
+    /// A random permutation of the points (fixed points send nothing).
+    Global,
+}
+
+/// A laid-out network ready to route: its channels, its algorithm and the
+/// competing mesh on its processors.
+pub struct Laid {
+    /// The network.
+    pub network: NetworkName,
+    /// Its channels.
+    pub channels: Channels,
+    /// Its routing algorithm.
+    pub rule: Box<dyn PathRule>,
+    /// The competing mesh's points on its processors.
+    pub points: MeshPoints,
+    /// Area of the layout's bounding box.
+    pub area: u64,
+}
+
+impl Laid {
+    /// The network a layout holds, for the networks the engine routes:
+    /// fat-pyramid, fat-tree, H-tree and tree of meshes.
+    pub fn new(e: &Embedding) -> Result<Laid, CircuitError> {
+        let num = |key: &str| -> Result<u64, CircuitError> {
+            e.parameters
+                .get(key)
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| CircuitError::Shape(format!("the layout has no numeric `{key}`")))
+        };
+        let (rule, points): (Box<dyn PathRule>, MeshPoints) = match e.network {
+            NetworkName::FatPyramid => {
+                let spec = PyramidSpec {
+                    processors: num("processors")?,
+                    beta: num("block_levels")? as u32,
+                    mesh_capacity: num("mesh_capacity").unwrap_or(1) as u32,
+                };
+                (Box::new(PyramidRule::new(spec)), MeshPoints::by_position(e)?)
+            }
+            NetworkName::FatTree | NetworkName::Htree => (
+                Box::new(FatTreeRule {
+                    n: num("processors")?,
+                }),
+                MeshPoints::by_position(e)?,
+            ),
+            NetworkName::TreeOfMeshes => {
+                let rule = TreeOfMeshesRule {
+                    n: num("root_side")?,
+                    levels: num("levels")? as u32,
+                };
+                let points = MeshPoints::tree_of_meshes(&rule);
+                (Box::new(rule), points)
+            }
+            ref other => {
+                return Err(CircuitError::Shape(format!(
+                    "a `{other}` layout: wire-delay routes fat-pyramid, fat-tree, htree and tree-of-meshes layouts"
+                )))
+            }
+        };
+        let m = crate::layout::metrics::measure(e);
+        Ok(Laid {
+            network: e.network.clone(),
+            channels: Channels::new(e)?,
+            rule,
+            points,
+            area: m.width * m.height,
+        })
+    }
+
+    /// Processors (points of the competing mesh).
+    pub fn processors(&self) -> u64 {
+        self.points.side * self.points.side
+    }
+}
+
+/// A message set: `(source node, destination node, mesh distance)`.
+pub fn exchange(points: &MeshPoints, how: Exchange, rng: &mut ChaCha8Rng) -> Vec<(u32, u32, u64)> {
+    let side = points.side;
+    let n = side * side;
+    let at = |x: u64, y: u64| points.node[(y * side + x) as usize];
+    let mut out = Vec::with_capacity(n as usize);
+    match how {
+        Exchange::Local { radius } => {
+            for p in 0..n {
+                let (x, y) = (p % side, p / side);
+                let (x0, x1) = (x.saturating_sub(radius), (x + radius).min(side - 1));
+                let (y0, y1) = (y.saturating_sub(radius), (y + radius).min(side - 1));
+                if (x0, y0) == (x1, y1) {
+                    continue;
+                }
+                let (tx, ty) = loop {
+                    let t = (rng.gen_range(x0..=x1), rng.gen_range(y0..=y1));
+                    if t != (x, y) {
+                        break t;
+                    }
+                };
+                out.push((at(x, y), at(tx, ty), x.abs_diff(tx) + y.abs_diff(ty)));
+            }
+        }
+        Exchange::Global => {
+            let mut perm: Vec<u64> = (0..n).collect();
+            perm.shuffle(rng);
+            for (p, &q) in perm.iter().enumerate() {
+                let p = p as u64;
+                if p != q {
+                    let (x, y, tx, ty) = (p % side, p / side, q % side, q / side);
+                    out.push((at(x, y), at(tx, ty), x.abs_diff(tx) + y.abs_diff(ty)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Delivery times of messages whose mesh distance lies in `[lo, hi]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DistanceRow {
+    /// Smallest distance of the row.
+    pub lo: u64,
+    /// Largest distance of the row.
+    pub hi: u64,
+    /// Messages.
+    pub messages: u64,
+    /// Mean delivery time.
+    pub mean: f64,
+    /// Largest delivery time.
+    pub max: f64,
+    /// Largest time of a path alone (its successful attempt).
+    pub max_path: f64,
+    /// Largest `time / (d + lg A)`.
+    pub max_ratio: f64,
+}
+
+/// One trial's figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrialFigures {
+    /// Messages routed.
+    pub messages: u64,
+    /// Rounds.
+    pub rounds: u32,
+    /// Largest delivery time.
+    pub max_time: f64,
+    /// Mean delivery time.
+    pub mean_time: f64,
+    /// Sum of the rounds' longest attempts.
+    pub synchronous_time: f64,
+    /// `c`: the largest delivery time over `d + lg A`.
+    pub c: f64,
+    /// Rows by distance, powers of 2: `[1, 1], [2, 3], [4, 7], ...`.
+    pub rows: Vec<DistanceRow>,
+}
+
+/// Route one message set over `laid` and gather its figures.
+pub fn trial(
+    laid: &Laid,
+    how: Exchange,
+    timing: &Timing,
+    rng: &mut ChaCha8Rng,
+    max_rounds: u32,
+) -> Result<TrialFigures, RouteFailure> {
+    let msgs = exchange(&laid.points, how, rng);
+    let pairs: Vec<(u32, u32)> = msgs.iter().map(|m| (m.0, m.1)).collect();
+    let outcome = route(
+        &laid.channels,
+        laid.rule.as_ref(),
+        &pairs,
+        timing,
+        rng,
+        max_rounds,
+    )?;
+    Ok(figures(&msgs, &outcome, laid.processors()))
+}
+
+fn figures(msgs: &[(u32, u32, u64)], o: &Outcome, processors: u64) -> TrialFigures {
+    let lg_a = (processors as f64).log2();
+    let mut rows: Vec<DistanceRow> = Vec::new();
+    let (mut max_time, mut sum, mut c) = (0.0f64, 0.0f64, 0.0f64);
+    for (m, d) in msgs.iter().zip(&o.deliveries) {
+        let dist = m.2;
+        let ratio = d.time / (dist as f64 + lg_a);
+        max_time = max_time.max(d.time);
+        sum += d.time;
+        c = c.max(ratio);
+        let j = (63 - dist.max(1).leading_zeros()) as usize;
+        while rows.len() <= j {
+            let lo = 1u64 << rows.len();
+            rows.push(DistanceRow {
+                lo,
+                hi: 2 * lo - 1,
+                messages: 0,
+                mean: 0.0,
+                max: 0.0,
+                max_path: 0.0,
+                max_ratio: 0.0,
+            });
+        }
+        let r = &mut rows[j];
+        r.messages += 1;
+        r.mean += d.time;
+        r.max = r.max.max(d.time);
+        r.max_path = r.max_path.max(d.path_time);
+        r.max_ratio = r.max_ratio.max(ratio);
+    }
+    for r in &mut rows {
+        if r.messages > 0 {
+            r.mean /= r.messages as f64;
+        }
+    }
+    rows.retain(|r| r.messages > 0);
+    TrialFigures {
+        messages: msgs.len() as u64,
+        rounds: o.rounds,
+        max_time,
+        mean_time: if msgs.is_empty() {
+            0.0
+        } else {
+            sum / msgs.len() as f64
+        },
+        synchronous_time: o.synchronous_time,
+        c,
+        rows,
+    }
+}

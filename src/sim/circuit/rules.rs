@@ -1,0 +1,338 @@
+//! The routing algorithm of each network the circuit engine routes, and the
+//! placement of a competing mesh's points on its processors.
+
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use super::{CircuitError, PathRule};
+use crate::layout::butterfly::parents;
+use crate::layout::pyramid::{z_index, z_position, Ids, PyramidSpec};
+use crate::layout::Embedding;
+
+/// A fat-tree or H-tree laid out by [`crate::layout::fattree`] (node ids as
+/// its `heap_id`): up to the lowest common ancestor and down, the channel
+/// between two nodes taking any of its wires.
+pub struct FatTreeRule {
+    /// Processors.
+    pub n: u64,
+}
+
+impl FatTreeRule {
+    fn node(&self, heap: u64) -> u32 {
+        if heap >= self.n {
+            (heap - self.n) as u32
+        } else {
+            (heap + self.n - 1) as u32
+        }
+    }
+}
+
+impl PathRule for FatTreeRule {
+    fn name(&self) -> &'static str {
+        "up to the lowest common ancestor and down"
+    }
+
+    fn path(&self, src: u32, dst: u32, _rng: &mut ChaCha8Rng, out: &mut Vec<u32>) {
+        let (mut u, mut v) = (src as u64 + self.n, dst as u64 + self.n);
+        let mut down = Vec::new();
+        while u != v {
+            out.push(self.node(u));
+            down.push(self.node(v));
+            u /= 2;
+            v /= 2;
+        }
+        out.push(self.node(u));
+        out.extend(down.into_iter().rev());
+    }
+}
+
+/// The fat-pyramid of [`crate::layout::pyramid`] under Theorem 18's
+/// shortcut rule: up the source's H-tree block, then up the butterfly, a
+/// parent drawn at random at every level, until the switch's node is
+/// horizontally, vertically or diagonally adjacent in its level's mesh to
+/// (or is) the node above the destination; across by at most one mesh link
+/// in x and one in y, keeping the switch index; then the unique way down.
+pub struct PyramidRule {
+    spec: PyramidSpec,
+    ids: Ids,
+    /// Children of each butterfly switch `(h, a)`, by level.
+    children: Vec<Vec<Vec<u64>>>,
+}
+
+impl PyramidRule {
+    /// The rule for the fat-pyramid of `spec`.
+    pub fn new(spec: PyramidSpec) -> PyramidRule {
+        let k = spec.k();
+        let mut children: Vec<Vec<Vec<u64>>> = vec![Vec::new(); k as usize + 1];
+        for h in 1..=k {
+            children[h as usize] = vec![Vec::new(); (spec.blocks() >> (h + 1)) as usize];
+            let below = if h == 1 {
+                spec.blocks()
+            } else {
+                spec.blocks() >> h
+            };
+            for c in 0..below {
+                for par in parents(h - 1, c, k) {
+                    children[h as usize][par as usize].push(c);
+                }
+            }
+        }
+        PyramidRule {
+            spec,
+            ids: Ids::new(&spec),
+            children,
+        }
+    }
+
+    fn node_of(&self, h: u32, a: u64) -> u32 {
+        if h == 0 {
+            self.ids.block_root(a)
+        } else {
+            self.ids.switch(h, a)
+        }
+    }
+
+    /// Processor node `p` as (block, leaf).
+    fn locate(&self, p: u32) -> (u64, u64) {
+        let b = self.spec.block();
+        (p as u64 / b, p as u64 % b)
+    }
+
+    /// Down from switch `(h, a)` to block `q`'s root, the root included.
+    fn down(&self, h: u32, a: u64, q: u64, out: &mut Vec<u32>) {
+        let (mut h, mut a) = (h, a);
+        while h > 0 {
+            let want = q >> (2 * (h - 1));
+            let c = *self.children[h as usize][a as usize]
+                .iter()
+                .find(|&&c| {
+                    let node = if h == 1 { c } else { c >> (h - 2) };
+                    node == want
+                })
+                .expect("a child towards the block");
+            h -= 1;
+            a = c;
+            out.push(self.node_of(h, a));
+        }
+    }
+}
+
+impl PathRule for PyramidRule {
+    fn name(&self) -> &'static str {
+        "Theorem 18's shortcuts: up the tree to a switch adjacent to the destination's, across the level mesh, down"
+    }
+
+    fn path(&self, src: u32, dst: u32, rng: &mut ChaCha8Rng, out: &mut Vec<u32>) {
+        let b = self.spec.block();
+        let ((qs, ls), (qt, lt)) = (self.locate(src), self.locate(dst));
+        let (mut u, mut v) = (b + ls, b + lt);
+        if qs == qt {
+            let mut down = Vec::new();
+            while u != v {
+                if u > v {
+                    out.push(self.ids.block_node(qs, u));
+                    u /= 2;
+                } else {
+                    down.push(self.ids.block_node(qs, v));
+                    v /= 2;
+                }
+            }
+            out.push(self.ids.block_node(qs, u));
+            out.extend(down.into_iter().rev());
+            return;
+        }
+        while u > 1 {
+            out.push(self.ids.block_node(qs, u));
+            u /= 2;
+        }
+        out.push(self.ids.block_root(qs));
+        let k = self.spec.k();
+        let mut a = qs;
+        for h in 1..=k {
+            let up = parents(h - 1, a, k);
+            a = up[rng.gen_range(0..up.len())];
+            out.push(self.ids.switch(h, a));
+            let per = 1u64 << (h - 1);
+            let (ns, nt) = (qs >> (2 * h), qt >> (2 * h));
+            let ((sx, sy), (tx, ty)) = (z_position(ns), z_position(nt));
+            if sx.abs_diff(tx) > 1 || sy.abs_diff(ty) > 1 {
+                continue;
+            }
+            let i = a % per;
+            if sx != tx {
+                out.push(self.ids.switch(h, z_index(tx, sy) * per + i));
+            }
+            if sy != ty {
+                out.push(self.ids.switch(h, nt * per + i));
+            }
+            self.down(h, nt * per + i, qt, out);
+            break;
+        }
+        let mut down = Vec::new();
+        while v > 1 {
+            down.push(self.ids.block_node(qt, v));
+            v /= 2;
+        }
+        out.extend(down.into_iter().rev());
+    }
+}
+
+/// The tree of meshes `T(2, n)` truncated to `l` levels
+/// ([`crate::layout::tree_of_meshes`], node `(i, x, y)` is `i n^2 + y n +
+/// x`): from each end, straight across its block's mesh to the face its
+/// parent shares and up, level by level, to the lowest block holding both
+/// ends; there across that block's mesh, x first, between the two points of
+/// arrival.
+pub struct TreeOfMeshesRule {
+    /// Side of the root mesh.
+    pub n: u64,
+    /// Levels.
+    pub levels: u32,
+}
+
+impl TreeOfMeshesRule {
+    fn id(&self, i: u32, x: u64, y: u64) -> u32 {
+        (i as u64 * self.n * self.n + y * self.n + x) as u32
+    }
+
+    /// Columns and rows of a level-`i` block.
+    fn block(&self, i: u32) -> (u64, u64) {
+        (self.n >> i.div_ceil(2), self.n >> (i / 2))
+    }
+
+    /// The lowest level whose block holds both points.
+    fn meet(&self, a: (u64, u64), b: (u64, u64)) -> u32 {
+        (0..=self.levels)
+            .rev()
+            .find(|&i| {
+                let (w, h) = self.block(i);
+                a.0 / w == b.0 / w && a.1 / h == b.1 / h
+            })
+            .unwrap_or(0)
+    }
+
+    /// From processor `(x, y)` up to level `top`: the nodes, in order.
+    fn climb(&self, (mut x, mut y): (u64, u64), top: u32, out: &mut Vec<u32>) -> (u64, u64) {
+        let mut i = self.levels;
+        out.push(self.id(i, x, y));
+        while i > top {
+            // Level i - 1's block is cut into level i's: x-cut when i - 1
+            // is even, y-cut when odd; walk to the parent's face.
+            let (pw, ph) = self.block(i - 1);
+            if (i - 1) % 2 == 0 {
+                let x0 = x - x % pw;
+                let target = if x % pw < pw / 2 { x0 } else { x0 + pw - 1 };
+                self.walk(i, (x, y), (target, y), out);
+                x = target;
+            } else {
+                let y0 = y - y % ph;
+                let target = if y % ph < ph / 2 { y0 } else { y0 + ph - 1 };
+                self.walk(i, (x, y), (x, target), out);
+                y = target;
+            }
+            i -= 1;
+            out.push(self.id(i, x, y));
+        }
+        (x, y)
+    }
+
+    /// Across level `i`'s mesh from `a` to `b`, x first (`a` excluded).
+    fn walk(&self, i: u32, a: (u64, u64), b: (u64, u64), out: &mut Vec<u32>) {
+        let (mut x, mut y) = a;
+        while x != b.0 {
+            x = if x < b.0 { x + 1 } else { x - 1 };
+            out.push(self.id(i, x, y));
+        }
+        while y != b.1 {
+            y = if y < b.1 { y + 1 } else { y - 1 };
+            out.push(self.id(i, x, y));
+        }
+    }
+
+    fn point(&self, p: u32) -> (u64, u64) {
+        let local = p as u64 - self.levels as u64 * self.n * self.n;
+        (local % self.n, local / self.n)
+    }
+}
+
+impl PathRule for TreeOfMeshesRule {
+    fn name(&self) -> &'static str {
+        "up each end's blocks to the lowest common block, across its mesh x first"
+    }
+
+    fn path(&self, src: u32, dst: u32, _rng: &mut ChaCha8Rng, out: &mut Vec<u32>) {
+        let (a, b) = (self.point(src), self.point(dst));
+        let top = self.meet(a, b);
+        let from = self.climb(a, top, out);
+        let mut back = Vec::new();
+        let to = self.climb(b, top, &mut back);
+        back.pop();
+        self.walk(top, from, to, out);
+        // `walk` ended on `to`, the last node of the climb from `b`.
+        out.extend(back.into_iter().rev());
+    }
+}
+
+/// A competing `side x side` mesh placed on a network's processors: the
+/// processor node of each point `(x, y)`, at index `y side + x`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshPoints {
+    /// Side of the mesh.
+    pub side: u64,
+    /// Processor node of each point.
+    pub node: Vec<u32>,
+}
+
+impl MeshPoints {
+    /// Points by the processors' places in the layout: the point `(x, y)`
+    /// is the processor in the `x`-th column and `y`-th row the processors
+    /// occupy, which must form a square grid.
+    pub fn by_position(e: &Embedding) -> Result<MeshPoints, CircuitError> {
+        let procs: Vec<(i64, i64, u32)> = e
+            .nodes
+            .iter()
+            .filter(|v| v.kind == "processor")
+            .map(|v| (v.min.x, v.min.y, v.id))
+            .collect();
+        let distinct = |f: fn(&(i64, i64, u32)) -> i64| {
+            let mut v: Vec<i64> = procs.iter().map(f).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let (xs, ys) = (distinct(|p| p.0), distinct(|p| p.1));
+        let side = xs.len() as u64;
+        if ys.len() as u64 != side || side * side != procs.len() as u64 {
+            return Err(CircuitError::Shape(format!(
+                "the {} processors occupy {} columns and {} rows, not a square grid",
+                procs.len(),
+                xs.len(),
+                ys.len()
+            )));
+        }
+        let mut node = vec![u32::MAX; procs.len()];
+        for &(x, y, id) in &procs {
+            let i = xs.binary_search(&x).unwrap_or(0) as u64;
+            let j = ys.binary_search(&y).unwrap_or(0) as u64;
+            node[(j * side + i) as usize] = id;
+        }
+        if node.contains(&u32::MAX) {
+            return Err(CircuitError::Shape(
+                "two processors share a grid point".into(),
+            ));
+        }
+        Ok(MeshPoints { side, node })
+    }
+
+    /// The tree of meshes' processors by definition: node `(l, x, y)` is
+    /// point `(x, y)`.
+    pub fn tree_of_meshes(rule: &TreeOfMeshesRule) -> MeshPoints {
+        let n = rule.n;
+        MeshPoints {
+            side: n,
+            node: (0..n * n)
+                .map(|p| rule.id(rule.levels, p % n, p / n))
+                .collect(),
+        }
+    }
+}
