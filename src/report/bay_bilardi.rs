@@ -44,7 +44,7 @@ pub struct Spread {
 }
 
 impl Spread {
-    fn of(values: impl Iterator<Item = f64> + Clone) -> Spread {
+    pub(crate) fn of(values: impl Iterator<Item = f64> + Clone) -> Spread {
         let n = values.clone().count().max(1) as f64;
         Spread {
             mean: values.clone().sum::<f64>() / n,

@@ -391,7 +391,7 @@ fn fat_plan(
                 NetworkName::FatTree | NetworkName::Htree | NetworkName::FatTree3d
             ) {
                 return Err(usage(format!(
-                    "algorithm {} runs on a fat-tree, H-tree or 3-D fat-tree layout, not `{}`",
+                    "algorithm {} runs on a fat-tree, H-tree or 3-D fat-tree layout, not `{}` (fat-pyramid and tree-of-meshes layouts: fabric simulate wire-delay --layout)",
                     flags.kind.name(),
                     e.network
                 )));

@@ -10,6 +10,7 @@ mod bay_bilardi;
 mod butterfly;
 mod job;
 mod mesh;
+mod wire_delay;
 mod wormhole;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -93,6 +94,14 @@ pub enum SimulateCommand {
         fabric simulate sorting-fat-tree --traffic random-perm,bitrev --size 256,1024,4096,16384\n  \
         fabric simulate sorting-fat-tree --traffic random-kn --k 3 --size 4096 -o sft.yaml")]
     SortingFatTree(BbArgs),
+    /// Messages of a competing mesh routed wire by wire over laid-out
+    /// networks (fat-pyramid, fat-tree, H-tree, tree of meshes), each timed
+    /// by its own path's wires: c = time / (d + lg A) and Delta delta.
+    #[command(after_help = "Examples:\n  \
+        fabric simulate wire-delay --network fat-pyramid,fat-tree --size 256,1024,4096 --delay linear --delay sqrt --plot c.svg\n  \
+        fabric simulate wire-delay --layout pyramid.yaml --traffic local --radius 4 -o pyr.yaml\n  \
+        fabric simulate wire-delay --network tree-of-meshes,htree --size 1024 --delay linear")]
+    WireDelay(wire_delay::WireDelayArgs),
 }
 
 /// `fabric simulate NETWORK ...`.
@@ -108,6 +117,7 @@ pub fn run(command: SimulateCommand) -> Result<i32> {
         SimulateCommand::SortingFatTree(args) => {
             bay_bilardi::run(crate::sim::bb::run::Network::SortingFatTree, &args)
         }
+        SimulateCommand::WireDelay(args) => wire_delay::run(&args),
     }
 }
 

@@ -24,9 +24,75 @@ pub enum Exchange {
     Global,
 }
 
+/// The networks the circuit engine routes, built in memory by `fabric
+/// layout`'s constructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WireNetwork {
+    /// The fat-pyramid (thesis §4.3), Theorem 18's shortcuts.
+    FatPyramid,
+    /// The fat-tree with capacities `ceil(sqrt p / lg n)` (Lemma 10's
+    /// universal fat-tree) on the same processors.
+    FatTree,
+    /// The H-tree: a fat-tree of unit capacities.
+    Htree,
+    /// The tree of meshes `T(2, sqrt n)` with every level.
+    TreeOfMeshes,
+}
+
+impl WireNetwork {
+    /// The layout family.
+    pub fn layout_kind(self) -> crate::layout::LayoutKind {
+        use crate::layout::LayoutKind;
+        match self {
+            WireNetwork::FatPyramid => LayoutKind::FatPyramid,
+            WireNetwork::FatTree => LayoutKind::FatTree,
+            WireNetwork::Htree => LayoutKind::Htree,
+            WireNetwork::TreeOfMeshes => LayoutKind::TreeOfMeshes,
+        }
+    }
+
+    /// The size `fabric layout` takes for `n` processors: the root mesh's
+    /// side for the tree of meshes, `n` otherwise.
+    pub fn layout_size(self, n: u64) -> u64 {
+        match self {
+            WireNetwork::TreeOfMeshes => 1 << (n.trailing_zeros() / 2),
+            _ => n,
+        }
+    }
+
+    /// The layout of `n` processors (a power of 4), built and checked
+    /// legal by its construction.
+    pub fn build(self, n: u64) -> Result<Embedding, crate::layout::LayoutError> {
+        let o = crate::layout::construction::LayoutOptions {
+            capacity: (self == WireNetwork::FatTree).then(|| "sqrt-over-lg".to_string()),
+            omega: 1,
+            alpha: 1,
+            levels: None,
+            mesh_capacity: 1,
+            dims: None,
+        };
+        Ok(self
+            .layout_kind()
+            .construction(self.layout_size(n), &o)?
+            .build()?
+            .embedding)
+    }
+}
+
+/// Which pairs exchange messages, as the command line names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExchangeKind {
+    /// Each processor to one within `--radius` in the competing mesh.
+    Local,
+    /// A random permutation.
+    Global,
+}
+
 /// A laid-out network ready to route: its channels, its algorithm and the
 /// competing mesh on its processors.
-pub struct Laid {
+pub struct Routable {
     /// The network.
     pub network: NetworkName,
     /// Its channels.
@@ -37,40 +103,51 @@ pub struct Laid {
     pub points: MeshPoints,
     /// Area of the layout's bounding box.
     pub area: u64,
+    /// Channels from a processor up to the network's top level.
+    pub depth: u32,
 }
 
-impl Laid {
+impl Routable {
     /// The network a layout holds, for the networks the engine routes:
     /// fat-pyramid, fat-tree, H-tree and tree of meshes.
-    pub fn new(e: &Embedding) -> Result<Laid, CircuitError> {
+    pub fn new(e: &Embedding) -> Result<Routable, CircuitError> {
         let num = |key: &str| -> Result<u64, CircuitError> {
             e.parameters
                 .get(key)
                 .and_then(|v| v.parse().ok())
                 .ok_or_else(|| CircuitError::Shape(format!("the layout has no numeric `{key}`")))
         };
-        let (rule, points): (Box<dyn PathRule>, MeshPoints) = match e.network {
+        type Rule = Box<dyn PathRule>;
+        let (rule, points, depth): (Rule, MeshPoints, u32) = match e.network {
             NetworkName::FatPyramid => {
                 let spec = PyramidSpec {
                     processors: num("processors")?,
                     beta: num("block_levels")? as u32,
                     mesh_capacity: num("mesh_capacity").unwrap_or(1) as u32,
                 };
-                (Box::new(PyramidRule::new(spec)), MeshPoints::by_position(e)?)
+                let depth = 2 * spec.beta + spec.k();
+                (
+                    Box::new(PyramidRule::new(spec)),
+                    MeshPoints::by_position(e)?,
+                    depth,
+                )
             }
-            NetworkName::FatTree | NetworkName::Htree => (
-                Box::new(FatTreeRule {
-                    n: num("processors")?,
-                }),
-                MeshPoints::by_position(e)?,
-            ),
+            NetworkName::FatTree | NetworkName::Htree => {
+                let n = num("processors")?;
+                (
+                    Box::new(FatTreeRule { n }),
+                    MeshPoints::by_position(e)?,
+                    n.trailing_zeros(),
+                )
+            }
             NetworkName::TreeOfMeshes => {
                 let rule = TreeOfMeshesRule {
                     n: num("root_side")?,
                     levels: num("levels")? as u32,
                 };
                 let points = MeshPoints::tree_of_meshes(&rule);
-                (Box::new(rule), points)
+                let depth = rule.levels;
+                (Box::new(rule), points, depth)
             }
             ref other => {
                 return Err(CircuitError::Shape(format!(
@@ -79,12 +156,13 @@ impl Laid {
             }
         };
         let m = crate::layout::metrics::measure(e);
-        Ok(Laid {
+        Ok(Routable {
             network: e.network.clone(),
             channels: Channels::new(e)?,
             rule,
             points,
             area: m.width * m.height,
+            depth,
         })
     }
 
@@ -134,7 +212,7 @@ pub fn exchange(points: &MeshPoints, how: Exchange, rng: &mut ChaCha8Rng) -> Vec
 }
 
 /// Delivery times of messages whose mesh distance lies in `[lo, hi]`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct DistanceRow {
     /// Smallest distance of the row.
     pub lo: u64,
@@ -167,13 +245,20 @@ pub struct TrialFigures {
     pub synchronous_time: f64,
     /// `c`: the largest delivery time over `d + lg A`.
     pub c: f64,
+    /// The largest time of a path alone over `d + lg A`: Theorem 18's
+    /// measure, contention left out.
+    pub c_path: f64,
+    /// Measured Delta delta: the largest `T_w(m) / (T_1 w(d_m))` over the
+    /// messages `m`, `T_w(m)` the time of `m`'s path alone and `T_1 = 2
+    /// depth (s + 1) + L` the unit-delay time of a path over the top.
+    pub delta_delta: f64,
     /// Rows by distance, powers of 2: `[1, 1], [2, 3], [4, 7], ...`.
     pub rows: Vec<DistanceRow>,
 }
 
 /// Route one message set over `laid` and gather its figures.
 pub fn trial(
-    laid: &Laid,
+    laid: &Routable,
     how: Exchange,
     timing: &Timing,
     rng: &mut ChaCha8Rng,
@@ -189,11 +274,21 @@ pub fn trial(
         rng,
         max_rounds,
     )?;
-    Ok(figures(&msgs, &outcome, laid.processors()))
+    let t1 = 2.0 * laid.depth as f64 * (timing.switch_delay + 1.0) + timing.message_bits;
+    Ok(figures(&msgs, &outcome, laid.processors(), |d| {
+        t1 * timing.delay.of(d)
+    }))
 }
 
-fn figures(msgs: &[(u32, u32, u64)], o: &Outcome, processors: u64) -> TrialFigures {
+fn figures(
+    msgs: &[(u32, u32, u64)],
+    o: &Outcome,
+    processors: u64,
+    unit_scaled: impl Fn(u64) -> f64,
+) -> TrialFigures {
     let lg_a = (processors as f64).log2();
+    let mut delta_delta = 0.0f64;
+    let mut c_path = 0.0f64;
     let mut rows: Vec<DistanceRow> = Vec::new();
     let (mut max_time, mut sum, mut c) = (0.0f64, 0.0f64, 0.0f64);
     for (m, d) in msgs.iter().zip(&o.deliveries) {
@@ -202,6 +297,8 @@ fn figures(msgs: &[(u32, u32, u64)], o: &Outcome, processors: u64) -> TrialFigur
         max_time = max_time.max(d.time);
         sum += d.time;
         c = c.max(ratio);
+        c_path = c_path.max(d.path_time / (dist as f64 + lg_a));
+        delta_delta = delta_delta.max(d.path_time / unit_scaled(dist));
         let j = (63 - dist.max(1).leading_zeros()) as usize;
         while rows.len() <= j {
             let lo = 1u64 << rows.len();
@@ -239,6 +336,8 @@ fn figures(msgs: &[(u32, u32, u64)], o: &Outcome, processors: u64) -> TrialFigur
         },
         synchronous_time: o.synchronous_time,
         c,
+        c_path,
+        delta_delta,
         rows,
     }
 }

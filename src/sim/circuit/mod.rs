@@ -36,7 +36,9 @@ use rand_chacha::ChaCha8Rng;
 use crate::layout::metrics::Delay;
 use crate::layout::Embedding;
 
-pub use experiment::{exchange, trial, DistanceRow, Exchange, Laid, TrialFigures};
+pub use experiment::{
+    exchange, trial, DistanceRow, Exchange, ExchangeKind, Routable, TrialFigures, WireNetwork,
+};
 pub use rules::{FatTreeRule, MeshPoints, PyramidRule, TreeOfMeshesRule};
 
 /// Why a layout cannot be routed by the circuit engine.

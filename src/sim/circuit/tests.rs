@@ -223,7 +223,7 @@ fn reference(
 #[test]
 fn engine_agrees_with_the_slow_reference() {
     let (e, _) = pyramid(256);
-    let pyr = Laid::new(&e).unwrap();
+    let pyr = Routable::new(&e).unwrap();
     assert_eq!(pyr.network, crate::layout::NetworkName::FatPyramid);
     let ft = crate::layout::fattree::fat_tree(&crate::layout::fattree::FatTreeSpec {
         processors: 256,
@@ -233,7 +233,7 @@ fn engine_agrees_with_the_slow_reference() {
     })
     .unwrap()
     .0;
-    let ft = Laid::new(&ft).unwrap();
+    let ft = Routable::new(&ft).unwrap();
     for laid in [&pyr, &ft] {
         for seed in 0..12u64 {
             let how = if seed % 2 == 0 {
@@ -275,9 +275,9 @@ fn engine_agrees_with_the_slow_reference() {
 #[test]
 fn a_longer_wire_changes_times_not_rounds() {
     let (e, _) = pyramid(256);
-    let base = Laid::new(&e).unwrap();
+    let base = Routable::new(&e).unwrap();
     // The engine reads the lengths of the channels and nothing else.
-    let mut long = Laid::new(&e).unwrap();
+    let mut long = Routable::new(&e).unwrap();
     for l in long.channels.length.iter_mut() {
         if *l > 8 {
             *l *= 3;

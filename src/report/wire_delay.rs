@@ -1,0 +1,200 @@
+//! The report of `fabric simulate wire-delay`: per network, size, wire
+//! delay and traffic, the rounds, the delivery times in bit-times, `c` (the
+//! largest delivery time over `d + lg A`, Theorem 18's shape), and Delta
+//! delta measured on the routed paths beside its analytic value; as YAML
+//! (serde), a terminal table and a chart of `c` against the size.
+
+use serde::Serialize;
+
+use crate::report::bay_bilardi::Spread;
+use crate::report::chart::{bar_chart, Axis, BarChart, BarPoint, BarSeries, ChartError};
+use crate::sim::circuit::{DistanceRow, ExchangeKind, TrialFigures, WireNetwork};
+
+/// The layout of the YAML report; raised when a field changes meaning.
+pub const SCHEMA: u32 = 1;
+
+/// The whole report.
+#[derive(Clone, Debug, Serialize)]
+pub struct WireDelayReport {
+    /// [`SCHEMA`].
+    pub schema: u32,
+    /// Trials per cell.
+    pub trials: u64,
+    /// The seed the cells' seeds derive from.
+    pub seed: u64,
+    /// Bit-times through a switch.
+    pub switch_delay: f64,
+    /// How the engine times and routes, in a few lines.
+    pub rules: Vec<String>,
+    /// One entry per network, size, delay and traffic.
+    pub cells: Vec<WireCell>,
+}
+
+/// One cell.
+#[derive(Clone, Debug, Serialize)]
+pub struct WireCell {
+    /// The network.
+    pub network: WireNetwork,
+    /// Its routing algorithm.
+    pub algorithm: String,
+    /// The layout file, or `built in memory`.
+    pub layout: String,
+    /// Processors, `A` of `lg A`.
+    pub processors: u64,
+    /// Area of the layout.
+    pub area: u64,
+    /// The wire delay function, as given.
+    pub delay: String,
+    /// The traffic.
+    pub traffic: ExchangeKind,
+    /// Radius of local traffic.
+    pub radius: Option<u64>,
+    /// Bits per message, `2 lg n` plus the payload.
+    pub message_bits: u64,
+    /// The seed of the cell's trials.
+    pub seed: u64,
+    /// Messages per trial.
+    pub messages: Spread,
+    /// Rounds until all were delivered.
+    pub rounds: Spread,
+    /// Mean delivery time per trial (bit-times).
+    pub mean_time: Spread,
+    /// Largest delivery time per trial (bit-times).
+    pub max_time: Spread,
+    /// Sum of the rounds' longest attempts (bit-times).
+    pub synchronous_time: Spread,
+    /// `c`: largest delivery time over `d + lg A`, contention included.
+    pub c: Spread,
+    /// Largest time of a path alone over `d + lg A` (Theorem 18's
+    /// measure).
+    pub c_path: Spread,
+    /// Delta delta measured on the routed paths (largest over the trials).
+    pub delta_delta: f64,
+    /// Delta delta from the layout's longest wires per level
+    /// (`pyramid::delta_delta`; fat-pyramid only).
+    pub delta_delta_analytic: Option<f64>,
+    /// The thesis's expression `w(d + lg A) lg d / (w(d) lg A)`, largest
+    /// over `d` (fat-pyramid only).
+    pub delta_delta_thesis: Option<f64>,
+    /// Delivery times by mesh distance, over every trial.
+    pub by_distance: Vec<DistanceRow>,
+    /// Wall seconds of the cell (not in the YAML, which the seed fixes
+    /// byte for byte).
+    #[serde(skip)]
+    pub seconds: f64,
+}
+
+/// The rows of several trials merged: counts added, means weighted,
+/// maxima taken.
+pub fn merge_rows(trials: &[TrialFigures]) -> Vec<DistanceRow> {
+    let mut out: Vec<DistanceRow> = Vec::new();
+    for r in trials.iter().flat_map(|t| &t.rows) {
+        match out.iter_mut().find(|o| o.lo == r.lo) {
+            Some(o) => {
+                let m = o.messages + r.messages;
+                o.mean = (o.mean * o.messages as f64 + r.mean * r.messages as f64) / m as f64;
+                o.messages = m;
+                o.max = o.max.max(r.max);
+                o.max_path = o.max_path.max(r.max_path);
+                o.max_ratio = o.max_ratio.max(r.max_ratio);
+            }
+            None => out.push(*r),
+        }
+    }
+    out.sort_by_key(|r| r.lo);
+    out
+}
+
+/// The report as YAML.
+pub fn wire_delay_yaml(r: &WireDelayReport) -> String {
+    serde_yaml::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
+}
+
+fn name<T: clap::ValueEnum>(v: T) -> String {
+    v.to_possible_value()
+        .map_or_else(String::new, |p| p.get_name().to_string())
+}
+
+/// The terminal table: one line per cell.
+pub fn wire_delay_table(r: &WireDelayReport) -> String {
+    let mut o = format!(
+        "wire-delay: {} trials per cell, seed {}, switch delay {}\n",
+        r.trials, r.seed, r.switch_delay
+    );
+    for rule in &r.rules {
+        o += &format!("  rule: {rule}\n");
+    }
+    o += &format!(
+        "  {:<14} {:>7} {:>7} {:<7} {:<9} | {:>6} {:>10} {:>10} {:>7} {:>7} | {:>7} {:>7} {:>7}\n",
+        "network",
+        "n",
+        "area/n",
+        "delay",
+        "traffic",
+        "rounds",
+        "mean time",
+        "max time",
+        "c",
+        "c path",
+        "Δδ",
+        "Δδ lay",
+        "Δδ thm"
+    );
+    let opt = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.2}"));
+    for c in &r.cells {
+        let traffic = match c.radius {
+            Some(radius) => format!("{} r{radius}", name(c.traffic)),
+            None => name(c.traffic),
+        };
+        o += &format!(
+            "  {:<14} {:>7} {:>7.1} {:<7} {:<9} | {:>6.1} {:>10.1} {:>10.1} {:>7.2} {:>7.2} | {:>7.2} {:>7} {:>7}\n",
+            name(c.network),
+            c.processors,
+            c.area as f64 / c.processors as f64,
+            c.delay,
+            traffic,
+            c.rounds.mean,
+            c.mean_time.mean,
+            c.max_time.max,
+            c.c.max,
+            c.c_path.max,
+            c.delta_delta,
+            opt(c.delta_delta_analytic),
+            opt(c.delta_delta_thesis),
+        );
+    }
+    o += "  c = max delivery time / (d + lg A), contention included; c path = max time of a path alone / (d + lg A): Theorem 18 bounds it on the fat-pyramid\n";
+    o
+}
+
+/// `c path` against the processors, one series per network, delay and traffic,
+/// bars from the smallest to the largest trial.
+pub fn wire_delay_chart(r: &WireDelayReport) -> Result<String, ChartError> {
+    let mut series: Vec<BarSeries> = Vec::new();
+    for c in &r.cells {
+        let label = format!("{} {} {}", name(c.network), c.delay, name(c.traffic));
+        let point = BarPoint {
+            x: c.processors as f64,
+            y: c.c_path.mean,
+            lo: c.c_path.min,
+            hi: c.c_path.max,
+        };
+        match series.iter_mut().find(|s| s.label == label) {
+            Some(s) => s.points.push(point),
+            None => series.push(BarSeries {
+                label,
+                points: vec![point],
+            }),
+        }
+    }
+    bar_chart(&BarChart {
+        title: format!(
+            "path time / (d + lg A) over {} trials (Theorem 18)",
+            r.trials
+        ),
+        x_desc: "processors A".to_string(),
+        y_desc: "c path = max path time / (d + lg A)".to_string(),
+        y_axis: Axis::Log,
+        series,
+    })
+}
