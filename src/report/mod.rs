@@ -9,5 +9,6 @@ pub mod mesh;
 pub mod packet;
 pub mod svg;
 pub mod table;
+pub mod universality;
 pub mod wormhole;
 pub mod yaml;
