@@ -81,7 +81,10 @@ fn mesh_competitor_range_2d() {
         assert_eq!(c["verdict"].as_str(), Some("held"));
         assert!((f(&c["bound"]) - 3.0 * 2f64.sqrt()).abs() < 1e-9);
         if k >= 5 {
-            assert!((3.2..=3.0 * 2f64.sqrt()).contains(&per_lg), "4^{k}: {per_lg}");
+            assert!(
+                (3.2..=3.0 * 2f64.sqrt()).contains(&per_lg),
+                "4^{k}: {per_lg}"
+            );
         } else {
             // The documented disagreement: the worst pieces are w x 2w with
             // capacity 1, each touching the mesh's top or bottom border, so
