@@ -204,3 +204,31 @@ fn bad_inputs_are_refused_with_no_output() {
     assert!(String::from_utf8_lossy(&r.stderr).contains("memory"));
     assert!(!out.exists());
 }
+
+#[test]
+fn help_examples_run_as_written() {
+    let dir = scratch("help");
+    let help = String::from_utf8(fabric(&["--help"]).stdout).unwrap();
+    let examples: Vec<&str> = help
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("fabric universality "))
+        .collect();
+    assert!(examples.len() >= 3, "{help}");
+    for line in examples {
+        let args: Vec<&str> = line.split_whitespace().skip(2).collect();
+        let o = Command::new(env!("CARGO_BIN_EXE_fabric"))
+            .arg("universality")
+            .args(&args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "`{line}`: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(String::from_utf8_lossy(&o.stdout).contains("Claims:"));
+    }
+    assert!(dir.join("u.yaml").exists());
+}
