@@ -168,7 +168,7 @@ fn bad_inputs_are_refused_with_no_output() {
     let dir = scratch("bad");
     let out = dir.join("never.yaml");
     let o = out.to_str().unwrap();
-    let cases: [&[&str]; 10] = [
+    let cases: [&[&str]; 11] = [
         &["--area", "1000"],
         &["--area", "8"],
         &["--area", "4096", "--processor-area", "2"],
@@ -179,6 +179,7 @@ fn bad_inputs_are_refused_with_no_output() {
         &["--area", "4096", "--delay", "quadratic"],
         &["--area", "4096", "--message-time", "-1"],
         &["--area", "4096", "--competitor-processor-area", "0"],
+        &["--area", "512", "--dims", "3", "--competitor-area", "4096"],
     ];
     for args in cases {
         let mut all = args.to_vec();

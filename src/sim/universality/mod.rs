@@ -103,6 +103,9 @@ pub enum UniversalityError {
     /// The competitor's processors have area 0.
     #[error("--competitor-processor-area must be at least 1")]
     CompetitorProcessorArea,
+    /// Theorems 19-20 are reported in 2-D only.
+    #[error("--competitor-area: Theorems 19-20 are reported in 2-D only (--dims 2)")]
+    CompetitorArea3,
     /// Theorems 19-20 take competitors at least as large as the fat-tree.
     #[error(
         "--competitor-area {competitor}: Theorems 19-20 take a competitor of area at least \
@@ -177,6 +180,9 @@ impl Setting {
             return Err(UniversalityError::CompetitorProcessorArea);
         }
         if let Some(c) = self.competitor_area {
+            if self.dims == Dimensions::Three {
+                return Err(UniversalityError::CompetitorArea3);
+            }
             if c < self.area {
                 return Err(UniversalityError::CompetitorArea {
                     competitor: c,
@@ -339,6 +345,12 @@ mod tests {
             },
             Setting {
                 competitor_area: Some(1 << 9),
+                ..s.clone()
+            },
+            Setting {
+                dims: Dimensions::Three,
+                area: 1 << 9,
+                competitor_area: Some(1 << 12),
                 ..s.clone()
             },
         ];
