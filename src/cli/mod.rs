@@ -15,6 +15,7 @@ mod files;
 mod layout;
 mod route;
 mod simulate;
+mod universality;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -103,6 +104,12 @@ pub enum Command {
         fabric route benchmarks/channels/dde.txt --output dde.yaml && \
         fabric verify benchmarks/channels/dde.txt dde.yaml")]
     Verify(VerifyArgs),
+    /// Chapter 4's universality reports for an area: Lemma 10's load factor, Delta, Theorems 19-20, wire delay.
+    #[command(after_help = "Examples:\n  \
+        fabric universality --area 1048576\n  \
+        fabric universality --area 65536 --processor-area 16 --delay sqrt -o u.yaml\n  \
+        fabric universality --area 262144 --dims 3")]
+    Universality(universality::UniversalityArgs),
 }
 
 /// Arguments of `fabric analyze`.
@@ -373,5 +380,6 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::VerifyLayout(args) => layout::run_verify_layout(args),
         Command::Switchbox(args) => channel::run_switchbox(args),
         Command::Verify(args) => channel::run_verify(args),
+        Command::Universality(args) => universality::run(&args),
     }
 }

@@ -9,6 +9,7 @@ pub mod mesh;
 pub mod packet;
 pub mod svg;
 pub mod table;
+pub mod universality;
 pub mod wire_delay;
 pub mod wormhole;
 pub mod yaml;

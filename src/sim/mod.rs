@@ -62,6 +62,7 @@ pub mod fattree;
 pub mod mesh;
 pub mod packet;
 pub mod traffic;
+pub mod universality;
 pub mod wormhole;
 
 use rand::{Rng, SeedableRng};
