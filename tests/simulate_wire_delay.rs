@@ -1,0 +1,240 @@
+//! Every layout family with a routing algorithm, simulated from its file
+//! through the CLI: fat-tree, H-tree, 3-D fat-tree and scalable fat-tree by
+//! `fabric simulate fat-tree --layout`, fat-pyramid, fat-tree, H-tree and
+//! tree of meshes by `fabric simulate wire-delay --layout`; a layout with
+//! longer wires changes the bit-times and not the cycles; the fat-pyramid's
+//! local traffic keeps `c path` bounded where the fat-tree's grows.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fabric-wire-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn fabric(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fabric"))
+        .args(args)
+        .output()
+        .expect("the fabric binary runs")
+}
+
+fn ok(args: &[&str]) -> Output {
+    let o = fabric(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+/// `fabric layout KIND --size SIZE -o DIR/KIND.yaml`.
+fn layout(dir: &Path, kind: &str, size: &str) -> PathBuf {
+    let path = dir.join(format!("{kind}.yaml"));
+    ok(&["layout", kind, "--size", size, "-o", path.to_str().unwrap()]);
+    path
+}
+
+fn report(path: &Path) -> serde_yaml::Value {
+    serde_yaml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The layout with every coordinate doubled: the same network, every wire
+/// twice as long, still legal.
+fn stretched(from: &Path, to: &Path) {
+    let mut y = report(from);
+    fn double(v: &mut serde_yaml::Value) {
+        match v {
+            serde_yaml::Value::Number(n) => {
+                *v = serde_yaml::Value::from(n.as_i64().unwrap() * 2);
+            }
+            serde_yaml::Value::Sequence(s) => s.iter_mut().for_each(double),
+            _ => {}
+        }
+    }
+    for node in y["nodes"].as_sequence_mut().unwrap() {
+        double(&mut node["min"]);
+        double(&mut node["max"]);
+    }
+    for edge in y["edges"].as_sequence_mut().unwrap() {
+        double(&mut edge["path"]);
+    }
+    let m = y.as_mapping_mut().unwrap();
+    m.remove("metrics");
+    m.remove("levels");
+    m.remove("recurrence");
+    std::fs::write(to, serde_yaml::to_string(&y).unwrap()).unwrap();
+    ok(&["verify-layout", to.to_str().unwrap()]);
+}
+
+#[test]
+fn every_tree_layout_simulates_as_a_fat_tree() {
+    let dir = scratch("trees");
+    for (kind, size, network) in [
+        ("fat-tree", "64", "fat-tree"),
+        ("htree", "64", "fat-tree"),
+        ("fat-tree-3d", "64", "fat-tree"),
+        ("scalable-fat-tree", "64", "scalable-fat-tree"),
+        ("butterfly-fat-tree", "64", "butterfly-fat-tree"),
+    ] {
+        let file = layout(&dir, kind, size);
+        let out = dir.join(format!("{kind}-sim.yaml"));
+        ok(&[
+            "simulate",
+            "fat-tree",
+            "--layout",
+            file.to_str().unwrap(),
+            "--trials",
+            "2",
+            "--delay",
+            "linear",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let y = report(&out);
+        assert_eq!(y["simulation"]["network"].as_str(), Some(network), "{kind}");
+        let run = &y["runs"][0];
+        assert!(run["cycles"]["mean"].as_f64().unwrap() >= 1.0, "{kind}");
+        // Every wire twice as long: the same cycles, more bit-times.
+        let long = dir.join(format!("{kind}-long.yaml"));
+        stretched(&file, &long);
+        let out = dir.join(format!("{kind}-long-sim.yaml"));
+        ok(&[
+            "simulate",
+            "fat-tree",
+            "--layout",
+            long.to_str().unwrap(),
+            "--trials",
+            "2",
+            "--delay",
+            "linear",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let z = report(&out);
+        assert_eq!(run["cycles"], z["runs"][0]["cycles"], "{kind}");
+        let bits = |r: &serde_yaml::Value| r["bit_time"]["mean"].as_f64().unwrap();
+        assert!(bits(&z["runs"][0]) > bits(run), "{kind}");
+    }
+    // The fat-pyramid and the tree of meshes are routed by wire-delay.
+    for kind in ["fat-pyramid", "tree-of-meshes"] {
+        let file = layout(&dir, kind, "16");
+        let o = fabric(&["simulate", "fat-tree", "--layout", file.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{kind}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("wire-delay"),
+            "{kind}"
+        );
+    }
+}
+
+/// `fabric simulate wire-delay --layout FILE`: the report's first cell.
+fn wire_delay(file: &Path, out: &Path, delay: &str) -> serde_yaml::Value {
+    ok(&[
+        "simulate",
+        "wire-delay",
+        "--layout",
+        file.to_str().unwrap(),
+        "--trials",
+        "2",
+        "--traffic",
+        "global",
+        "--delay",
+        delay,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    report(out)["cells"][0].clone()
+}
+
+#[test]
+fn every_wire_delay_layout_simulates_and_stretching_changes_only_times() {
+    let dir = scratch("wire");
+    for (kind, size, network) in [
+        ("fat-pyramid", "256", "fat-pyramid"),
+        ("fat-tree", "256", "fat-tree"),
+        ("htree", "256", "htree"),
+        ("tree-of-meshes", "8", "tree-of-meshes"),
+    ] {
+        let file = layout(&dir, kind, size);
+        let a = wire_delay(&file, &dir.join(format!("{kind}-a.yaml")), "linear");
+        assert_eq!(a["network"].as_str(), Some(network));
+        let long = dir.join(format!("{kind}-long.yaml"));
+        stretched(&file, &long);
+        let b = wire_delay(&long, &dir.join(format!("{kind}-b.yaml")), "linear");
+        assert_eq!(a["rounds"], b["rounds"], "{kind}: rounds changed");
+        assert_eq!(a["messages"], b["messages"], "{kind}");
+        let t = |c: &serde_yaml::Value| c["mean_time"]["mean"].as_f64().unwrap();
+        assert!(t(&b) > t(&a), "{kind}: {} vs {}", t(&b), t(&a));
+        // Unit delay does not see the stretch at all.
+        let (ua, ub) = (
+            wire_delay(&file, &dir.join("ua.yaml"), "unit"),
+            wire_delay(&long, &dir.join("ub.yaml"), "unit"),
+        );
+        assert_eq!(ua["mean_time"], ub["mean_time"], "{kind}");
+    }
+}
+
+#[test]
+fn fat_pyramid_local_paths_stay_bounded_where_the_fat_trees_grow() {
+    let dir = scratch("theorem18");
+    let out = dir.join("c.yaml");
+    ok(&[
+        "simulate",
+        "wire-delay",
+        "--network",
+        "fat-pyramid,fat-tree",
+        "--size",
+        "256,4096,65536",
+        "--traffic",
+        "local",
+        "--delay",
+        "linear",
+        "--trials",
+        "1",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let y = report(&out);
+    let c = |network: &str, n: u64| {
+        y["cells"]
+            .as_sequence()
+            .unwrap()
+            .iter()
+            .find(|c| c["network"].as_str() == Some(network) && c["processors"].as_u64() == Some(n))
+            .map(|c| c["c_path"]["max"].as_f64().unwrap())
+            .unwrap()
+    };
+    // The fat-tree's local paths cross seams of wire ~sqrt n: c grows.
+    assert!(c("fat-tree", 65536) > 4.0 * c("fat-tree", 256));
+    // The fat-pyramid's stay within twice their small-n value.
+    assert!(c("fat-pyramid", 65536) < 2.0 * c("fat-pyramid", 256));
+    assert!(c("fat-pyramid", 65536) < c("fat-tree", 65536));
+}
+
+#[test]
+fn bad_wire_delay_input_is_refused_before_work() {
+    let dir = scratch("bad");
+    let out = dir.join("r.yaml");
+    for args in [
+        vec!["--size", "100"],
+        vec!["--network", "tree-of-meshes", "--size", "65536"],
+        vec!["--switch-delay", "-1"],
+        vec!["--radius", "0"],
+        vec!["--delay", "bogus"],
+    ] {
+        let mut all = vec!["simulate", "wire-delay", "-o", out.to_str().unwrap()];
+        all.extend(args.iter());
+        let o = fabric(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(!out.exists(), "{args:?} wrote a report");
+    }
+    let mesh = layout(&dir, "mesh", "8");
+    let o = fabric(&["simulate", "wire-delay", "--layout", mesh.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("mesh"));
+}
