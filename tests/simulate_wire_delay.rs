@@ -120,8 +120,8 @@ fn every_tree_layout_simulates_as_a_fat_tree() {
         let bits = |r: &serde_yaml::Value| r["bit_time"]["mean"].as_f64().unwrap();
         assert!(bits(&z["runs"][0]) > bits(run), "{kind}");
     }
-    // The fat-pyramid and the tree of meshes are routed by wire-delay.
-    for kind in ["fat-pyramid", "tree-of-meshes"] {
+    // The fat-pyramid and the trees of meshes are routed by wire-delay.
+    for kind in ["fat-pyramid", "tree-of-meshes", "folded-tree-of-meshes"] {
         let file = layout(&dir, kind, "16");
         let o = fabric(&["simulate", "fat-tree", "--layout", file.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(2), "{kind}");
@@ -159,6 +159,7 @@ fn every_wire_delay_layout_simulates_and_stretching_changes_only_times() {
         ("fat-tree", "256", "fat-tree"),
         ("htree", "256", "htree"),
         ("tree-of-meshes", "8", "tree-of-meshes"),
+        ("folded-tree-of-meshes", "8", "tree-of-meshes"),
     ] {
         let file = layout(&dir, kind, size);
         let a = wire_delay(&file, &dir.join(format!("{kind}-a.yaml")), "linear");
