@@ -121,8 +121,13 @@ fn every_tree_layout_simulates_as_a_fat_tree() {
         assert!(bits(&z["runs"][0]) > bits(run), "{kind}");
     }
     // The fat-pyramid and the trees of meshes are routed by wire-delay.
-    for kind in ["fat-pyramid", "tree-of-meshes", "folded-tree-of-meshes"] {
-        let file = layout(&dir, kind, "16");
+    for (kind, size) in [
+        ("fat-pyramid", "16"),
+        ("tree-of-meshes", "4"),
+        ("folded-tree-of-meshes", "4"),
+        ("tree-of-meshes-3d", "2"),
+    ] {
+        let file = layout(&dir, kind, size);
         let o = fabric(&["simulate", "fat-tree", "--layout", file.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(2), "{kind}");
         assert!(
@@ -160,6 +165,7 @@ fn every_wire_delay_layout_simulates_and_stretching_changes_only_times() {
         ("htree", "256", "htree"),
         ("tree-of-meshes", "8", "tree-of-meshes"),
         ("folded-tree-of-meshes", "8", "tree-of-meshes"),
+        ("tree-of-meshes-3d", "4", "tree-of-meshes-3d"),
     ] {
         let file = layout(&dir, kind, size);
         let a = wire_delay(&file, &dir.join(format!("{kind}-a.yaml")), "linear");
@@ -224,6 +230,8 @@ fn bad_wire_delay_input_is_refused_before_work() {
     for args in [
         vec!["--size", "100"],
         vec!["--network", "tree-of-meshes", "--size", "65536"],
+        vec!["--network", "tree-of-meshes-3d", "--size", "256"],
+        vec!["--network", "fat-pyramid", "--size", "512"],
         vec!["--switch-delay", "-1"],
         vec!["--radius", "0"],
         vec!["--delay", "bogus"],

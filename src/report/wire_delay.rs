@@ -125,7 +125,7 @@ pub fn wire_delay_table(r: &WireDelayReport) -> String {
         o += &format!("  rule: {rule}\n");
     }
     o += &format!(
-        "  {:<14} {:>7} {:>7} {:<7} {:<9} | {:>6} {:>10} {:>10} {:>7} {:>7} | {:>7} {:>7} {:>7}\n",
+        "  {:<17} {:>7} {:>7} {:<7} {:<9} | {:>6} {:>10} {:>10} {:>7} {:>7} | {:>7} {:>7} {:>7}\n",
         "network",
         "n",
         "area/n",
@@ -147,7 +147,7 @@ pub fn wire_delay_table(r: &WireDelayReport) -> String {
             None => name(c.traffic),
         };
         o += &format!(
-            "  {:<14} {:>7} {:>7.1} {:<7} {:<9} | {:>6.1} {:>10.1} {:>10.1} {:>7.2} {:>7.2} | {:>7.2} {:>7} {:>7}\n",
+            "  {:<17} {:>7} {:>7.1} {:<7} {:<9} | {:>6.1} {:>10.1} {:>10.1} {:>7.2} {:>7.2} | {:>7.2} {:>7} {:>7}\n",
             name(c.network),
             c.processors,
             c.area as f64 / c.processors as f64,

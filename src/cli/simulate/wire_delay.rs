@@ -41,8 +41,9 @@ fn parse_size(s: &str) -> std::result::Result<u64, String> {
 #[derive(Debug, clap::Args)]
 pub struct WireDelayArgs {
     /// Networks laid out in memory: fat-pyramid (Theorem 18's shortcuts),
-    /// fat-tree (capacities ceil(sqrt p / lg n)), htree, tree-of-meshes; a
-    /// list compares them on the same message sets.
+    /// fat-tree (capacities ceil(sqrt p / lg n)), htree, tree-of-meshes,
+    /// tree-of-meshes-3d (a 3-D competing mesh); a list compares them on the
+    /// same message sets.
     #[arg(
         long,
         value_enum,
@@ -50,12 +51,12 @@ pub struct WireDelayArgs {
         default_value = "fat-pyramid,fat-tree"
     )]
     pub network: Vec<WireNetwork>,
-    /// Processors, powers of 4 from 16 to 4^9 (tree of meshes: to 4^7); a
-    /// list sweeps.
+    /// Processors, powers of 4 from 16 to 4^9 (tree of meshes: to 4^7;
+    /// tree-of-meshes-3d: powers of 8 to 8^5); a list sweeps.
     #[arg(long, short = 'n', value_delimiter = ',', value_parser = parse_size, default_value = "4096")]
     pub size: Vec<u64>,
-    /// Route over this layout file (fat-pyramid, fat-tree, htree or
-    /// tree-of-meshes; checked first) instead of --network and --size.
+    /// Route over this layout file (fat-pyramid, fat-tree, htree, a tree of
+    /// meshes in 2-D or 3-D; checked first) instead of --network and --size.
     #[arg(long, conflicts_with_all = ["network", "size"])]
     pub layout: Option<PathBuf>,
     /// Message sets: local (each processor to one within --radius in the
@@ -123,9 +124,10 @@ fn network_of(e: &Embedding) -> Result<WireNetwork> {
         NetworkName::FatTree => WireNetwork::FatTree,
         NetworkName::Htree => WireNetwork::Htree,
         NetworkName::TreeOfMeshes => WireNetwork::TreeOfMeshes,
+        NetworkName::TreeOfMeshes3d => WireNetwork::TreeOfMeshes3d,
         ref other => {
             return Err(Error::Usage(format!(
-                "a `{other}` layout: wire-delay routes fat-pyramid, fat-tree, htree and tree-of-meshes layouts (fabric simulate fat-tree takes the other trees)"
+                "a `{other}` layout: wire-delay routes fat-pyramid, fat-tree, htree and tree-of-meshes(-3d) layouts (fabric simulate fat-tree takes the other trees)"
             )))
         }
     })
@@ -143,9 +145,27 @@ fn networks(args: &WireDelayArgs) -> Result<Vec<Net>> {
     }
     for &n in &args.size {
         for &network in &args.network {
-            if network == WireNetwork::TreeOfMeshes && n > 1 << 14 {
+            let cube = network == WireNetwork::TreeOfMeshes3d;
+            if cube && n.trailing_zeros() % 3 != 0 {
                 return Err(Error::Usage(format!(
-                    "{n} processors: the tree of meshes is laid out to 4^7 = 16384 (area n lg^2 n)"
+                    "{n} processors: tree-of-meshes-3d needs a power of 8"
+                )));
+            }
+            if !cube && n.trailing_zeros() % 2 != 0 {
+                return Err(Error::Usage(format!(
+                    "{n} processors: {} needs a power of 4",
+                    network.layout_kind().name()
+                )));
+            }
+            let most = match network {
+                WireNetwork::TreeOfMeshes => 1 << 14,
+                WireNetwork::TreeOfMeshes3d => 1 << 15,
+                _ => 1 << 18,
+            };
+            if n > most {
+                return Err(Error::Usage(format!(
+                    "{n} processors: the {} is laid out to {most} here (area n lg^2 n)",
+                    network.layout_kind().name()
                 )));
             }
             let kind = network.layout_kind();

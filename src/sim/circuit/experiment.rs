@@ -38,6 +38,11 @@ pub enum WireNetwork {
     Htree,
     /// The tree of meshes `T(2, sqrt n)` with every level.
     TreeOfMeshes,
+    /// The tree of meshes `T(3, cbrt n)` folded in 3-D, every level (`n` a
+    /// power of 8).
+    #[value(name = "tree-of-meshes-3d")]
+    #[serde(rename = "tree-of-meshes-3d")]
+    TreeOfMeshes3d,
 }
 
 impl WireNetwork {
@@ -49,6 +54,7 @@ impl WireNetwork {
             WireNetwork::FatTree => LayoutKind::FatTree,
             WireNetwork::Htree => LayoutKind::Htree,
             WireNetwork::TreeOfMeshes => LayoutKind::TreeOfMeshes,
+            WireNetwork::TreeOfMeshes3d => LayoutKind::TreeOfMeshes3d,
         }
     }
 
@@ -57,6 +63,7 @@ impl WireNetwork {
     pub fn layout_size(self, n: u64) -> u64 {
         match self {
             WireNetwork::TreeOfMeshes => 1 << (n.trailing_zeros() / 2),
+            WireNetwork::TreeOfMeshes3d => 1 << (n.trailing_zeros() / 3),
             _ => n,
         }
     }
@@ -101,7 +108,7 @@ pub struct Routable {
     pub rule: Box<dyn PathRule>,
     /// The competing mesh's points on its processors.
     pub points: MeshPoints,
-    /// Area of the layout's bounding box.
+    /// Area of the layout's bounding box (its volume in 3-D).
     pub area: u64,
     /// Channels from a processor up to the network's top level.
     pub depth: u32,
@@ -140,10 +147,15 @@ impl Routable {
                     n.trailing_zeros(),
                 )
             }
-            NetworkName::TreeOfMeshes => {
+            NetworkName::TreeOfMeshes | NetworkName::TreeOfMeshes3d => {
                 let rule = TreeOfMeshesRule {
                     n: num("root_side")?,
                     levels: num("levels")? as u32,
+                    dims: if e.network == NetworkName::TreeOfMeshes3d {
+                        3
+                    } else {
+                        2
+                    },
                 };
                 let points = MeshPoints::tree_of_meshes(&rule);
                 let depth = rule.levels;
@@ -161,39 +173,45 @@ impl Routable {
             channels: Channels::new(e)?,
             rule,
             points,
-            area: m.width * m.height,
+            area: m.area,
             depth,
         })
     }
 
     /// Processors (points of the competing mesh).
     pub fn processors(&self) -> u64 {
-        self.points.side * self.points.side
+        self.points.len()
     }
 }
 
 /// A message set: `(source node, destination node, mesh distance)`.
 pub fn exchange(points: &MeshPoints, how: Exchange, rng: &mut ChaCha8Rng) -> Vec<(u32, u32, u64)> {
-    let side = points.side;
-    let n = side * side;
-    let at = |x: u64, y: u64| points.node[(y * side + x) as usize];
+    let n = points.len();
+    let dims = points.dims as usize;
+    let at = |c: &[u64; 3]| points.node[points.index(c) as usize];
+    let distance = |a: &[u64; 3], b: &[u64; 3]| (0..dims).map(|k| a[k].abs_diff(b[k])).sum::<u64>();
     let mut out = Vec::with_capacity(n as usize);
     match how {
         Exchange::Local { radius } => {
             for p in 0..n {
-                let (x, y) = (p % side, p / side);
-                let (x0, x1) = (x.saturating_sub(radius), (x + radius).min(side - 1));
-                let (y0, y1) = (y.saturating_sub(radius), (y + radius).min(side - 1));
-                if (x0, y0) == (x1, y1) {
+                let c = points.coords(p);
+                let lo: Vec<u64> = (0..dims).map(|k| c[k].saturating_sub(radius)).collect();
+                let hi: Vec<u64> = (0..dims)
+                    .map(|k| (c[k] + radius).min(points.side - 1))
+                    .collect();
+                if lo == hi {
                     continue;
                 }
-                let (tx, ty) = loop {
-                    let t = (rng.gen_range(x0..=x1), rng.gen_range(y0..=y1));
-                    if t != (x, y) {
+                let t = loop {
+                    let mut t = [0u64; 3];
+                    for k in 0..dims {
+                        t[k] = rng.gen_range(lo[k]..=hi[k]);
+                    }
+                    if t != c {
                         break t;
                     }
                 };
-                out.push((at(x, y), at(tx, ty), x.abs_diff(tx) + y.abs_diff(ty)));
+                out.push((at(&c), at(&t), distance(&c, &t)));
             }
         }
         Exchange::Global => {
@@ -202,8 +220,8 @@ pub fn exchange(points: &MeshPoints, how: Exchange, rng: &mut ChaCha8Rng) -> Vec
             for (p, &q) in perm.iter().enumerate() {
                 let p = p as u64;
                 if p != q {
-                    let (x, y, tx, ty) = (p % side, p / side, q % side, q / side);
-                    out.push((at(x, y), at(tx, ty), x.abs_diff(tx) + y.abs_diff(ty)));
+                    let (a, b) = (points.coords(p), points.coords(q));
+                    out.push((at(&a), at(&b), distance(&a, &b)));
                 }
             }
         }

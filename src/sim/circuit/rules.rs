@@ -177,108 +177,117 @@ impl PathRule for PyramidRule {
     }
 }
 
-/// The tree of meshes `T(2, n)` truncated to `l` levels
-/// ([`crate::layout::tree_of_meshes`], node `(i, x, y)` is `i n^2 + y n +
-/// x`): from each end, straight across its block's mesh to the face its
-/// parent shares and up, level by level, to the lowest block holding both
-/// ends; there across that block's mesh, x first, between the two points of
-/// arrival.
+/// The tree of meshes `T(d, n)`, `d` = 2 or 3, truncated to `l` levels
+/// ([`crate::layout::tree_of_meshes`] and [`crate::layout::folded`]; node
+/// `(i, c)` is `i n^d + sum_k c_k n^k`, level `i` cut across dimension
+/// `i mod d`): from each end, straight across its block's mesh to the face
+/// its parent shares and up, level by level, to the lowest block holding
+/// both ends; there across that block's mesh, dimension by dimension,
+/// between the two points of arrival.
 pub struct TreeOfMeshesRule {
     /// Side of the root mesh.
     pub n: u64,
     /// Levels.
     pub levels: u32,
+    /// Dimensions, 2 or 3.
+    pub dims: u32,
 }
 
+/// A point of a tree of meshes' level (unused coordinates 0).
+type Point = [u64; 3];
+
 impl TreeOfMeshesRule {
-    fn id(&self, i: u32, x: u64, y: u64) -> u32 {
-        (i as u64 * self.n * self.n + y * self.n + x) as u32
+    fn id(&self, i: u32, c: &Point) -> u32 {
+        crate::layout::folded::node_id(self.n, self.dims, i, &c[..self.dims as usize])
     }
 
-    /// Columns and rows of a level-`i` block.
-    fn block(&self, i: u32) -> (u64, u64) {
-        (self.n >> i.div_ceil(2), self.n >> (i / 2))
+    /// Side of a level-`i` block along dimension `k`.
+    fn side(&self, i: u32, k: u32) -> u64 {
+        crate::layout::folded::block_size(self.n, self.dims, i, k)
     }
 
     /// The lowest level whose block holds both points.
-    fn meet(&self, a: (u64, u64), b: (u64, u64)) -> u32 {
+    fn meet(&self, a: &Point, b: &Point) -> u32 {
         (0..=self.levels)
             .rev()
             .find(|&i| {
-                let (w, h) = self.block(i);
-                a.0 / w == b.0 / w && a.1 / h == b.1 / h
+                (0..self.dims)
+                    .all(|k| a[k as usize] / self.side(i, k) == b[k as usize] / self.side(i, k))
             })
             .unwrap_or(0)
     }
 
-    /// From processor `(x, y)` up to level `top`: the nodes, in order.
-    fn climb(&self, (mut x, mut y): (u64, u64), top: u32, out: &mut Vec<u32>) -> (u64, u64) {
+    /// From processor `c` up to level `top`: the nodes, in order; the point
+    /// of arrival.
+    fn climb(&self, mut c: Point, top: u32, out: &mut Vec<u32>) -> Point {
         let mut i = self.levels;
-        out.push(self.id(i, x, y));
+        out.push(self.id(i, &c));
         while i > top {
-            // Level i - 1's block is cut into level i's: x-cut when i - 1
-            // is even, y-cut when odd; walk to the parent's face.
-            let (pw, ph) = self.block(i - 1);
-            if (i - 1) % 2 == 0 {
-                let x0 = x - x % pw;
-                let target = if x % pw < pw / 2 { x0 } else { x0 + pw - 1 };
-                self.walk(i, (x, y), (target, y), out);
-                x = target;
-            } else {
-                let y0 = y - y % ph;
-                let target = if y % ph < ph / 2 { y0 } else { y0 + ph - 1 };
-                self.walk(i, (x, y), (x, target), out);
-                y = target;
-            }
+            // Level i - 1's block is cut across dimension (i - 1) mod d into
+            // level i's: walk to the parent's face on this side.
+            let k = ((i - 1) % self.dims) as usize;
+            let s = self.side(i - 1, k as u32);
+            let base = c[k] - c[k] % s;
+            let mut target = c;
+            target[k] = if c[k] % s < s / 2 { base } else { base + s - 1 };
+            self.walk(i, &c, &target, out);
+            c = target;
             i -= 1;
-            out.push(self.id(i, x, y));
+            out.push(self.id(i, &c));
         }
-        (x, y)
+        c
     }
 
-    /// Across level `i`'s mesh from `a` to `b`, x first (`a` excluded).
-    fn walk(&self, i: u32, a: (u64, u64), b: (u64, u64), out: &mut Vec<u32>) {
-        let (mut x, mut y) = a;
-        while x != b.0 {
-            x = if x < b.0 { x + 1 } else { x - 1 };
-            out.push(self.id(i, x, y));
-        }
-        while y != b.1 {
-            y = if y < b.1 { y + 1 } else { y - 1 };
-            out.push(self.id(i, x, y));
+    /// Across level `i`'s mesh from `a` to `b`, dimension by dimension
+    /// (`a` excluded).
+    fn walk(&self, i: u32, a: &Point, b: &Point, out: &mut Vec<u32>) {
+        let mut c = *a;
+        for k in 0..self.dims as usize {
+            while c[k] != b[k] {
+                c[k] = if c[k] < b[k] { c[k] + 1 } else { c[k] - 1 };
+                out.push(self.id(i, &c));
+            }
         }
     }
 
-    fn point(&self, p: u32) -> (u64, u64) {
-        let local = p as u64 - self.levels as u64 * self.n * self.n;
-        (local % self.n, local / self.n)
+    fn point(&self, p: u32) -> Point {
+        let mut local = p as u64 - self.levels as u64 * self.n.pow(self.dims);
+        let mut c = [0; 3];
+        for x in c.iter_mut().take(self.dims as usize) {
+            *x = local % self.n;
+            local /= self.n;
+        }
+        c
     }
 }
 
 impl PathRule for TreeOfMeshesRule {
     fn name(&self) -> &'static str {
-        "up each end's blocks to the lowest common block, across its mesh x first"
+        "up each end's blocks to the lowest common block, across its mesh dimension by dimension"
     }
 
     fn path(&self, src: u32, dst: u32, _rng: &mut ChaCha8Rng, out: &mut Vec<u32>) {
         let (a, b) = (self.point(src), self.point(dst));
-        let top = self.meet(a, b);
+        let top = self.meet(&a, &b);
         let from = self.climb(a, top, out);
         let mut back = Vec::new();
         let to = self.climb(b, top, &mut back);
         back.pop();
-        self.walk(top, from, to, out);
+        self.walk(top, &from, &to, out);
         // `walk` ended on `to`, the last node of the climb from `b`.
         out.extend(back.into_iter().rev());
     }
 }
 
-/// A competing `side x side` mesh placed on a network's processors: the
-/// processor node of each point `(x, y)`, at index `y side + x`.
+/// A competing mesh of `side^dims` points placed on a network's
+/// processors: the processor node of each point `c`, at index `sum_k c_k
+/// side^k`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeshPoints {
     /// Side of the mesh.
     pub side: u64,
+    /// Dimensions, 2 or 3.
+    pub dims: u32,
     /// Processor node of each point.
     pub node: Vec<u32>,
 }
@@ -321,18 +330,52 @@ impl MeshPoints {
                 "two processors share a grid point".into(),
             ));
         }
-        Ok(MeshPoints { side, node })
+        Ok(MeshPoints {
+            side,
+            dims: 2,
+            node,
+        })
     }
 
-    /// The tree of meshes' processors by definition: node `(l, x, y)` is
-    /// point `(x, y)`.
+    /// The tree of meshes' processors by definition: node `(l, c)` is
+    /// point `c`.
     pub fn tree_of_meshes(rule: &TreeOfMeshesRule) -> MeshPoints {
-        let n = rule.n;
+        let base = rule.levels as u64 * rule.n.pow(rule.dims);
         MeshPoints {
-            side: n,
-            node: (0..n * n)
-                .map(|p| rule.id(rule.levels, p % n, p / n))
+            side: rule.n,
+            dims: rule.dims,
+            node: (0..rule.n.pow(rule.dims))
+                .map(|p| (base + p) as u32)
                 .collect(),
         }
+    }
+
+    /// Number of points.
+    pub fn len(&self) -> u64 {
+        self.side.pow(self.dims)
+    }
+
+    /// Whether the mesh has no points.
+    pub fn is_empty(&self) -> bool {
+        self.side == 0
+    }
+
+    /// Coordinates of point `p`.
+    pub fn coords(&self, p: u64) -> [u64; 3] {
+        let mut c = [0; 3];
+        let mut rest = p;
+        for x in c.iter_mut().take(self.dims as usize) {
+            *x = rest % self.side;
+            rest /= self.side;
+        }
+        c
+    }
+
+    /// Index of the point at `c`.
+    pub fn index(&self, c: &[u64; 3]) -> u64 {
+        c[..self.dims as usize]
+            .iter()
+            .rev()
+            .fold(0, |acc, &x| acc * self.side + x)
     }
 }

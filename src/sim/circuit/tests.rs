@@ -107,10 +107,39 @@ fn tree_paths_are_valid_and_trees_shortest() {
             }
         }
     }
-    for (side, levels) in [(4u64, 4u32), (8, 6), (8, 3)] {
-        let e = crate::layout::tree_of_meshes::tree_of_meshes(side, Some(levels)).unwrap();
+    for (side, levels, dims) in [
+        (4u64, 4u32, 2u32),
+        (8, 6, 2),
+        (8, 3, 2),
+        (4, 6, 3),
+        (4, 4, 3),
+    ] {
+        let e = if dims == 2 {
+            crate::layout::tree_of_meshes::tree_of_meshes(side, Some(levels)).unwrap()
+        } else {
+            crate::layout::LayoutKind::TreeOfMeshes3d
+                .construction(
+                    side,
+                    &crate::layout::construction::LayoutOptions {
+                        capacity: None,
+                        omega: 1,
+                        alpha: 1,
+                        levels: Some(levels),
+                        mesh_capacity: 1,
+                        dims: None,
+                    },
+                )
+                .unwrap()
+                .build()
+                .unwrap()
+                .embedding
+        };
         let c = Channels::new(&e).unwrap();
-        let rule = TreeOfMeshesRule { n: side, levels };
+        let rule = TreeOfMeshesRule {
+            n: side,
+            levels,
+            dims,
+        };
         let points = MeshPoints::tree_of_meshes(&rule);
         let mut nodes = Vec::new();
         for &a in &points.node {
