@@ -12,6 +12,7 @@
 mod build;
 mod channel;
 mod files;
+mod fsm;
 mod layout;
 mod route;
 mod simulate;
@@ -103,6 +104,11 @@ pub enum Command {
         fabric route benchmarks/channels/dde.txt --output dde.yaml && \
         fabric verify benchmarks/channels/dde.txt dde.yaml")]
     Verify(VerifyArgs),
+    /// Area of a finite-state machine (KISS2): PLA realisations beside the counting lower bounds (thesis ch. 8).
+    #[command(after_help = "Examples:\n  \
+        fabric fsm benchmarks/fsm/f16_k2.kiss2 --pla f16.pla --svg f16.svg -o f16.yaml\n  \
+        fabric fsm --family 16 2 --count 3 --seed 7 -o f16.kiss2")]
+    Fsm(fsm::FsmArgs),
 }
 
 /// Arguments of `fabric analyze`.
@@ -373,5 +379,6 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::VerifyLayout(args) => layout::run_verify_layout(args),
         Command::Switchbox(args) => channel::run_switchbox(args),
         Command::Verify(args) => channel::run_verify(args),
+        Command::Fsm(args) => fsm::run(&args),
     }
 }

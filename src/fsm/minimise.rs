@@ -48,6 +48,10 @@ impl Dfa {
                 delta.push(t.next);
                 sig.push((t.out.care, t.out.ones, true));
             }
+            if table.outputs == 0 {
+                // A recogniser: the reset state is the distinguished one.
+                sig.push((0, 0, q == table.reset as usize));
+            }
             let next = sigs.len() as u32;
             init.push(*sigs.entry(sig).or_insert(next));
         }
