@@ -17,7 +17,7 @@ use crate::fsm::kiss::parse_kiss2;
 use crate::fsm::realise::{build, figures, Construction};
 use crate::fsm::table::Table;
 use crate::report::fsm::{
-    fsm_table, fsm_yaml, pla_svg, FsmReport, LowerBounds, Realisation, SCHEMA,
+    coverage_text, fsm_table, fsm_yaml, pla_svg, FsmReport, LowerBounds, Realisation, SCHEMA,
 };
 
 /// The longest `.pla` text written (characters).
@@ -151,8 +151,9 @@ fn run_machine(args: &FsmArgs, file: &Path) -> Result<i32> {
             let comments = vec![
                 format!("{}: {} by fabric fsm", name, c.label()),
                 format!(
-                    "checked against the machine on {} (state, input) pairs ({:?})",
-                    report.pairs, report.coverage
+                    "checked against the machine on {} (state, input) pairs ({})",
+                    report.pairs,
+                    coverage_text(report.coverage)
                 ),
             ];
             written.push((path.clone(), pla.berkeley(&comments)));

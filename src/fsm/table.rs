@@ -66,7 +66,7 @@ impl Table {
             file: m.file.clone(),
             line,
             column: 0,
-            kind,
+            kind: Box::new(kind),
         };
         let s = u64::from(m.state_count());
         let cells = s << m.inputs;

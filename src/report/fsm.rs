@@ -101,6 +101,14 @@ fn kind_name(k: MachineKind) -> &'static str {
     }
 }
 
+/// How a check chose its pairs, in words.
+pub fn coverage_text(c: Coverage) -> String {
+    match c {
+        Coverage::Exhaustive => "every state and input".to_string(),
+        Coverage::Sampled { seed } => format!("sampled, seed {seed}"),
+    }
+}
+
 /// The terminal table: the machine, then upper and lower bounds side by
 /// side with their ratio.
 pub fn fsm_table(r: &FsmReport) -> String {
@@ -177,10 +185,7 @@ pub fn fsm_table(r: &FsmReport) -> String {
             "  PLA {} checked against the machine: {} pairs ({}), {} specified, all agree\n",
             c.construction.label(),
             c.pairs,
-            match c.coverage {
-                Coverage::Exhaustive => "every state and input".to_string(),
-                Coverage::Sampled { seed } => format!("sampled, seed {seed}"),
-            },
+            coverage_text(c.coverage),
             c.specified
         );
     }
@@ -198,6 +203,110 @@ pub struct TooLargeToDraw {
     pub cells: u64,
 }
 
+/// Where the planes of a drawn PLA lie.
+struct Geometry {
+    /// One cell's side.
+    u: f64,
+    left: f64,
+    top: f64,
+    or_x: f64,
+    or_w: f64,
+    text_x: f64,
+    inputs: usize,
+    outputs: usize,
+}
+
+impl Geometry {
+    /// The x of column `c` of the AND plane (`and`) or the OR plane.
+    fn column(&self, c: usize, and: bool) -> f64 {
+        let base = if and { self.left } else { self.or_x };
+        base + (c as f64 + 0.5) * self.u
+    }
+
+    /// The y of term `r`.
+    fn row(&self, r: usize) -> f64 {
+        self.top + (r as f64 + 0.5) * self.u
+    }
+}
+
+fn dot(x: f64, y: f64) -> Circle {
+    Circle::new().set("cx", x).set("cy", y).set("r", 3.0)
+}
+
+/// Per term: its line across both planes, a dot at each programmed
+/// crosspoint, and its personality row as text.
+fn terms_drawn(pla: &Pla, g: &Geometry) -> (Group, Group, Group) {
+    let mut lines = Group::new().set("stroke", "#bbb").set("stroke-width", 0.5);
+    let mut dots = Group::new().set("fill", "#1f4e9c");
+    let mut rows = Group::new()
+        .set("font-family", "monospace")
+        .set("font-size", 11);
+    for (r, t) in pla.terms.iter().enumerate() {
+        let y = g.row(r);
+        lines = lines.add(
+            Line::new()
+                .set("x1", g.left)
+                .set("x2", g.or_x + g.or_w)
+                .set("y1", y)
+                .set("y2", y),
+        );
+        let mut text: Vec<char> = vec!['-'; g.inputs];
+        for &(l, v) in &t.lits {
+            dots = dots.add(dot(g.column(2 * l as usize + usize::from(!v), true), y));
+            text[l as usize] = if v { '1' } else { '0' };
+        }
+        text.push(' ');
+        let mut outs = vec!['.'; g.outputs];
+        for &d in &t.dc {
+            outs[d as usize] = '-';
+        }
+        for &d in &t.outs {
+            dots = dots.add(dot(g.column(d as usize, false), y));
+            outs[d as usize] = '1';
+        }
+        text.extend(outs);
+        rows = rows.add(
+            Text::new(text.into_iter().collect::<String>())
+                .set("x", g.text_x)
+                .set("y", y + 4.0),
+        );
+    }
+    (lines, dots, rows)
+}
+
+/// The column lines of both planes and their rotated labels.
+fn columns_drawn(pla: &Pla, g: &Geometry, bottom: f64) -> (Group, Group) {
+    let mut lines = Group::new().set("stroke", "#bbb").set("stroke-width", 0.5);
+    let mut labels = Group::new()
+        .set("font-family", "monospace")
+        .set("font-size", 9);
+    let mut heads: Vec<(f64, String)> = Vec::new();
+    for (i, l) in pla.input_labels.iter().enumerate() {
+        heads.push((g.column(2 * i, true), l.clone()));
+        heads.push((g.column(2 * i + 1, true), format!("~{l}")));
+    }
+    for (j, l) in pla.output_labels.iter().enumerate() {
+        heads.push((g.column(j, false), l.clone()));
+    }
+    for (x, l) in heads {
+        lines = lines.add(
+            Line::new()
+                .set("x1", x)
+                .set("x2", x)
+                .set("y1", g.top)
+                .set("y2", bottom),
+        );
+        let y = g.top - 4.0;
+        labels = labels.add(
+            Text::new(l)
+                .set("x", x + 3.0)
+                .set("y", y)
+                .set("transform", format!("rotate(-90 {} {y})", x + 3.0)),
+        );
+    }
+    (lines, labels)
+}
+
 /// The PLA's AND plane (two columns per input: true, complement) and OR
 /// plane (one per output), one row per term, a dot at each programmed
 /// crosspoint; the personality matrix (`0 1 -` per input, `1 -` or `.`
@@ -210,25 +319,35 @@ pub fn pla_svg(pla: &Pla, title: &str) -> Result<String, TooLargeToDraw> {
     }
     let (ni, no, p) = (size.inputs as usize, size.outputs as usize, pla.terms.len());
     let u = 14.0;
-    let label_h = 8.0
-        * pla
-            .input_labels
-            .iter()
-            .chain(&pla.output_labels)
-            .map(|l| l.chars().count())
-            .max()
-            .unwrap_or(1) as f64
-        + 10.0;
+    let longest = pla
+        .input_labels
+        .iter()
+        .chain(&pla.output_labels)
+        .map(|l| l.chars().count() + 1)
+        .max()
+        .unwrap_or(1);
     let left = 40.0;
-    let top = 30.0 + label_h;
-    let and_w = 2.0 * ni as f64 * u;
-    let or_x = left + and_w + u;
+    let top = 40.0 + 6.0 * longest as f64;
+    let or_x = left + 2.0 * ni as f64 * u + u;
     let or_w = no as f64 * u;
-    let text_x = or_x + or_w + u;
-    let width = text_x + 8.0 * (ni + no + 2) as f64 + 20.0;
-    let height = top + p as f64 * u + 20.0;
+    let g = Geometry {
+        u,
+        left,
+        top,
+        or_x,
+        or_w,
+        text_x: or_x + or_w + u,
+        inputs: ni,
+        outputs: no,
+    };
+    let heading_text = format!(
+        "{title}: {ni} inputs, {no} outputs, {p} terms, {cells} cells (AND plane | OR plane | personality)"
+    );
+    let width =
+        (g.text_x + 8.0 * (ni + no + 2) as f64 + 20.0).max(left + 7.0 * heading_text.len() as f64);
+    let bottom = top + p as f64 * u;
     let mut planes = Group::new();
-    for (x, w, fill) in [(left, and_w, "#eef3fb"), (or_x, or_w, "#fbf1e8")] {
+    for (x, w, fill) in [(left, or_x - u - left, "#eef3fb"), (or_x, or_w, "#fbf1e8")] {
         planes = planes.add(
             Rectangle::new()
                 .set("x", x)
@@ -239,91 +358,14 @@ pub fn pla_svg(pla: &Pla, title: &str) -> Result<String, TooLargeToDraw> {
                 .set("stroke", "#888"),
         );
     }
-    let mut lines = Group::new().set("stroke", "#bbb").set("stroke-width", 0.5);
-    let mut labels = Group::new()
-        .set("font-family", "monospace")
-        .set("font-size", 9);
-    let column = |c: usize, and: bool| {
-        if and {
-            left + (c as f64 + 0.5) * u
-        } else {
-            or_x + (c as f64 + 0.5) * u
-        }
-    };
-    let mut heads: Vec<(f64, String)> = Vec::new();
-    for (i, l) in pla.input_labels.iter().enumerate() {
-        heads.push((column(2 * i, true), l.clone()));
-        heads.push((column(2 * i + 1, true), format!("~{l}")));
-    }
-    for (j, l) in pla.output_labels.iter().enumerate() {
-        heads.push((column(j, false), l.clone()));
-    }
-    for (x, l) in heads {
-        lines = lines.add(
-            Line::new()
-                .set("x1", x)
-                .set("x2", x)
-                .set("y1", top)
-                .set("y2", top + p as f64 * u),
-        );
-        labels = labels.add(Text::new(l).set("x", x + 3.0).set("y", top - 4.0).set(
-            "transform",
-            format!("rotate(-90 {} {})", x + 3.0, top - 4.0),
-        ));
-    }
-    let mut dots = Group::new().set("fill", "#1f4e9c");
-    let mut rows = Group::new()
-        .set("font-family", "monospace")
-        .set("font-size", 11);
-    for (r, t) in pla.terms.iter().enumerate() {
-        let y = top + (r as f64 + 0.5) * u;
-        lines = lines.add(
-            Line::new()
-                .set("x1", left)
-                .set("x2", or_x + or_w)
-                .set("y1", y)
-                .set("y2", y),
-        );
-        let mut text: Vec<char> = vec!['-'; ni];
-        for &(l, v) in &t.lits {
-            let c = 2 * l as usize + usize::from(!v);
-            dots = dots.add(
-                Circle::new()
-                    .set("cx", column(c, true))
-                    .set("cy", y)
-                    .set("r", 3.0),
-            );
-            text[l as usize] = if v { '1' } else { '0' };
-        }
-        text.push(' ');
-        let mut outs = vec!['.'; no];
-        for &d in &t.dc {
-            outs[d as usize] = '-';
-        }
-        for &d in &t.outs {
-            dots = dots.add(
-                Circle::new()
-                    .set("cx", column(d as usize, false))
-                    .set("cy", y)
-                    .set("r", 3.0),
-            );
-            outs[d as usize] = '1';
-        }
-        text.extend(outs);
-        rows = rows.add(
-            Text::new(text.into_iter().collect::<String>())
-                .set("x", text_x)
-                .set("y", y + 4.0),
-        );
-    }
-    let heading = Text::new(format!(
-        "{title}: {} inputs, {} outputs, {} terms, {} cells (AND plane | OR plane | personality)",
-        ni, no, p, cells
-    ))
-    .set("x", left)
-    .set("y", 18.0)
-    .set("font-family", "sans-serif")
-    .set("font-size", 12);
+    let (column_lines, labels) = columns_drawn(pla, &g, bottom);
+    let (term_lines, dots, rows) = terms_drawn(pla, &g);
+    let heading = Text::new(heading_text)
+        .set("x", left)
+        .set("y", 18.0)
+        .set("font-family", "sans-serif")
+        .set("font-size", 12);
+    let height = bottom + 20.0;
     let doc = Document::new()
         .set("viewBox", (0.0, 0.0, width, height))
         .set("width", width)
@@ -336,7 +378,8 @@ pub fn pla_svg(pla: &Pla, title: &str) -> Result<String, TooLargeToDraw> {
         )
         .add(heading)
         .add(planes)
-        .add(lines)
+        .add(column_lines)
+        .add(term_lines)
         .add(labels)
         .add(dots)
         .add(rows);
