@@ -149,7 +149,7 @@ pub fn fsm_table(r: &FsmReport) -> String {
         lb.dfa.bits, lb.dfa.area, lb.nfa.bits, lb.nfa.area
     );
     o += &format!(
-        "  {:<28} {:>7} {:>7} {:>9} {:>12} {:>9} {:>12} | {:>12} {:>9}\n",
+        "  {:<28} {:>7} {:>7} {:>9} {:>12} {:>9} {:>12} | {:>16} {:>9}\n",
         "upper bound (PLA)",
         "in",
         "out",
@@ -164,7 +164,7 @@ pub fn fsm_table(r: &FsmReport) -> String {
         let f = &x.figures;
         let kind = f.construction.machine();
         o += &format!(
-            "  {:<28} {:>7} {:>7} {:>9} {:>12} {:>9} {:>12} | {:>8.1} {} {:>9}\n",
+            "  {:<28} {:>7} {:>7} {:>9} {:>12} {:>9} {:>12} | {:>12.1} {} {:>9}\n",
             f.construction.label(),
             f.size.inputs,
             f.size.outputs,
