@@ -459,3 +459,25 @@ fn the_generator_repeats_and_reads_back() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The same file gives the same report and PLA, byte for byte.
+#[test]
+fn reports_repeat_byte_for_byte() {
+    let run = |tag: &str| {
+        let (yaml, pla) = (tmp(&format!("r{tag}.yaml")), tmp(&format!("r{tag}.pla")));
+        let o = fabric()
+            .args(["fsm", &example("counter"), "-o"])
+            .arg(&yaml)
+            .arg("--pla")
+            .arg(&pla)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (
+            std::fs::read(yaml).unwrap(),
+            std::fs::read(pla).unwrap(),
+            o.stdout,
+        )
+    };
+    assert_eq!(run("a"), run("b"));
+}

@@ -338,3 +338,51 @@ fn berkeley_text() {
     assert_eq!(*lines.last().unwrap(), ".e");
     assert_eq!(lines.len(), 6 + 11 + 1);
 }
+
+/// The Berkeley text read back (a minimal reader of our own output) is
+/// the PLA that was checked: same labels, same terms, same don't cares.
+#[test]
+fn berkeley_text_reads_back_as_the_checked_pla() {
+    for name in EXAMPLES {
+        let (m, t) = read(&example(name));
+        let c = if t.deterministic() {
+            Construction::DfaFile
+        } else {
+            Construction::NfaOneHot
+        };
+        let pla = build(c, &m, &t).unwrap();
+        let text = pla.berkeley(&[]);
+        let mut terms = Vec::new();
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('.') && !l.starts_with('#'))
+        {
+            let (inp, out) = line.split_once(' ').expect("two fields");
+            let lits: Vec<(u32, bool)> = inp
+                .chars()
+                .enumerate()
+                .filter(|&(_, ch)| ch != '-')
+                .map(|(j, ch)| (j as u32, ch == '1'))
+                .collect();
+            let pick = |want: char| -> Vec<u32> {
+                out.chars()
+                    .enumerate()
+                    .filter(|&(_, ch)| ch == want)
+                    .map(|(j, _)| j as u32)
+                    .collect()
+            };
+            terms.push(crate::fsm::pla::Term {
+                lits,
+                outs: pick('1'),
+                dc: pick('-'),
+            });
+        }
+        let mut sorted = pla.terms.clone();
+        for t in &mut sorted {
+            t.dc.sort_unstable();
+        }
+        assert_eq!(terms, sorted, "{name}");
+        assert!(text.contains(&format!(".p {}\n", pla.terms.len())));
+        assert!(text.contains(&format!(".ilb {}\n", pla.input_labels.join(" "))));
+    }
+}
