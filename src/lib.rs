@@ -30,6 +30,7 @@
 pub mod channel;
 pub mod cli;
 pub mod error;
+pub mod fsm;
 pub mod geom;
 pub mod graph;
 pub mod io;

@@ -12,6 +12,7 @@
 mod build;
 mod channel;
 mod files;
+mod fsm;
 mod layout;
 mod route;
 mod simulate;
@@ -110,6 +111,11 @@ pub enum Command {
         fabric universality --area 65536 --processor-area 16 --delay sqrt -o u.yaml\n  \
         fabric universality --area 262144 --dims 3")]
     Universality(universality::UniversalityArgs),
+    /// Area of a finite-state machine (KISS2): PLA realisations beside the counting lower bounds (thesis ch. 8).
+    #[command(after_help = "Examples:\n  \
+        fabric fsm benchmarks/fsm/f16_k2.kiss2 --pla f16.pla --svg f16.svg -o f16.yaml\n  \
+        fabric fsm --family 16 2 --count 3 --seed 7 -o f16.kiss2")]
+    Fsm(fsm::FsmArgs),
 }
 
 /// Arguments of `fabric analyze`.
@@ -381,5 +387,6 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Switchbox(args) => channel::run_switchbox(args),
         Command::Verify(args) => channel::run_verify(args),
         Command::Universality(args) => universality::run(&args),
+        Command::Fsm(args) => fsm::run(&args),
     }
 }

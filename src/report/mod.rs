@@ -5,6 +5,7 @@
 
 pub mod bay_bilardi;
 pub mod chart;
+pub mod fsm;
 pub mod mesh;
 pub mod packet;
 pub mod svg;
