@@ -247,3 +247,85 @@ fn bad_wire_delay_input_is_refused_before_work() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("mesh"));
 }
+
+/// The remaining families simulate from their files with their own
+/// subcommands: the mesh and torus (k-k routing, a step of 1 + w(the
+/// file's longest wire)), the butterfly (Maggs-Sitaraman), the pruned
+/// butterfly and the sorting fat-tree (Bay-Bilardi, `A` from the file); a
+/// file of another family is refused with exit 2.
+#[test]
+fn every_other_layout_simulates_from_its_file() {
+    let dir = scratch("others");
+    let torus = layout(&dir, "torus", "16");
+    let out = dir.join("torus-sim.yaml");
+    ok(&[
+        "simulate",
+        "mesh",
+        "--layout",
+        torus.to_str().unwrap(),
+        "--algorithm",
+        "wrap",
+        "--k",
+        "2",
+        "--delay",
+        "linear",
+        "--trials",
+        "1",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let cell = &report(&out)["cells"][0];
+    // The folded torus's longest wire spans two node pitches and more.
+    assert!(
+        cell["step"]["longest_wire"].as_u64().unwrap() > 1,
+        "{cell:?}"
+    );
+    assert_eq!(cell["step"]["source"].as_str(), torus.to_str());
+    let mesh = layout(&dir, "mesh", "8");
+    ok(&[
+        "simulate",
+        "mesh",
+        "--layout",
+        mesh.to_str().unwrap(),
+        "--trials",
+        "1",
+    ]);
+    let bf = layout(&dir, "butterfly", "16");
+    ok(&[
+        "simulate",
+        "butterfly",
+        "--layout",
+        bf.to_str().unwrap(),
+        "--trials",
+        "1",
+    ]);
+    for (kind, size) in [("pruned-butterfly", "64"), ("sorting-fat-tree", "256")] {
+        let file = layout(&dir, kind, size);
+        let out = dir.join(format!("{kind}-sim.yaml"));
+        ok(&[
+            "simulate",
+            kind,
+            "--layout",
+            file.to_str().unwrap(),
+            "--trials",
+            "1",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let cell = &report(&out)["cells"][0];
+        assert_eq!(
+            cell["setting"]["terminals"].as_u64(),
+            Some(size.parse().unwrap())
+        );
+        let area = report(&file)["metrics"]["area"].as_u64().unwrap();
+        assert_eq!(cell["setting"]["area"].as_u64(), Some(area), "{kind}");
+    }
+    for (command, wrong) in [
+        ("mesh", &bf),
+        ("pruned-butterfly", &torus),
+        ("sorting-fat-tree", &mesh),
+    ] {
+        let o = fabric(&["simulate", command, "--layout", wrong.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{command}");
+    }
+}

@@ -75,6 +75,11 @@ pub struct BbArgs {
     /// Random seed; the same seed gives the same report.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Take N and the area A from this layout file (`fabric layout
+    /// pruned-butterfly|sorting-fat-tree ... -o`; checked first) instead of
+    /// --size; the time model ignores wire delay, as the paper does.
+    #[arg(long, conflicts_with = "size")]
+    pub layout: Option<PathBuf>,
     /// Write the report as YAML.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -146,9 +151,39 @@ fn estimate(workload: Workload, params: &Params, n: u64) -> u64 {
     }
 }
 
+/// `(N, A)` of a layout file of `network`, checked legal.
+fn laid(network: Network, path: &std::path::Path) -> Result<(u64, u64)> {
+    let e = super::job::read_layout(path)?;
+    let want = match network {
+        Network::PrunedButterfly => crate::layout::NetworkName::PrunedButterfly,
+        Network::SortingFatTree => crate::layout::NetworkName::SortingFatTree,
+    };
+    if e.network != want {
+        return Err(Error::Usage(format!(
+            "{}: a `{}` layout; this command needs a `{}` layout",
+            path.display(),
+            e.network,
+            want
+        )));
+    }
+    let n = e
+        .parameters
+        .get("processors")
+        .and_then(|v| v.parse::<u64>().ok())
+        .ok_or_else(|| Error::Usage(format!("{}: no numeric `processors`", path.display())))?;
+    Ok((n, crate::layout::metrics::measure(&e).area))
+}
+
 /// `fabric simulate pruned-butterfly` or `sorting-fat-tree`.
 pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
-    check_output_paths(&[], &outputs_of(&args.output, &args.plot))?;
+    let layouts: Vec<&std::path::Path> = args.layout.iter().map(|p| p.as_path()).collect();
+    check_output_paths(&layouts, &outputs_of(&args.output, &args.plot))?;
+    let from_file = args
+        .layout
+        .as_deref()
+        .map(|p| laid(network, p))
+        .transpose()?;
+    let sizes = from_file.map_or_else(|| args.size.clone(), |(n, _)| vec![n]);
     let params = Params {
         k: args.k,
         lambda0: args.lambda0,
@@ -156,8 +191,11 @@ pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
         ..Params::default()
     };
     let mut settings = Vec::new();
-    for &n in &args.size {
-        let area = area(network, n)?;
+    for &n in &sizes {
+        let area = match from_file {
+            Some((_, a)) => a,
+            None => area(network, n)?,
+        };
         for &workload in &args.traffic {
             if network == Network::SortingFatTree && workload == Workload::HotSpot {
                 return Err(Error::Usage(

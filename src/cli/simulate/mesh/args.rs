@@ -95,6 +95,11 @@ pub struct MeshArgs {
     /// points `d:w,d:w,...`; a step is 1 + w(longest wire of the layout).
     #[arg(long, default_value = "unit", value_parser = parse_delay)]
     pub delay: DelayArg,
+    /// Take the array and its wires from this layout file (`fabric layout
+    /// mesh|torus ... -o`; checked first) instead of --topology, --size
+    /// and --dims: a step is 1 + w(the file's longest wire).
+    #[arg(long, conflicts_with_all = ["experiment", "topology", "size", "dims"])]
+    pub layout: Option<PathBuf>,
     /// Write the report as YAML.
     #[arg(long, short)]
     pub output: Option<PathBuf>,

@@ -20,6 +20,7 @@ use experiment::{sweeps, SmearArg, Sweep};
 use crate::error::{Error, Result};
 use crate::layout::construction::Dims;
 use crate::layout::mesh::{mesh_layout, MeshSpec};
+use crate::layout::NetworkName;
 use crate::report::mesh::{
     mesh_chart, mesh_table, mesh_yaml, MeshCell, MeshReport, EXCESS_ALARM, SCHEMA,
 };
@@ -28,7 +29,7 @@ use crate::sim::mesh::algorithm::{Algorithm, Params};
 use crate::sim::mesh::bounds::Switching;
 use crate::sim::mesh::run::{run_trial, Setup};
 use crate::sim::mesh::traffic::Workload;
-use crate::sim::mesh::Shape;
+use crate::sim::mesh::{Shape, Topology};
 use crate::sim::seeded_trials;
 
 use crate::cli::{check_output_paths, outputs_of, write_all_or_nothing};
@@ -39,12 +40,12 @@ use crate::cli::{check_output_paths, outputs_of, write_all_or_nothing};
 const MEASURED_PUS: usize = 1 << 14;
 
 /// The sweep the list flags describe.
-fn sweep_of(args: &MeshArgs) -> Sweep {
+fn sweep_of(args: &MeshArgs, array: Option<&LaidArray>) -> Sweep {
     Sweep {
         algorithm: args.algorithm.clone(),
-        topology: args.topology.clone(),
-        size: args.size.clone(),
-        dims: args.dims,
+        topology: array.map_or_else(|| args.topology.clone(), |a| vec![a.topology]),
+        size: array.map_or_else(|| args.size.clone(), |a| vec![a.side]),
+        dims: array.map_or(args.dims, |a| a.dims),
         k: args.k.clone(),
         traffic: args.traffic.clone(),
         strategy: args.strategy.clone(),
@@ -58,6 +59,43 @@ fn sweep_of(args: &MeshArgs) -> Sweep {
         strip: args.strip.clone(),
         smear: args.smear.clone(),
     }
+}
+
+/// A mesh or torus read from a layout file: its shape and longest wire.
+struct LaidArray {
+    topology: Topology,
+    side: u32,
+    dims: u32,
+    longest: u64,
+    file: String,
+}
+
+/// The array of a layout file, checked legal and a mesh or torus.
+fn laid_array(path: &std::path::Path) -> Result<LaidArray> {
+    let e = super::job::read_layout(path)?;
+    let topology = match e.network {
+        NetworkName::Mesh => Topology::Mesh,
+        NetworkName::Torus => Topology::Torus,
+        ref other => {
+            return Err(Error::Usage(format!(
+                "{}: a `{other}` layout; simulate mesh needs a mesh or torus layout",
+                path.display()
+            )))
+        }
+    };
+    let num = |key: &str| -> Result<u32> {
+        e.parameters
+            .get(key)
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| Error::Usage(format!("{}: no numeric `{key}`", path.display())))
+    };
+    Ok(LaidArray {
+        topology,
+        side: num("side")?,
+        dims: num("dims")?,
+        longest: crate::layout::metrics::measure(&e).max_wire_length.max(1),
+        file: path.display().to_string(),
+    })
 }
 
 /// One cell: its setup and seed.
@@ -163,12 +201,17 @@ fn cell_bytes(s: &Setup) -> u64 {
 }
 
 /// The step's length in bit-times: a switch plus the longest wire of the
-/// layout of `fabric layout mesh|torus`, laid out in memory when small.
-fn step_time(shape: &Shape, delay: &crate::cli::DelayArg) -> StepTime {
+/// layout file, or of the layout of `fabric layout mesh|torus`, laid out in
+/// memory when small.
+fn step_time(shape: &Shape, delay: &crate::cli::DelayArg, array: Option<&LaidArray>) -> StepTime {
     let topology = shape.topology;
     let dims = Dims::from_count(shape.dims as u64);
     let spec = dims.and_then(|d| MeshSpec::new(topology, u64::from(shape.side), d).ok());
     let (longest, source) = match spec {
+        _ if array.is_some() => {
+            let a = array.expect("checked");
+            (a.longest, a.file.clone())
+        }
         Some(spec) if shape.pus() <= MEASURED_PUS => {
             let e = mesh_layout(spec);
             let m = crate::layout::metrics::measure(&e);
@@ -206,7 +249,12 @@ fn rules() -> Vec<String> {
 }
 
 /// Runs every cell, its trials in parallel, with progress on a terminal.
-fn run_cells(cells: &[Cell], trials: u64, delay: &crate::cli::DelayArg) -> Result<Vec<MeshCell>> {
+fn run_cells(
+    cells: &[Cell],
+    trials: u64,
+    delay: &crate::cli::DelayArg,
+    array: Option<&LaidArray>,
+) -> Result<Vec<MeshCell>> {
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let start = Instant::now();
     let mut out = Vec::new();
@@ -230,7 +278,7 @@ fn run_cells(cells: &[Cell], trials: u64, delay: &crate::cli::DelayArg) -> Resul
             s,
             c.seed,
             &runs,
-            step_time(&s.shape, delay),
+            step_time(&s.shape, delay, array),
             t0.elapsed().as_secs_f64(),
         ));
     }
@@ -242,11 +290,13 @@ fn run_cells(cells: &[Cell], trials: u64, delay: &crate::cli::DelayArg) -> Resul
 
 /// `fabric simulate mesh`.
 pub fn run(args: &MeshArgs) -> Result<i32> {
-    check_output_paths(&[], &outputs_of(&args.output, &args.plot))?;
+    let layouts: Vec<&std::path::Path> = args.layout.iter().map(|p| p.as_path()).collect();
+    check_output_paths(&layouts, &outputs_of(&args.output, &args.plot))?;
     check_lists(args)?;
+    let array = args.layout.as_deref().map(laid_array).transpose()?;
     let sweeps = match args.experiment {
         Some(e) => sweeps(e),
-        None => vec![sweep_of(args)],
+        None => vec![sweep_of(args, array.as_ref())],
     };
     let mut cells = Vec::new();
     for s in &sweeps {
@@ -268,7 +318,7 @@ pub fn run(args: &MeshArgs) -> Result<i32> {
         .trials
         .unwrap_or_else(|| args.experiment.map_or(3, |e| e.trials()));
     let start = Instant::now();
-    let reports = run_cells(&cells, trials, &args.delay)?;
+    let reports = run_cells(&cells, trials, &args.delay, array.as_ref())?;
     let seconds = start.elapsed().as_secs_f64();
     let alarms = reports.iter().filter(|c| c.alarmed()).count();
     let report = MeshReport {

@@ -16,10 +16,10 @@ fn every_experiment_is_a_valid_sweep() {
 #[test]
 fn torus_steps_come_from_the_folded_layout() {
     let delay = crate::cli::parse_delay("linear").unwrap();
-    let t = step_time(&Shape::new(8, 2, Topology::Torus).unwrap(), &delay);
+    let t = step_time(&Shape::new(8, 2, Topology::Torus).unwrap(), &delay, None);
     assert_eq!(t.longest_wire, 10);
     assert_eq!(t.bit_times_per_step, 11.0);
-    let m = step_time(&Shape::new(200, 2, Topology::Mesh).unwrap(), &delay);
+    let m = step_time(&Shape::new(200, 2, Topology::Mesh).unwrap(), &delay, None);
     assert_eq!(m.longest_wire, 1);
     assert!(m.source.contains("closed forms"));
 }
