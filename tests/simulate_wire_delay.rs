@@ -242,6 +242,19 @@ fn bad_wire_delay_input_is_refused_before_work() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(!out.exists(), "{args:?} wrote a report");
     }
+    // A power of 8 is a size for the 3-D tree of meshes only.
+    ok(&[
+        "simulate",
+        "wire-delay",
+        "--network",
+        "tree-of-meshes-3d",
+        "--size",
+        "512",
+        "--trials",
+        "1",
+        "--traffic",
+        "local",
+    ]);
     let mesh = layout(&dir, "mesh", "8");
     let o = fabric(&["simulate", "wire-delay", "--layout", mesh.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));

@@ -163,7 +163,7 @@ pub fn wire_delay_table(r: &WireDelayReport) -> String {
             opt(c.delta_delta_thesis),
         );
     }
-    o += "  c = max delivery time / (d + lg A), contention included; c path = max time of a path alone / (d + lg A): Theorem 18 bounds it on the fat-pyramid\n";
+    o += "  c = the largest time / (d + lg A) over the messages, contention included; c path = the same for a message's path alone: Theorem 18 bounds it on the fat-pyramid\n";
     o
 }
 

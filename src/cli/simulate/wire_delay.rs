@@ -26,14 +26,10 @@ use crate::sim::seeded_trials;
 
 fn parse_size(s: &str) -> std::result::Result<u64, String> {
     match s.parse::<u64>() {
-        Ok(n)
-            if (16..=1 << 18).contains(&n)
-                && n.is_power_of_two()
-                && n.trailing_zeros() % 2 == 0 =>
-        {
-            Ok(n)
-        }
-        _ => Err(format!("`{s}`: give a power of 4 from 16 to 4^9 = 262144")),
+        Ok(n) if (16..=1 << 18).contains(&n) && n.is_power_of_two() => Ok(n),
+        _ => Err(format!(
+            "`{s}`: give a power of 4 (a power of 8 for tree-of-meshes-3d) from 16 to 2^18"
+        )),
     }
 }
 
@@ -76,6 +72,10 @@ pub struct WireDelayArgs {
     /// repeat the flag to run several.
     #[arg(long, value_parser = parse_delay, default_values = ["linear", "sqrt"])]
     pub delay: Vec<DelayArg>,
+    /// Parallel links between fat-pyramid mesh neighbours (as `fabric
+    /// layout fat-pyramid --mesh-capacity`); the spec note's kappa is 6.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64), conflicts_with = "layout")]
+    pub mesh_capacity: u32,
     /// Bit-times through a switch.
     #[arg(long, default_value_t = 1.0)]
     pub switch_delay: f64,
@@ -94,7 +94,8 @@ pub struct WireDelayArgs {
     /// Write the report as YAML.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-    /// Draw c = time / (d + lg A) against the processors (SVG).
+    /// Draw c path (the largest path time over d + lg A) against the
+    /// processors (SVG).
     #[arg(long)]
     pub plot: Option<PathBuf>,
 }
@@ -106,7 +107,7 @@ fn rules() -> Vec<String> {
         "a channel is the parallel wires between two nodes: as many messages as wires, delay w(longest)".into(),
         "attempt time 2 sum(s + w) + L delivered, 2 (sum before the full channel + s) aborted; delivery time = sum of a message's attempts (thesis 4.3's asynchronous rule)".into(),
         "competing mesh: point (x, y) on the processor in the layout's x-th column and y-th row (tree of meshes: by definition); d its mesh distance, A the processors".into(),
-        "Δδ = max over messages of T_w / (T_1 w(d)), T_1 = 2 depth (s + 1) + L; Δδ lay from the layout's longest wires per level".into(),
+        "Δδ = max over messages of W / (T_1 w(d)): W the path's wire delays summed, T_1 = 2 depth hops; Δδ lay the same with each level's longest wire".into(),
     ]
 }
 
@@ -180,7 +181,7 @@ fn networks(args: &WireDelayArgs) -> Result<Vec<Net>> {
     for &n in &args.size {
         for &network in &args.network {
             let embedding = network
-                .build(n)
+                .build(n, args.mesh_capacity)
                 .map_err(|e| Error::Usage(format!("{n} processors: {e}")))?;
             out.push(Net {
                 network,
@@ -241,7 +242,7 @@ pub fn run(args: &WireDelayArgs) -> Result<i32> {
                 delay: delay.delay.clone(),
             };
             let (dd_layout, dd_thesis) = analytic(net, delay);
-            for (j, &traffic) in args.traffic.iter().enumerate() {
+            for &traffic in &args.traffic {
                 if tty {
                     eprint!(
                         "\rsimulate: cell {} of {total} ({} n = {n}), {:.1} s   ",
@@ -256,9 +257,9 @@ pub fn run(args: &WireDelayArgs) -> Result<i32> {
                     },
                     ExchangeKind::Global => Exchange::Global,
                 };
-                // Same seed for every network and delay: the same message
-                // sets on each.
-                let seed = args.seed.wrapping_add((j as u64) << 32) ^ n;
+                // Same seed for every network and delay, and for a traffic
+                // kind whatever the list's order: the same message sets.
+                let seed = args.seed.wrapping_add((traffic as u64) << 32) ^ n;
                 let t0 = Instant::now();
                 let trials = seeded_trials(args.trials, seed, |_, rng| {
                     trial(laid, how, &timing, rng, args.max_rounds)

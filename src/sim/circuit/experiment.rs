@@ -69,14 +69,19 @@ impl WireNetwork {
     }
 
     /// The layout of `n` processors (a power of 4), built and checked
-    /// legal by its construction.
-    pub fn build(self, n: u64) -> Result<Embedding, crate::layout::LayoutError> {
+    /// legal by its construction; `mesh_capacity` parallel links between
+    /// fat-pyramid mesh neighbours.
+    pub fn build(
+        self,
+        n: u64,
+        mesh_capacity: u32,
+    ) -> Result<Embedding, crate::layout::LayoutError> {
         let o = crate::layout::construction::LayoutOptions {
             capacity: (self == WireNetwork::FatTree).then(|| "sqrt-over-lg".to_string()),
             omega: 1,
             alpha: 1,
             levels: None,
-            mesh_capacity: 1,
+            mesh_capacity,
             dims: None,
         };
         Ok(self
@@ -92,9 +97,9 @@ impl WireNetwork {
 #[serde(rename_all = "kebab-case")]
 pub enum ExchangeKind {
     /// Each processor to one within `--radius` in the competing mesh.
-    Local,
+    Local = 0,
     /// A random permutation.
-    Global,
+    Global = 1,
 }
 
 /// A laid-out network ready to route: its channels, its algorithm and the
@@ -110,7 +115,8 @@ pub struct Routable {
     pub points: MeshPoints,
     /// Area of the layout's bounding box (its volume in 3-D).
     pub area: u64,
-    /// Channels from a processor up to the network's top level.
+    /// Channels from a processor up to the network's top level (the tree
+    /// levels of a tree of meshes, its mesh hops left out).
     pub depth: u32,
 }
 
@@ -197,7 +203,7 @@ pub fn exchange(points: &MeshPoints, how: Exchange, rng: &mut ChaCha8Rng) -> Vec
                 let c = points.coords(p);
                 let lo: Vec<u64> = (0..dims).map(|k| c[k].saturating_sub(radius)).collect();
                 let hi: Vec<u64> = (0..dims)
-                    .map(|k| (c[k] + radius).min(points.side - 1))
+                    .map(|k| c[k].saturating_add(radius).min(points.side - 1))
                     .collect();
                 if lo == hi {
                     continue;
@@ -266,9 +272,11 @@ pub struct TrialFigures {
     /// The largest time of a path alone over `d + lg A`: Theorem 18's
     /// measure, contention left out.
     pub c_path: f64,
-    /// Measured Delta delta: the largest `T_w(m) / (T_1 w(d_m))` over the
-    /// messages `m`, `T_w(m)` the time of `m`'s path alone and `T_1 = 2
-    /// depth (s + 1) + L` the unit-delay time of a path over the top.
+    /// Measured Delta delta: the largest `W(m) / (T_1 w(d_m))` over the
+    /// messages `m`, `W(m)` the wire delays of `m`'s path summed (one way)
+    /// and `T_1 = 2 depth` the hops of a path over the top: the definition
+    /// of `layout::pyramid::delta_delta` on the paths taken, where that
+    /// bounds every path by the longest wire of each level.
     pub delta_delta: f64,
     /// Rows by distance, powers of 2: `[1, 1], [2, 3], [4, 7], ...`.
     pub rows: Vec<DistanceRow>,
@@ -292,7 +300,7 @@ pub fn trial(
         rng,
         max_rounds,
     )?;
-    let t1 = 2.0 * laid.depth as f64 * (timing.switch_delay + 1.0) + timing.message_bits;
+    let t1 = 2.0 * laid.depth as f64;
     Ok(figures(&msgs, &outcome, laid.processors(), |d| {
         t1 * timing.delay.of(d)
     }))
@@ -316,7 +324,7 @@ fn figures(
         sum += d.time;
         c = c.max(ratio);
         c_path = c_path.max(d.path_time / (dist as f64 + lg_a));
-        delta_delta = delta_delta.max(d.path_time / unit_scaled(dist));
+        delta_delta = delta_delta.max(d.path_wires / unit_scaled(dist));
         let j = (63 - dist.max(1).leading_zeros()) as usize;
         while rows.len() <= j {
             let lo = 1u64 << rows.len();

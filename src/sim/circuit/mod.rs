@@ -19,11 +19,16 @@
 //! - an attempt aborted at hop `j` takes `2 (sum_{i<j} (s + w_i) + s)`: out
 //!   to the full channel and the abort back.
 //!
-//! A message's *delivery time* is the sum of its attempts, the asynchronous
-//! operating rule of thesis §4.3 (a message retries as soon as its abort
-//! returns; which messages collide is still decided round by round). The
-//! *synchronous time* adds each round's longest attempt, as a clocked
-//! network would.
+//! A message's *delivery time* is the sum of its attempts: an approximation
+//! of the asynchronous operating rule of thesis §4.3, where a message
+//! retries as soon as its abort returns (here which messages collide is
+//! still decided round by round, by a random priority rather than time
+//! stamps). The *synchronous time* adds each round's longest attempt, as a
+//! clocked network would.
+//!
+//! A round need not deliver anything (a message first in the order can
+//! find a later hop's channel taken at an earlier hop by another), so
+//! [`route`] gives up after `max_rounds`.
 
 mod experiment;
 mod rules;
@@ -120,10 +125,14 @@ impl Channels {
 
     /// The channel from `a` to `b`.
     pub fn between(&self, a: u32, b: u32) -> Result<ChannelId, CircuitError> {
+        let no_wire = CircuitError::NoWire { from: a, to: b };
+        if a as usize + 1 >= self.start.len() {
+            return Err(no_wire);
+        }
         let list = &self.next[self.start[a as usize] as usize..self.start[a as usize + 1] as usize];
         list.binary_search_by_key(&b, |x| x.0)
             .map(|i| list[i].1)
-            .map_err(|_| CircuitError::NoWire { from: a, to: b })
+            .map_err(|_| no_wire)
     }
 
     /// Number of channels.
@@ -167,6 +176,8 @@ pub struct Delivery {
     pub time: f64,
     /// Its successful attempt's time alone: the path without contention.
     pub path_time: f64,
+    /// The wire delays of its successful path summed, one way.
+    pub path_wires: f64,
     /// Channels on its successful path.
     pub hops: u32,
 }
@@ -203,6 +214,7 @@ pub fn route(
             round: 0,
             time: 0.0,
             path_time: 0.0,
+            path_wires: 0.0,
             hops: 0,
         };
         messages.len()
@@ -272,6 +284,7 @@ pub fn route(
                     let t = 2.0 * way + timing.message_bits;
                     d.round = rounds;
                     d.path_time = t;
+                    d.path_wires = path.iter().map(|&c| delay[c as usize]).sum();
                     d.hops = path.len() as u32;
                     t
                 }
