@@ -1293,3 +1293,33 @@ fn yaml_tags_and_layout_meaning_errors_name_the_line() {
         text(&o.stderr)
     );
 }
+
+/// `route` reports the unit edges against their layer's direction; `verify`
+/// notes them and passes, `verify --reserved` refuses them (exit 1).
+#[test]
+fn verify_reserved_refuses_edges_against_their_layer() {
+    let dir = scratch("reserved");
+    let out = dir.join("dde.yaml");
+    let dde = format!("{}/benchmarks/channels/dde.txt", env!("CARGO_MANIFEST_DIR"));
+    let o = run(Command::new(env!("CARGO_BIN_EXE_fabric"))
+        .args(["route", &dde, "--layers", "2", "--output"])
+        .arg(&out));
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.contains("against direction"))
+        .expect("reported");
+    let count: u64 = line.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(count > 0, "{line}");
+    let o = run(Command::new(env!("CARGO_BIN_EXE_fabric"))
+        .args(["verify", &dde])
+        .arg(&out));
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("note: {count} unit edge(s)")));
+    let o = run(Command::new(env!("CARGO_BIN_EXE_fabric"))
+        .args(["verify", "--reserved", &dde])
+        .arg(&out));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("illegal: {count} violation(s)")));
+}

@@ -368,3 +368,94 @@ fn side_terminal_must_be_reached() {
         r.violations
     );
 }
+
+/// Unit edges against their layer's direction, the slow obvious way: every
+/// unit step of every wire into a set, kept when its direction is not the
+/// one its group's letter gives the layer.
+fn against_slow(s: &ChannelSolution) -> std::collections::BTreeMap<u32, u64> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut letter: BTreeMap<u32, char> = BTreeMap::new();
+    for g in &s.groups {
+        let name = g.kind.name();
+        if ["HV", "VH", "HVH", "VHV"].contains(&name) {
+            for (c, &l) in name.chars().zip(&g.layers) {
+                letter.insert(l, c);
+            }
+        }
+    }
+    let mut edges: BTreeSet<(u32, Point, Point)> = BTreeSet::new();
+    for wire in &s.wires {
+        let Some(&c) = letter.get(&wire.layer) else {
+            continue;
+        };
+        let pts: Vec<Point> = wire.segment().points().collect();
+        for p in pts.windows(2) {
+            let (a, b) = if (p[0].x, p[0].y) < (p[1].x, p[1].y) {
+                (p[0], p[1])
+            } else {
+                (p[1], p[0])
+            };
+            let horizontal = a.y == b.y;
+            if (c == 'H') != horizontal {
+                edges.insert((wire.layer, a, b));
+            }
+        }
+    }
+    let mut out: BTreeMap<u32, u64> = letter.keys().map(|&l| (l, 0)).collect();
+    for (l, _, _) in edges {
+        *out.get_mut(&l).unwrap() += 1;
+    }
+    out
+}
+
+/// The direction count equals the slow count on the bundled channels
+/// routed by every router and model, and on hand-made wires: one against
+/// its H layer, one lying on top of another of the same net.
+#[test]
+fn against_direction_matches_a_slow_count() {
+    use fabric::channel::registry::router_by_name;
+    use fabric::channel::router::RouteOptions;
+    let mut s = good();
+    assert_eq!(s.against_direction().total(), 0);
+    s.wires.push(w(1, 1, (0, 3), (0, 2)));
+    s.wires.push(w(1, 1, (0, 3), (0, 1)));
+    let got = s.against_direction();
+    assert_eq!(got.total(), 2);
+    assert_eq!(got.per_layer, vec![(1, 2), (2, 0)]);
+    let mut seen = 0;
+    for name in ["dde.txt", "yk_textbook12.txt", "burstein.txt"] {
+        let text = std::fs::read_to_string(format!(
+            "{}/benchmarks/channels/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let p = fabric::io::parse_channel(&text, name).unwrap();
+        for (router, layers, model) in [
+            ("yacr", 2, "HV"),
+            ("yacr", 3, "HVH"),
+            ("yacr", 3, "VHV"),
+            ("greedy", 2, "HV"),
+            ("left-edge", 2, "HV"),
+        ] {
+            let options = RouteOptions {
+                model: Some(model.parse().unwrap()),
+                ..RouteOptions::layers(layers)
+            };
+            let Ok(sol) = router_by_name(router).unwrap().route(&p, &options) else {
+                continue;
+            };
+            let fast = sol.against_direction();
+            let slow = against_slow(&sol);
+            assert_eq!(
+                fast.per_layer,
+                slow.into_iter().collect::<Vec<_>>(),
+                "{name} {router} {model}"
+            );
+            seen += fast.total();
+        }
+    }
+    assert!(
+        seen > 0,
+        "no routing ran against a direction: the check saw nothing"
+    );
+}

@@ -124,6 +124,31 @@ pub struct Metrics {
     pub density: u32,
 }
 
+/// Unit edges against their layer's direction ([`ChannelSolution::against_direction`]).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct AgainstDirection {
+    /// `(layer, unit edges)` for every layer a group gives a direction.
+    pub per_layer: Vec<(u32, u64)>,
+    /// The first such edge `(layer, lower end, horizontal)`, if any.
+    pub first: Option<(u32, Point, bool)>,
+}
+
+impl AgainstDirection {
+    /// All of them.
+    pub fn total(&self) -> u64 {
+        self.per_layer.iter().map(|e| e.1).sum()
+    }
+
+    /// `layer 1: 34, layer 2: 55`.
+    pub fn per_layer_text(&self) -> String {
+        self.per_layer
+            .iter()
+            .map(|(l, n)| format!("layer {l}: {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 /// A routed channel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChannelSolution {
@@ -262,6 +287,68 @@ impl ChannelSolution {
             net_length: self.net_length(),
             vias: self.via_count(),
             density,
+        }
+    }
+
+    /// The unit edges that run against their layer's direction: a vertical
+    /// edge on a layer its group types `H`, a horizontal one on a `V` layer
+    /// (B groups and types fabric does not know have no direction). Each
+    /// unit edge counts once per layer, however many wires cover it.
+    pub fn against_direction(&self) -> AgainstDirection {
+        let mut wanted: std::collections::BTreeMap<u32, Dir> = std::collections::BTreeMap::new();
+        for g in &self.groups {
+            if let GroupType::Model(m) = &g.kind {
+                for (letter, &layer) in m.name().chars().zip(&g.layers) {
+                    wanted.insert(
+                        layer,
+                        if letter == 'H' {
+                            Dir::Horizontal
+                        } else {
+                            Dir::Vertical
+                        },
+                    );
+                }
+            }
+        }
+        // Unit edges as (layer, lower end, direction), deduplicated.
+        let mut edges: Vec<(u32, Point, bool)> = Vec::new();
+        for w in &self.wires {
+            let Some(&dir) = wanted.get(&w.layer) else {
+                continue;
+            };
+            let horizontal = w.from.y == w.to.y && w.from.x != w.to.x;
+            let vertical = w.from.x == w.to.x && w.from.y != w.to.y;
+            let against = match dir {
+                Dir::Horizontal => vertical,
+                Dir::Vertical => horizontal,
+            };
+            if !against {
+                continue;
+            }
+            let (lo, hi) = (w.from, w.to);
+            if horizontal {
+                for x in lo.x.min(hi.x)..lo.x.max(hi.x) {
+                    edges.push((w.layer, Point { x, y: lo.y }, true));
+                }
+            } else {
+                for y in lo.y.min(hi.y)..lo.y.max(hi.y) {
+                    edges.push((w.layer, Point { x: lo.x, y }, false));
+                }
+            }
+        }
+        edges.sort_unstable_by_key(|&(l, p, h)| (l, p.x, p.y, h));
+        edges.dedup();
+        let mut per_layer: Vec<(u32, u64)> = wanted.keys().map(|&l| (l, 0)).collect();
+        for &(layer, _, _) in &edges {
+            if let Some(e) = per_layer.iter_mut().find(|e| e.0 == layer) {
+                e.1 += 1;
+            }
+        }
+        AgainstDirection {
+            per_layer,
+            first: edges
+                .first()
+                .map(|&(layer, at, horizontal)| (layer, at, horizontal)),
         }
     }
 

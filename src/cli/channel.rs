@@ -111,6 +111,16 @@ pub(super) fn run_switchbox(args: SwitchboxArgs) -> Result<i32> {
 }
 
 /// `fabric verify`.
+/// Whether unit edges against their layer's direction are violations:
+/// the default model allows them, strict reserved-layer routing does not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DirectionRule {
+    /// Legal (the default).
+    Free,
+    /// Violations (`--reserved`).
+    Reserved,
+}
+
 pub(super) fn run_verify(args: VerifyArgs) -> Result<i32> {
     let problem = read_problem(&args.problem)?;
     let text = read_text(&args.solution)?;
@@ -128,10 +138,21 @@ pub(super) fn run_verify(args: VerifyArgs) -> Result<i32> {
     } else {
         BoundaryRule::Allowed
     };
-    let legal = match rule {
-        BoundaryRule::Refused => check.is_legal_strict(),
-        BoundaryRule::Allowed => check.is_legal(),
+    let against = file.solution.against_direction();
+    let directions = if args.reserved {
+        DirectionRule::Reserved
+    } else {
+        DirectionRule::Free
     };
+    let against_refused = match directions {
+        DirectionRule::Reserved => against.total(),
+        DirectionRule::Free => 0,
+    };
+    let legal = against_refused == 0
+        && match rule {
+            BoundaryRule::Refused => check.is_legal_strict(),
+            BoundaryRule::Allowed => check.is_legal(),
+        };
     if legal {
         println!(
             "legal: {} routed in {} layers, width {}, net length {}, vias {}, density {}",
@@ -146,13 +167,36 @@ pub(super) fn run_verify(args: VerifyArgs) -> Result<i32> {
         println!(
             "illegal: {} violation(s) in {}",
             check.total
+                + against_refused as usize
                 + match rule {
                     BoundaryRule::Refused => check.boundary_total,
                     BoundaryRule::Allowed => 0,
                 },
             args.solution.display()
         );
-        println!("{}", violations_text(&check, rule));
+        let listed = violations_text(&check, rule);
+        if !listed.is_empty() {
+            println!("{listed}");
+        }
+        if let (DirectionRule::Reserved, Some((layer, at, horizontal))) =
+            (directions, against.first)
+        {
+            println!(
+                "  {} unit edge(s) against their layer's direction ({}); first: the {} edge from ({}, {}) on layer {layer}",
+                against_refused,
+                against.per_layer_text(),
+                if horizontal { "horizontal" } else { "vertical" },
+                at.x,
+                at.y
+            );
+        }
+    }
+    if directions == DirectionRule::Free && against.total() > 0 {
+        println!(
+            "note: {} unit edge(s) run against their layer's direction ({}): legal in the default model, refused by --reserved",
+            against.total(),
+            against.per_layer_text()
+        );
     }
     // Under --strict the boundary runs are among the violations above.
     if rule == BoundaryRule::Allowed && check.boundary_total > 0 {

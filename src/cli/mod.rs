@@ -324,6 +324,11 @@ pub struct VerifyArgs {
     /// as the thesis's channel model does; FORMATS.md alone allows them.
     #[arg(long)]
     pub strict: bool,
+    /// Also refuse unit edges against their layer's direction (a vertical
+    /// edge on an `H` layer, a horizontal one on a `V` layer of an HV, VH,
+    /// HVH or VHV group), as strict reserved-layer routing has it.
+    #[arg(long)]
+    pub reserved: bool,
 }
 
 fn read_problem(path: &std::path::Path) -> Result<ChannelProblem> {

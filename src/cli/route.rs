@@ -266,6 +266,14 @@ fn print_summary(job: &RouteJob, r: &Routed, router_name: &str) {
             r.seconds
         )
     );
+    let against = r.solution.against_direction();
+    if !against.per_layer.is_empty() {
+        println!(
+            "  against direction: {} unit edge(s) ({}); `fabric verify --reserved` refuses them",
+            against.total(),
+            against.per_layer_text()
+        );
+    }
     if let Some(m) = &r.mulch {
         print!("{}", report::table::mulch_summary(m));
     }
