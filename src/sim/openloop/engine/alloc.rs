@@ -1,0 +1,209 @@
+//! A router's allocation in one cycle: routing and virtual-channel
+//! allocation of waiting heads, switch allocation, and the traversal of
+//! the winners.
+
+use super::{Event, Flit, Sim, EJECT_VC, NONE};
+use crate::sim::openloop::FlowControl;
+
+impl Sim<'_> {
+    /// Route the ready heads of router `r` and give them output virtual
+    /// channels: each input VC asks for one idle output VC of its allowed
+    /// range (round robin per output port), each output VC grants the
+    /// first requester round robin from its last grant.
+    pub(super) fn allocate_vcs(&mut self, r: u32, t: u64) {
+        let v = self.v;
+        let (ib, ie) = (self.p.in_base[r as usize], self.p.in_base[r as usize + 1]);
+        let local_ivcs = (ie - ib) * v;
+        let ob = self.p.out_base[r as usize];
+        let l = self.cfg.packet_flits;
+        self.requests.clear();
+        for g in ib * v..ie * v {
+            let gi = g as usize;
+            if self.blen[gi] == 0 || self.iovc[gi] != NONE {
+                continue;
+            }
+            let f = self.front(g);
+            if f.ready > t {
+                continue;
+            }
+            debug_assert_eq!(f.seq, 0, "an unallocated VC's front flit is a head");
+            if self.iroute[gi] == NONE {
+                let dst = self.packets[f.pkt as usize].dst;
+                let (port, step) =
+                    self.net
+                        .routing
+                        .route(r, dst, v, &mut self.ports, &mut self.rng);
+                self.iroute[gi] = port;
+                self.ivc_lo[gi] = step.vc_lo;
+                self.ivc_hi[gi] = step.vc_hi;
+            }
+            let port = self.iroute[gi];
+            if port == super::EJECT {
+                self.iovc[gi] = EJECT_VC;
+                continue;
+            }
+            let o = ob + port;
+            let (lo, hi) = (self.ivc_lo[gi], self.ivc_hi[gi]);
+            let span = hi - lo;
+            for i in 0..span {
+                let vc = lo + (self.vc_rr[o as usize] + i) % span;
+                let ov = o * v + vc;
+                let ok = !self.obusy[ov as usize]
+                    && match self.cfg.flow {
+                        FlowControl::Wormhole => true,
+                        FlowControl::VirtualCutThrough => self.ocred[ov as usize] >= l,
+                    };
+                if ok {
+                    let pri = (g - ib * v + local_ivcs - self.ovc_rr[ov as usize]) % local_ivcs;
+                    self.requests.push((ov, g, pri));
+                    let o = ov as usize;
+                    if self.grant_stamp[o] != t || pri < self.grant_pri[o] {
+                        self.grant_stamp[o] = t;
+                        self.grant_pri[o] = pri;
+                        self.grant_who[o] = g;
+                    }
+                    break;
+                }
+            }
+        }
+        for i in 0..self.requests.len() {
+            let (ov, g, _) = self.requests[i];
+            let o = ov as usize;
+            if self.grant_who[o] == g && self.grant_stamp[o] == t {
+                self.obusy[o] = true;
+                self.iovc[g as usize] = ov;
+                self.ovc_rr[o] = (g - ib * v + 1) % local_ivcs;
+                self.vc_rr[(ov / v) as usize] = ov % v + 1;
+            }
+        }
+    }
+
+    /// Each input port offers one ready flit with somewhere to go, round
+    /// robin over its VCs; each output port takes one offer, round robin
+    /// over its inputs; the winners cross.
+    pub(super) fn allocate_switch(&mut self, r: u32, t: u64) {
+        let v = self.v;
+        let (ib, ie) = (self.p.in_base[r as usize], self.p.in_base[r as usize + 1]);
+        let ob = self.p.out_base[r as usize];
+        let nin = ie - ib;
+        self.sa_in.clear();
+        for ip in ib..ie {
+            let start = self.in_rr[ip as usize];
+            for i in 0..v {
+                let vc = (start + i) % v;
+                let g = ip * v + vc;
+                let gi = g as usize;
+                let ov = self.iovc[gi];
+                if self.blen[gi] == 0 || ov == NONE || self.front(g).ready > t {
+                    continue;
+                }
+                if ov == EJECT_VC || self.ocred[ov as usize] > 0 {
+                    let port = self.iroute[gi];
+                    self.sa_in.push((g, ob + port));
+                    break;
+                }
+            }
+        }
+        // Output arbitration: the offer nearest after the port's pointer.
+        for i in 0..self.sa_in.len() {
+            let (g, o) = self.sa_in[i];
+            let ip = g / v - ib;
+            let pri = (ip + nin - self.out_rr[o as usize]) % nin;
+            let beaten = self.sa_in.iter().any(|&(g2, o2)| {
+                o2 == o && g2 != g && (g2 / v - ib + nin - self.out_rr[o as usize]) % nin < pri
+            });
+            if !beaten {
+                self.sa_in[i].1 |= 1 << 31;
+            }
+        }
+        for i in 0..self.sa_in.len() {
+            let (g, o) = self.sa_in[i];
+            if o & (1 << 31) == 0 {
+                continue;
+            }
+            let o = o & !(1 << 31);
+            let ip = g / v;
+            self.out_rr[o as usize] = (ip - ib + 1) % nin;
+            self.in_rr[ip as usize] = (g % v + 1) % v;
+            self.traverse(r, g, o, t);
+        }
+    }
+
+    /// Flit at the front of input VC `g` of router `r` crosses to output
+    /// port `o` (global) in cycle `t`.
+    fn traverse(&mut self, r: u32, g: u32, o: u32, t: u64) {
+        let v = self.v;
+        let f = self.pop(g);
+        self.router_flits[r as usize] -= 1;
+        self.flit_hops += 1;
+        self.last_move = t;
+        let ip = g / v;
+        let up = self.p.in_chan[ip as usize];
+        if up != NONE {
+            let ovc = self.p.chan_out[up as usize] * v + g % v;
+            self.schedule(
+                t + self.p.latency[up as usize] as u64,
+                Event::Credit { ovc },
+            );
+        }
+        let l = self.cfg.packet_flits;
+        let tail = f.seq + 1 == l;
+        let ov = self.iovc[g as usize];
+        if ov == EJECT_VC {
+            self.eject(f, t);
+        } else {
+            self.ocred[ov as usize] -= 1;
+            let c = self.p.out_chan[o as usize];
+            let ivc = self.p.chan_in[c as usize] * v + ov % v;
+            self.schedule(
+                t + self.p.latency[c as usize] as u64,
+                Event::Flit { ivc, flit: f },
+            );
+            self.on_links += 1;
+            if self.in_window(t) {
+                self.link_flits[c as usize] += 1;
+            }
+            if f.seq == 0 {
+                self.packets[f.pkt as usize].hops += 1;
+            }
+            if tail {
+                self.obusy[ov as usize] = false;
+            }
+        }
+        if tail {
+            self.iovc[g as usize] = NONE;
+            self.iroute[g as usize] = NONE;
+        }
+    }
+
+    fn schedule(&mut self, at: u64, e: Event) {
+        let n = self.wheel.len() as u64;
+        self.wheel[(at % n) as usize].push(e);
+    }
+
+    /// A flit leaves the network in cycle `t` (delivered at its end).
+    fn eject(&mut self, f: Flit, t: u64) {
+        if self.in_window(t) {
+            self.window_ejected += 1;
+        }
+        let l = self.cfg.packet_flits;
+        let p = &mut self.packets[f.pkt as usize];
+        assert_eq!(
+            p.ejected, f.seq,
+            "flits of a packet are delivered once, in order"
+        );
+        p.ejected += 1;
+        if p.ejected == l && p.measured {
+            let done = t + 1;
+            self.net_lat.push(done - p.entered);
+            self.samples.push(super::Sample {
+                src: p.src,
+                dst: p.dst,
+                network: done - p.entered,
+            });
+            self.tot_lat.push(done - p.created);
+            self.hop_sum += p.hops as u64;
+            self.outstanding -= 1;
+        }
+    }
+}
