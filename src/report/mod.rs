@@ -6,6 +6,7 @@
 pub mod bay_bilardi;
 pub mod chart;
 pub mod mesh;
+pub mod open_loop;
 pub mod packet;
 pub mod svg;
 pub mod table;

@@ -48,6 +48,19 @@ impl Topology {
     pub fn name(self) -> &'static str {
         self.layout_kind().name()
     }
+
+    /// The layout size of the network of `terminals` terminals: the side
+    /// of a mesh or torus (`terminals` a square), the processors of a tree;
+    /// `None` when no such network exists.
+    pub fn layout_size(self, terminals: u64) -> Option<u64> {
+        match self {
+            Topology::Mesh | Topology::Torus => {
+                let k = (terminals as f64).sqrt().round() as u64;
+                (k * k == terminals).then_some(k)
+            }
+            Topology::FatTree | Topology::ButterflyFatTree => Some(terminals),
+        }
+    }
 }
 
 /// Where channel latencies come from.
