@@ -154,6 +154,10 @@ pub struct PointReport {
     pub delivered: u64,
     /// Head into the network to tail delivered.
     pub network_latency: LatencyReport,
+    /// The analytic zero-load latency averaged over the measured packets'
+    /// own sources and destinations: what `network_latency.avg` would be
+    /// without contention.
+    pub zero_load_of_packets: f64,
     /// Creation to tail delivered.
     pub total_latency: LatencyReport,
     /// Mean channels crossed.

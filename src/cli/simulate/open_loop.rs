@@ -226,6 +226,21 @@ fn latency(l: &Latency) -> LatencyReport {
     }
 }
 
+/// The mean analytic zero-load latency of the delivered measured packets.
+fn zero_load_of_packets(s: &Setup, p: &PointResult) -> f64 {
+    let mut memo = std::collections::HashMap::new();
+    let sum: f64 = p
+        .samples
+        .iter()
+        .map(|x| {
+            *memo
+                .entry((x.src, x.dst))
+                .or_insert_with(|| sweep::zero_load_pair(&s.net, &s.cfg, x.src, x.dst))
+        })
+        .sum();
+    sum / p.samples.len().max(1) as f64
+}
+
 fn point_report(s: &Setup, p: &PointResult, zero_load: f64) -> PointReport {
     let m = s.cfg.phases.measure as f64;
     let busiest = (0..p.link_flits.len()).max_by_key(|&c| (p.link_flits[c], std::cmp::Reverse(c)));
@@ -242,6 +257,7 @@ fn point_report(s: &Setup, p: &PointResult, zero_load: f64) -> PointReport {
         measured: p.measured,
         delivered: p.delivered,
         network_latency: latency(&p.network),
+        zero_load_of_packets: zero_load_of_packets(s, p),
         total_latency: latency(&p.total),
         hops: p.hops,
         link_utilisation: Range::of(p.link_flits.iter().map(|&f| f as f64 / m)),
