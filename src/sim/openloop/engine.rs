@@ -199,6 +199,16 @@ struct Packet {
     hops: u32,
 }
 
+/// `x mod m` for `x < 2 m`.
+#[inline]
+fn wrap(x: u32, m: u32) -> u32 {
+    if x >= m {
+        x - m
+    } else {
+        x
+    }
+}
+
 /// The static wiring of the ports, by global index.
 struct Ports {
     in_base: Vec<u32>,
@@ -268,6 +278,15 @@ struct Sim<'a> {
     vc_rr: Vec<u32>,
     ovc_rr: Vec<u32>,
     router_flits: Vec<u32>,
+    /// Per router, the input VCs whose front flit is a head without an
+    /// output VC.
+    va_list: Vec<Vec<u32>>,
+    /// Per global input port, the VCs holding flits with an output VC.
+    sa_mask: Vec<u64>,
+    /// Router of each global input port.
+    in_router: Vec<u32>,
+    /// Flits in buffers, all routers.
+    buffered: u64,
     on_links: u64,
     wheel: Vec<Vec<Event>>,
     packets: Vec<Packet>,
@@ -285,6 +304,9 @@ struct Sim<'a> {
     grant_who: Vec<u32>,
     grant_pri: Vec<u32>,
     sa_in: Vec<(u32, u32)>,
+    sa_stamp: Vec<u64>,
+    sa_pri: Vec<u32>,
+    sa_who: Vec<u32>,
     // Figures.
     last_move: u64,
     flit_hops: u64,
@@ -315,7 +337,7 @@ pub fn simulate(net: &OpenNet, cfg: &Config) -> Result<PointResult, OpenLoopErro
             break false;
         }
         s.cycle(t);
-        let in_flight = s.router_flits.iter().map(|&x| x as u64).sum::<u64>() + s.on_links;
+        let in_flight = s.buffered + s.on_links;
         if in_flight > 0 && t - s.last_move >= cfg.watchdog {
             return Err(OpenLoopError::Deadlock {
                 since: s.last_move,
@@ -390,6 +412,15 @@ impl<'a> Sim<'a> {
             vc_rr: vec![0; nout],
             ovc_rr: vec![0; ovcs],
             router_flits: vec![0; g.routers as usize],
+            va_list: vec![Vec::new(); g.routers as usize],
+            sa_mask: vec![0; nin],
+            in_router: (0..g.routers)
+                .flat_map(|r| {
+                    let n = p.in_base[r as usize + 1] - p.in_base[r as usize];
+                    std::iter::repeat_n(r, n as usize)
+                })
+                .collect(),
+            buffered: 0,
             on_links: 0,
             wheel: vec![Vec::new(); max_lat + 1],
             packets: Vec::new(),
@@ -406,6 +437,9 @@ impl<'a> Sim<'a> {
             grant_who: vec![0; ovcs],
             grant_pri: vec![0; ovcs],
             sa_in: Vec::new(),
+            sa_stamp: vec![u64::MAX; nout],
+            sa_pri: vec![0; nout],
+            sa_who: vec![0; nout],
             last_move: 0,
             flit_hops: 0,
             link_flits: vec![0; g.channels.len()],
@@ -445,7 +479,7 @@ impl<'a> Sim<'a> {
                 Event::Flit { ivc, mut flit } => {
                     flit.ready = t + self.cfg.router_delay as u64;
                     self.push(ivc, flit);
-                    let r = self.router_of_ivc(ivc);
+                    let r = self.in_router[(ivc / self.v) as usize];
                     self.router_flits[r as usize] += 1;
                     self.on_links -= 1;
                 }
@@ -455,17 +489,20 @@ impl<'a> Sim<'a> {
         self.wheel[slot] = events;
     }
 
-    fn router_of_ivc(&self, ivc: u32) -> u32 {
-        let port = ivc / self.v;
-        let c = self.p.in_chan[port as usize];
-        self.net.graph.channels[c as usize].to
-    }
-
     fn push(&mut self, ivc: u32, f: Flit) {
+        self.buffered += 1;
         let g = ivc as usize;
         let len = self.blen[g];
         assert!(len < self.depth, "a credit guards every buffer slot");
-        let slot = (self.bhead[g] + len) % self.depth;
+        if len == 0 {
+            if self.iovc[g] == NONE {
+                let r = self.in_router[(ivc / self.v) as usize];
+                self.va_list[r as usize].push(ivc);
+            } else {
+                self.sa_mask[(ivc / self.v) as usize] |= 1 << (ivc % self.v);
+            }
+        }
+        let slot = wrap(self.bhead[g] + len, self.depth);
         self.buf[g * self.depth as usize + slot as usize] = f;
         self.blen[g] = len + 1;
     }
@@ -476,9 +513,13 @@ impl<'a> Sim<'a> {
 
     fn pop(&mut self, ivc: u32) -> Flit {
         let f = self.front(ivc);
+        self.buffered -= 1;
         let g = ivc as usize;
-        self.bhead[g] = (self.bhead[g] + 1) % self.depth;
+        self.bhead[g] = wrap(self.bhead[g] + 1, self.depth);
         self.blen[g] -= 1;
+        if self.blen[g] == 0 {
+            self.sa_mask[(ivc / self.v) as usize] &= !(1 << (ivc % self.v));
+        }
         f
     }
 

@@ -2,7 +2,7 @@
 //! allocation of waiting heads, switch allocation, and the traversal of
 //! the winners.
 
-use super::{Event, Flit, Sim, EJECT_VC, NONE};
+use super::{wrap, Event, Flit, Sim, EJECT_VC, NONE};
 use crate::sim::openloop::FlowControl;
 
 impl Sim<'_> {
@@ -16,12 +16,15 @@ impl Sim<'_> {
         let local_ivcs = (ie - ib) * v;
         let ob = self.p.out_base[r as usize];
         let l = self.cfg.packet_flits;
+        let list = std::mem::take(&mut self.va_list[r as usize]);
+        if list.is_empty() {
+            self.va_list[r as usize] = list;
+            return;
+        }
         self.requests.clear();
-        for g in ib * v..ie * v {
+        for &g in &list {
             let gi = g as usize;
-            if self.blen[gi] == 0 || self.iovc[gi] != NONE {
-                continue;
-            }
+            debug_assert!(self.blen[gi] > 0 && self.iovc[gi] == NONE);
             let f = self.front(g);
             if f.ready > t {
                 continue;
@@ -40,13 +43,14 @@ impl Sim<'_> {
             let port = self.iroute[gi];
             if port == super::EJECT {
                 self.iovc[gi] = EJECT_VC;
+                self.sa_mask[(g / v) as usize] |= 1 << (g % v);
                 continue;
             }
             let o = ob + port;
             let (lo, hi) = (self.ivc_lo[gi], self.ivc_hi[gi]);
             let span = hi - lo;
             for i in 0..span {
-                let vc = lo + (self.vc_rr[o as usize] + i) % span;
+                let vc = lo + (self.vc_rr[o as usize] + i) % span; // span <= 64
                 let ov = o * v + vc;
                 let ok = !self.obusy[ov as usize]
                     && match self.cfg.flow {
@@ -72,10 +76,14 @@ impl Sim<'_> {
             if self.grant_who[o] == g && self.grant_stamp[o] == t {
                 self.obusy[o] = true;
                 self.iovc[g as usize] = ov;
+                self.sa_mask[(g / v) as usize] |= 1 << (g % v);
                 self.ovc_rr[o] = (g - ib * v + 1) % local_ivcs;
                 self.vc_rr[(ov / v) as usize] = ov % v + 1;
             }
         }
+        let mut list = list;
+        list.retain(|&g| self.iovc[g as usize] == NONE);
+        self.va_list[r as usize] = list;
     }
 
     /// Each input port offers one ready flit with somewhere to go, round
@@ -88,18 +96,32 @@ impl Sim<'_> {
         let nin = ie - ib;
         self.sa_in.clear();
         for ip in ib..ie {
+            let mask = self.sa_mask[ip as usize];
+            if mask == 0 {
+                continue;
+            }
+            // The port's VCs from its pointer on, then the ones before it.
             let start = self.in_rr[ip as usize];
-            for i in 0..v {
-                let vc = (start + i) % v;
-                let g = ip * v + vc;
-                let gi = g as usize;
-                let ov = self.iovc[gi];
-                if self.blen[gi] == 0 || ov == NONE || self.front(g).ready > t {
-                    continue;
+            let below = (1u64 << start) - 1;
+            for part in [mask & !below, mask & below] {
+                let mut bits = part;
+                let mut found = false;
+                while bits != 0 {
+                    let vc = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let g = ip * v + vc;
+                    let gi = g as usize;
+                    let ov = self.iovc[gi];
+                    if self.front(g).ready > t {
+                        continue;
+                    }
+                    if ov == EJECT_VC || self.ocred[ov as usize] > 0 {
+                        self.sa_in.push((g, ob + self.iroute[gi]));
+                        found = true;
+                        break;
+                    }
                 }
-                if ov == EJECT_VC || self.ocred[ov as usize] > 0 {
-                    let port = self.iroute[gi];
-                    self.sa_in.push((g, ob + port));
+                if found {
                     break;
                 }
             }
@@ -108,23 +130,22 @@ impl Sim<'_> {
         for i in 0..self.sa_in.len() {
             let (g, o) = self.sa_in[i];
             let ip = g / v - ib;
-            let pri = (ip + nin - self.out_rr[o as usize]) % nin;
-            let beaten = self.sa_in.iter().any(|&(g2, o2)| {
-                o2 == o && g2 != g && (g2 / v - ib + nin - self.out_rr[o as usize]) % nin < pri
-            });
-            if !beaten {
-                self.sa_in[i].1 |= 1 << 31;
+            let pri = wrap(ip + nin - self.out_rr[o as usize], nin);
+            let oi = o as usize;
+            if self.sa_stamp[oi] != t || pri < self.sa_pri[oi] {
+                self.sa_stamp[oi] = t;
+                self.sa_pri[oi] = pri;
+                self.sa_who[oi] = g;
             }
         }
         for i in 0..self.sa_in.len() {
             let (g, o) = self.sa_in[i];
-            if o & (1 << 31) == 0 {
+            if self.sa_who[o as usize] != g {
                 continue;
             }
-            let o = o & !(1 << 31);
             let ip = g / v;
-            self.out_rr[o as usize] = (ip - ib + 1) % nin;
-            self.in_rr[ip as usize] = (g % v + 1) % v;
+            self.out_rr[o as usize] = wrap(ip - ib + 1, nin);
+            self.in_rr[ip as usize] = wrap(g % v + 1, v);
             self.traverse(r, g, o, t);
         }
     }
@@ -172,7 +193,11 @@ impl Sim<'_> {
         }
         if tail {
             self.iovc[g as usize] = NONE;
+            self.sa_mask[(g / v) as usize] &= !(1 << (g % v));
             self.iroute[g as usize] = NONE;
+            if self.blen[g as usize] > 0 {
+                self.va_list[r as usize].push(g);
+            }
         }
     }
 
