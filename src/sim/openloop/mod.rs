@@ -24,6 +24,7 @@
 
 pub mod engine;
 pub mod graph;
+pub mod net;
 pub mod routing;
 pub mod sweep;
 pub mod traffic;
@@ -34,7 +35,8 @@ mod tests;
 use serde::Serialize;
 
 pub use engine::{simulate, Config, PointResult};
-pub use graph::{Graph, LinkMode, OpenNet, Topology};
+pub use graph::{Graph, LinkMode, Topology};
+pub use net::OpenNet;
 pub use traffic::Pattern;
 
 /// How a packet holds buffers.

@@ -13,7 +13,7 @@
 use rayon::prelude::*;
 
 use super::engine::{simulate, Config, PointResult};
-use super::graph::OpenNet;
+use super::net::OpenNet;
 use super::traffic::Destinations;
 use super::OpenLoopError;
 
