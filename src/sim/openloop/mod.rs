@@ -30,6 +30,8 @@ pub mod sweep;
 pub mod traffic;
 
 #[cfg(test)]
+mod reference;
+#[cfg(test)]
 mod tests;
 
 use serde::Serialize;

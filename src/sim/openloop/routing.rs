@@ -11,9 +11,6 @@
 //!   holds the destination, then down by the unique child holding it (a
 //!   random one of parallel links to it); every virtual channel.
 
-use rand::Rng;
-use rand_chacha::ChaCha8Rng;
-
 use super::graph::{Graph, Topology};
 use super::OpenLoopError;
 use crate::layout::metrics::Delay;
@@ -22,6 +19,18 @@ use crate::sim::bft::LinkTree;
 
 /// The output port of the ejection to the router's terminal.
 pub const EJECT: u32 = 0;
+
+/// The routing key of packet `pkt` at router `r` in the run of `seed`.
+pub fn route_key(seed: u64, pkt: u32, r: u32) -> u64 {
+    seed ^ (u64::from(pkt) << 24) ^ u64::from(r)
+}
+
+/// A 64-bit mixer (splitmix64's finaliser).
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
 
 /// A routing function over a [`Graph`].
 #[derive(Clone, Debug)]
@@ -128,19 +137,15 @@ impl Routing {
     }
 
     /// Route one head: the chosen port and the allowed virtual channels.
-    pub fn route(
-        &self,
-        r: u32,
-        dst: u32,
-        vcs: u32,
-        ports: &mut Vec<u32>,
-        rng: &mut ChaCha8Rng,
-    ) -> (u32, Step) {
+    /// A choice among several ports is drawn from `key` (a hash of the run's
+    /// seed, the packet and the router), so it does not depend on the order
+    /// in which heads are routed.
+    pub fn route(&self, r: u32, dst: u32, vcs: u32, ports: &mut Vec<u32>, key: u64) -> (u32, Step) {
         let step = self.options(r, dst, vcs, ports);
         let port = if ports.len() == 1 {
             ports[0]
         } else {
-            ports[rng.gen_range(0..ports.len())]
+            ports[(mix(key) % ports.len() as u64) as usize]
         };
         (port, step)
     }

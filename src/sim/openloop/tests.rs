@@ -43,6 +43,8 @@ fn zero_load_latency_is_the_analytic_value() {
             let mut cfg = config(2, 0.004, Pattern::Uniform);
             // Depth covers the credit round trip, so a lone packet streams.
             cfg.depth = 2 * max_lat + 2;
+            // Enough packets that the random up-link choices average out.
+            cfg.phases.measure = 40000;
             let p = simulate(&net, &cfg).unwrap();
             assert!(p.drained && p.samples.len() > 20, "{:?}", net.topology);
             let measured: f64 = p.samples.iter().map(|s| s.network as f64).sum();
@@ -159,4 +161,51 @@ fn torus_refuses_one_virtual_channel() {
         simulate(&net, &config(1, 0.1, Pattern::Uniform)),
         Err(OpenLoopError::Config(_))
     ));
+}
+
+#[test]
+fn the_engine_matches_the_slow_reference_on_random_configs() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(34);
+    let mut compared = 0;
+    while compared < 40 {
+        let (topology, size) = [
+            (Topology::Mesh, 3),
+            (Topology::Mesh, 4),
+            (Topology::Torus, 3),
+            (Topology::Torus, 4),
+            (Topology::FatTree, 16),
+            (Topology::ButterflyFatTree, 16),
+        ][rng.gen_range(0..6)];
+        let links = [LinkMode::Unit, LinkMode::Layout][rng.gen_range(0..2)];
+        let net = OpenNet::build(topology, size, links, &Delay::SquareRoot).unwrap();
+        let mut cfg = config(
+            rng.gen_range(1..=3),
+            rng.gen_range(0.05..0.9),
+            Pattern::ALL[rng.gen_range(0..9)],
+        );
+        cfg.depth = rng.gen_range(1..=4);
+        cfg.packet_flits = rng.gen_range(1..=4);
+        cfg.router_delay = rng.gen_range(1..=3);
+        cfg.flow = [FlowControl::Wormhole, FlowControl::VirtualCutThrough][rng.gen_range(0..2)];
+        cfg.injection = [Injection::Bernoulli, Injection::Periodic][rng.gen_range(0..2)];
+        cfg.phases = Phases {
+            warmup: 50,
+            measure: 200,
+            drain: 400,
+        };
+        cfg.seed = rng.gen();
+        if cfg.check(&net).is_err()
+            || traffic::Destinations::new(cfg.pattern, net.graph.terminals, 0).is_err()
+        {
+            continue;
+        }
+        let mut fast = simulate(&net, &cfg).unwrap();
+        let mut slow = reference::reference(&net, &cfg);
+        fast.samples.sort_by_key(|s| (s.src, s.dst, s.network));
+        slow.samples.sort_by_key(|s| (s.src, s.dst, s.network));
+        assert_eq!(fast, slow, "{topology:?} {links:?} {cfg:?}");
+        assert!(fast.measured > 0);
+        compared += 1;
+    }
 }

@@ -3,6 +3,7 @@
 //! the winners.
 
 use super::{wrap, Event, Flit, Sim, EJECT_VC, NONE};
+use crate::sim::openloop::routing::route_key;
 use crate::sim::openloop::FlowControl;
 
 impl Sim<'_> {
@@ -16,11 +17,14 @@ impl Sim<'_> {
         let local_ivcs = (ie - ib) * v;
         let ob = self.p.out_base[r as usize];
         let l = self.cfg.packet_flits;
-        let list = std::mem::take(&mut self.va_list[r as usize]);
+        let mut list = std::mem::take(&mut self.va_list[r as usize]);
         if list.is_empty() {
             self.va_list[r as usize] = list;
             return;
         }
+        // In VC order, so that the allocation does not depend on the order
+        // the heads arrived in.
+        list.sort_unstable();
         self.requests.clear();
         for &g in &list {
             let gi = g as usize;
@@ -32,10 +36,13 @@ impl Sim<'_> {
             debug_assert_eq!(f.seq, 0, "an unallocated VC's front flit is a head");
             if self.iroute[gi] == NONE {
                 let dst = self.packets[f.pkt as usize].dst;
-                let (port, step) =
-                    self.net
-                        .routing
-                        .route(r, dst, v, &mut self.ports, &mut self.rng);
+                let (port, step) = self.net.routing.route(
+                    r,
+                    dst,
+                    v,
+                    &mut self.ports,
+                    route_key(self.cfg.seed, f.pkt, r),
+                );
                 self.iroute[gi] = port;
                 self.ivc_lo[gi] = step.vc_lo;
                 self.ivc_hi[gi] = step.vc_hi;
@@ -81,7 +88,6 @@ impl Sim<'_> {
                 self.vc_rr[(ov / v) as usize] = ov % v + 1;
             }
         }
-        let mut list = list;
         list.retain(|&g| self.iovc[g as usize] == NONE);
         self.va_list[r as usize] = list;
     }
