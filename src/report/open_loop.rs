@@ -296,7 +296,7 @@ pub fn open_loop_chart(title: &str, configs: &[&ConfigReport]) -> Result<String,
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
+            .position(SeriesLabelPosition::UpperRight)
             .background_style(WHITE)
             .border_style(BLACK)
             .draw()
