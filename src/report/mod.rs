@@ -7,6 +7,7 @@ pub mod bay_bilardi;
 pub mod chart;
 pub mod fsm;
 pub mod mesh;
+pub mod open_loop;
 pub mod packet;
 pub mod svg;
 pub mod table;

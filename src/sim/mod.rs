@@ -60,6 +60,7 @@ pub use bounds::{figure_3_3_region, SimWarning};
 mod error;
 pub mod fattree;
 pub mod mesh;
+pub mod openloop;
 pub mod packet;
 pub mod traffic;
 pub mod universality;

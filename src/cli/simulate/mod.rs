@@ -10,6 +10,7 @@ mod bay_bilardi;
 mod butterfly;
 mod job;
 mod mesh;
+mod open_loop;
 mod wire_delay;
 mod wormhole;
 
@@ -102,6 +103,14 @@ pub enum SimulateCommand {
         fabric simulate wire-delay --layout pyramid.yaml --traffic local --radius 4 -o pyr.yaml\n  \
         fabric simulate wire-delay --network tree-of-meshes,htree --size 1024 --delay linear")]
     WireDelay(wire_delay::WireDelayArgs),
+    /// Open-loop traffic through virtual-channel routers on laid-out
+    /// fabrics: latency against accepted throughput, saturation beside the
+    /// channel-load bound.
+    #[command(after_help = "Examples:\n  \
+        fabric simulate open-loop --topology mesh --size 64 --vcs 1,2,4 --rates 0.05:0.5:0.05 -o mesh.yaml --plot mesh.svg\n  \
+        fabric simulate open-loop --topology mesh,fat-tree,butterfly-fat-tree --links unit,layout --plot cmp.svg\n  \
+        fabric simulate open-loop --topology torus --traffic tornado --vcs 2 --compare mesh.yaml --plot t.svg")]
+    OpenLoop(open_loop::OpenLoopArgs),
 }
 
 /// `fabric simulate NETWORK ...`.
@@ -118,6 +127,7 @@ pub fn run(command: SimulateCommand) -> Result<i32> {
             bay_bilardi::run(crate::sim::bb::run::Network::SortingFatTree, &args)
         }
         SimulateCommand::WireDelay(args) => wire_delay::run(&args),
+        SimulateCommand::OpenLoop(args) => open_loop::run(&args),
     }
 }
 

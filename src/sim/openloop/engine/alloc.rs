@@ -1,0 +1,240 @@
+//! A router's allocation in one cycle: routing and virtual-channel
+//! allocation of waiting heads, switch allocation, and the traversal of
+//! the winners.
+
+use super::{wrap, Event, Flit, Sim, EJECT_VC, NONE};
+use crate::sim::openloop::routing::route_key;
+use crate::sim::openloop::FlowControl;
+
+impl Sim<'_> {
+    /// Route the ready heads of router `r` and give them output virtual
+    /// channels: each input VC asks for one idle output VC of its allowed
+    /// range (round robin per output port), each output VC grants the
+    /// first requester round robin from its last grant.
+    pub(super) fn allocate_vcs(&mut self, r: u32, t: u64) {
+        let v = self.v;
+        let (ib, ie) = (self.p.in_base[r as usize], self.p.in_base[r as usize + 1]);
+        let local_ivcs = (ie - ib) * v;
+        let ob = self.p.out_base[r as usize];
+        let l = self.cfg.packet_flits;
+        let mut list = std::mem::take(&mut self.va_list[r as usize]);
+        if list.is_empty() {
+            self.va_list[r as usize] = list;
+            return;
+        }
+        // In VC order, so that the allocation does not depend on the order
+        // the heads arrived in.
+        list.sort_unstable();
+        self.requests.clear();
+        for &g in &list {
+            let gi = g as usize;
+            debug_assert!(self.blen[gi] > 0 && self.iovc[gi] == NONE);
+            let f = self.front(g);
+            if f.ready > t {
+                continue;
+            }
+            debug_assert_eq!(f.seq, 0, "an unallocated VC's front flit is a head");
+            if self.iroute[gi] == NONE {
+                let dst = self.packets[f.pkt as usize].dst;
+                let (port, step) = self.net.routing.route(
+                    r,
+                    dst,
+                    v,
+                    &mut self.ports,
+                    route_key(self.cfg.seed, f.pkt, r),
+                );
+                self.iroute[gi] = port;
+                self.ivc_lo[gi] = step.vc_lo;
+                self.ivc_hi[gi] = step.vc_hi;
+            }
+            let port = self.iroute[gi];
+            if port == super::EJECT {
+                self.iovc[gi] = EJECT_VC;
+                self.sa_mask[(g / v) as usize] |= 1 << (g % v);
+                continue;
+            }
+            let o = ob + port;
+            let (lo, hi) = (self.ivc_lo[gi], self.ivc_hi[gi]);
+            let span = hi - lo;
+            for i in 0..span {
+                let vc = lo + (self.vc_rr[o as usize] + i) % span; // span <= 64
+                let ov = o * v + vc;
+                let ok = !self.obusy[ov as usize]
+                    && match self.cfg.flow {
+                        FlowControl::Wormhole => true,
+                        FlowControl::VirtualCutThrough => self.ocred[ov as usize] >= l,
+                    };
+                if ok {
+                    let pri = (g - ib * v + local_ivcs - self.ovc_rr[ov as usize]) % local_ivcs;
+                    self.requests.push((ov, g, pri));
+                    let o = ov as usize;
+                    if self.grant_stamp[o] != t || pri < self.grant_pri[o] {
+                        self.grant_stamp[o] = t;
+                        self.grant_pri[o] = pri;
+                        self.grant_who[o] = g;
+                    }
+                    break;
+                }
+            }
+        }
+        for i in 0..self.requests.len() {
+            let (ov, g, _) = self.requests[i];
+            let o = ov as usize;
+            if self.grant_who[o] == g && self.grant_stamp[o] == t {
+                self.obusy[o] = true;
+                self.iovc[g as usize] = ov;
+                self.sa_mask[(g / v) as usize] |= 1 << (g % v);
+                self.ovc_rr[o] = (g - ib * v + 1) % local_ivcs;
+                self.vc_rr[(ov / v) as usize] = ov % v + 1;
+            }
+        }
+        list.retain(|&g| self.iovc[g as usize] == NONE);
+        self.va_list[r as usize] = list;
+    }
+
+    /// Each input port offers one ready flit with somewhere to go, round
+    /// robin over its VCs; each output port takes one offer, round robin
+    /// over its inputs; the winners cross.
+    pub(super) fn allocate_switch(&mut self, r: u32, t: u64) {
+        let v = self.v;
+        let (ib, ie) = (self.p.in_base[r as usize], self.p.in_base[r as usize + 1]);
+        let ob = self.p.out_base[r as usize];
+        let nin = ie - ib;
+        self.sa_in.clear();
+        for ip in ib..ie {
+            let mask = self.sa_mask[ip as usize];
+            if mask == 0 {
+                continue;
+            }
+            // The port's VCs from its pointer on, then the ones before it.
+            let start = self.in_rr[ip as usize];
+            let below = (1u64 << start) - 1;
+            for part in [mask & !below, mask & below] {
+                let mut bits = part;
+                let mut found = false;
+                while bits != 0 {
+                    let vc = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let g = ip * v + vc;
+                    let gi = g as usize;
+                    let ov = self.iovc[gi];
+                    if self.front(g).ready > t {
+                        continue;
+                    }
+                    if ov == EJECT_VC || self.ocred[ov as usize] > 0 {
+                        self.sa_in.push((g, ob + self.iroute[gi]));
+                        found = true;
+                        break;
+                    }
+                }
+                if found {
+                    break;
+                }
+            }
+        }
+        // Output arbitration: the offer nearest after the port's pointer.
+        for i in 0..self.sa_in.len() {
+            let (g, o) = self.sa_in[i];
+            let ip = g / v - ib;
+            let pri = wrap(ip + nin - self.out_rr[o as usize], nin);
+            let oi = o as usize;
+            if self.sa_stamp[oi] != t || pri < self.sa_pri[oi] {
+                self.sa_stamp[oi] = t;
+                self.sa_pri[oi] = pri;
+                self.sa_who[oi] = g;
+            }
+        }
+        for i in 0..self.sa_in.len() {
+            let (g, o) = self.sa_in[i];
+            if self.sa_who[o as usize] != g {
+                continue;
+            }
+            let ip = g / v;
+            self.out_rr[o as usize] = wrap(ip - ib + 1, nin);
+            self.in_rr[ip as usize] = wrap(g % v + 1, v);
+            self.traverse(r, g, o, t);
+        }
+    }
+
+    /// Flit at the front of input VC `g` of router `r` crosses to output
+    /// port `o` (global) in cycle `t`.
+    fn traverse(&mut self, r: u32, g: u32, o: u32, t: u64) {
+        let v = self.v;
+        let f = self.pop(g);
+        self.router_flits[r as usize] -= 1;
+        self.flit_hops += 1;
+        self.last_move = t;
+        let ip = g / v;
+        let up = self.p.in_chan[ip as usize];
+        if up != NONE {
+            let ovc = self.p.chan_out[up as usize] * v + g % v;
+            self.schedule(
+                t + self.p.latency[up as usize] as u64,
+                Event::Credit { ovc },
+            );
+        }
+        let l = self.cfg.packet_flits;
+        let tail = f.seq + 1 == l;
+        let ov = self.iovc[g as usize];
+        if ov == EJECT_VC {
+            self.eject(f, t);
+        } else {
+            self.ocred[ov as usize] -= 1;
+            let c = self.p.out_chan[o as usize];
+            let ivc = self.p.chan_in[c as usize] * v + ov % v;
+            self.schedule(
+                t + self.p.latency[c as usize] as u64,
+                Event::Flit { ivc, flit: f },
+            );
+            self.on_links += 1;
+            if self.in_window(t) {
+                self.link_flits[c as usize] += 1;
+            }
+            if f.seq == 0 {
+                self.packets[f.pkt as usize].hops += 1;
+            }
+            if tail {
+                self.obusy[ov as usize] = false;
+            }
+        }
+        if tail {
+            self.iovc[g as usize] = NONE;
+            self.sa_mask[(g / v) as usize] &= !(1 << (g % v));
+            self.iroute[g as usize] = NONE;
+            if self.blen[g as usize] > 0 {
+                self.va_list[r as usize].push(g);
+            }
+        }
+    }
+
+    fn schedule(&mut self, at: u64, e: Event) {
+        let n = self.wheel.len() as u64;
+        self.wheel[(at % n) as usize].push(e);
+    }
+
+    /// A flit leaves the network in cycle `t` (delivered at its end).
+    fn eject(&mut self, f: Flit, t: u64) {
+        if self.in_window(t) {
+            self.window_ejected += 1;
+        }
+        let l = self.cfg.packet_flits;
+        let p = &mut self.packets[f.pkt as usize];
+        assert_eq!(
+            p.ejected, f.seq,
+            "flits of a packet are delivered once, in order"
+        );
+        p.ejected += 1;
+        if p.ejected == l && p.measured {
+            let done = t + 1;
+            self.net_lat.push(done - p.entered);
+            self.samples.push(super::Sample {
+                src: p.src,
+                dst: p.dst,
+                network: done - p.entered,
+            });
+            self.tot_lat.push(done - p.created);
+            self.hop_sum += p.hops as u64;
+            self.outstanding -= 1;
+        }
+    }
+}
