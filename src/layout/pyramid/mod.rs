@@ -45,7 +45,9 @@ mod shortcut;
 pub(crate) use network::intended;
 
 pub use build::fat_pyramid;
-pub use shortcut::{delta_delta, level_wires, survey, DeltaDelta, PairPath, Router, Survey};
+pub use shortcut::{
+    delta_delta, level_wires, survey, Children, DeltaDelta, PairPath, Router, Survey,
+};
 
 /// Parameters of a fat-pyramid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -35,15 +35,53 @@ pub struct Router {
     length: std::collections::HashMap<(u32, u32), u64>,
     /// Leaf index of each relative position in a block.
     leaf_at: Vec<u64>,
-    /// Children of each butterfly switch `(h, a)`, by level.
-    children: Vec<Vec<Vec<u64>>>,
+    children: Children,
+}
+
+/// The children of each butterfly switch of a fat-pyramid, for the unique
+/// way down.
+pub struct Children(Vec<Vec<Vec<u64>>>);
+
+impl Children {
+    /// The children of every switch `(h, a)` of the fat-pyramid of `spec`.
+    pub fn new(spec: PyramidSpec) -> Children {
+        use crate::layout::butterfly::parents;
+        let k = spec.k();
+        let mut children: Vec<Vec<Vec<u64>>> = vec![Vec::new(); k as usize + 1];
+        for h in 1..=k {
+            children[h as usize] = vec![Vec::new(); (spec.blocks() >> (h + 1)) as usize];
+            let below = if h == 1 {
+                spec.blocks()
+            } else {
+                spec.blocks() >> h
+            };
+            for c in 0..below {
+                for par in parents(h - 1, c, k) {
+                    children[h as usize][par as usize].push(c);
+                }
+            }
+        }
+        Children(children)
+    }
+
+    /// The child of switch `(h, a)`, `h >= 1`, on the way down to block
+    /// `q`: a block at `h = 1`, else a switch of level `h - 1`.
+    pub fn toward(&self, h: u32, a: u64, q: u64) -> u64 {
+        let want = q >> (2 * (h - 1));
+        *self.0[h as usize][a as usize]
+            .iter()
+            .find(|&&c| {
+                let node = if h == 1 { c } else { c >> (h - 2) };
+                node == want
+            })
+            .expect("a child towards the block")
+    }
 }
 
 impl Router {
     /// A router over `e`, the layout [`super::fat_pyramid`] built for `spec`: it
     /// reads every edge's wire length and the leaves' positions in block 0.
     pub fn new(e: &Embedding, spec: PyramidSpec) -> Router {
-        use crate::layout::butterfly::parents;
         let ids = Ids::new(&spec);
         let mut length = std::collections::HashMap::new();
         for x in &e.edges {
@@ -70,21 +108,7 @@ impl Router {
             let v = ys.binary_search(&y).expect("a leaf row") as u64;
             leaf_at[(v * side + u) as usize] = id;
         }
-        let k = spec.k();
-        let mut children: Vec<Vec<Vec<u64>>> = vec![Vec::new(); k as usize + 1];
-        for h in 1..=k {
-            children[h as usize] = vec![Vec::new(); (spec.blocks() >> (h + 1)) as usize];
-            let below = if h == 1 {
-                spec.blocks()
-            } else {
-                spec.blocks() >> h
-            };
-            for c in 0..below {
-                for par in parents(h - 1, c, k) {
-                    children[h as usize][par as usize].push(c);
-                }
-            }
-        }
+        let children = Children::new(spec);
         Router {
             spec,
             ids,
@@ -126,14 +150,7 @@ impl Router {
         let (mut h, mut a) = (h, a);
         let mut total = 0;
         while h > 0 {
-            let want = q >> (2 * (h - 1));
-            let c = *self.children[h as usize][a as usize]
-                .iter()
-                .find(|&&c| {
-                    let node = if h == 1 { c } else { c >> (h - 2) };
-                    node == want
-                })
-                .expect("a child towards the block");
+            let c = self.children.toward(h, a, q);
             total += self.len(self.node_of(h - 1, c), self.node_of(h, a));
             h -= 1;
             a = c;

@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::{CircuitError, PathRule};
 use crate::layout::butterfly::parents;
-use crate::layout::pyramid::{z_index, z_position, Ids, PyramidSpec};
+use crate::layout::pyramid::{z_index, z_position, Children, Ids, PyramidSpec};
 use crate::layout::Embedding;
 
 /// A fat-tree or H-tree laid out by [`crate::layout::fattree`] (node ids as
@@ -55,32 +55,16 @@ impl PathRule for FatTreeRule {
 pub struct PyramidRule {
     spec: PyramidSpec,
     ids: Ids,
-    /// Children of each butterfly switch `(h, a)`, by level.
-    children: Vec<Vec<Vec<u64>>>,
+    children: Children,
 }
 
 impl PyramidRule {
     /// The rule for the fat-pyramid of `spec`.
     pub fn new(spec: PyramidSpec) -> PyramidRule {
-        let k = spec.k();
-        let mut children: Vec<Vec<Vec<u64>>> = vec![Vec::new(); k as usize + 1];
-        for h in 1..=k {
-            children[h as usize] = vec![Vec::new(); (spec.blocks() >> (h + 1)) as usize];
-            let below = if h == 1 {
-                spec.blocks()
-            } else {
-                spec.blocks() >> h
-            };
-            for c in 0..below {
-                for par in parents(h - 1, c, k) {
-                    children[h as usize][par as usize].push(c);
-                }
-            }
-        }
         PyramidRule {
             spec,
             ids: Ids::new(&spec),
-            children,
+            children: Children::new(spec),
         }
     }
 
@@ -102,14 +86,7 @@ impl PyramidRule {
     fn down(&self, h: u32, a: u64, q: u64, out: &mut Vec<u32>) {
         let (mut h, mut a) = (h, a);
         while h > 0 {
-            let want = q >> (2 * (h - 1));
-            let c = *self.children[h as usize][a as usize]
-                .iter()
-                .find(|&&c| {
-                    let node = if h == 1 { c } else { c >> (h - 2) };
-                    node == want
-                })
-                .expect("a child towards the block");
+            let c = self.children.toward(h, a, q);
             h -= 1;
             a = c;
             out.push(self.node_of(h, a));
