@@ -11,6 +11,7 @@
 
 mod build;
 mod channel;
+mod export;
 mod files;
 mod fsm;
 mod layout;
@@ -116,6 +117,9 @@ pub enum Command {
         fabric fsm benchmarks/fsm/f16_k2.kiss2 --pla f16.pla --svg f16.svg -o f16.yaml\n  \
         fabric fsm --family 16 2 --count 3 --seed 7 -o f16.kiss2")]
     Fsm(fsm::FsmArgs),
+    /// Write a layout's network for other tools: BookSim anynet, GraphML, DOT.
+    #[command(subcommand)]
+    Export(export::ExportCommand),
 }
 
 /// Arguments of `fabric analyze`.
@@ -393,5 +397,6 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Verify(args) => channel::run_verify(args),
         Command::Universality(args) => universality::run(&args),
         Command::Fsm(args) => fsm::run(&args),
+        Command::Export(command) => export::run(command),
     }
 }

@@ -1,10 +1,13 @@
-//! Parsing of input files from text into validated models. Nothing here
-//! opens a file: callers pass the text and the file name for messages.
+//! Parsing of input files from text into validated models, and
+//! [`network`]: a laid-out network written for other tools. Nothing here
+//! opens a file: callers pass the text and the file name for messages,
+//! and take the text written.
 
 #![warn(missing_docs)]
 
 pub mod channel;
 pub mod layout;
+pub mod network;
 pub mod solution;
 pub mod switchbox;
 
