@@ -81,7 +81,8 @@ pub enum RouteError {
     },
     /// Vertical constraints form a cycle the router cannot break; the nets of
     /// one cycle, by label, in constraint order (each above the next).
-    #[error("the {router} router cannot route a cyclic vertical constraint graph: cycle {}", format_cycle(.cycle))]
+    #[error("the {router} router cannot route a cyclic vertical constraint graph: cycle {}; \
+             the yacr and mulch routers route cyclic channels (--router yacr)", format_cycle(.cycle))]
     Cyclic {
         /// The router's name.
         router: &'static str,

@@ -155,9 +155,9 @@ pub(super) fn run_verify(args: VerifyArgs) -> Result<i32> {
         };
     if legal {
         println!(
-            "legal: {} routed in {} layers, width {}, net length {}, vias {}, density {}",
+            "legal: {} routed in {}, width {}, net length {}, vias {}, density {}",
             problem.name(),
-            file.solution.layers,
+            crate::report::table::plural(file.solution.layers, "layer"),
             m.width,
             m.net_length,
             m.vias,

@@ -30,8 +30,14 @@ fn temp_path(path: &Path, k: usize) -> PathBuf {
     path.with_file_name(format!(".{name}.{}-{k}.tmp", std::process::id()))
 }
 
-/// Refuse output paths that name the same file twice, or an input file.
+/// Refuse output paths that name the same file twice or an input file,
+/// `-` (these outputs go to files only), a folder, or a file in a folder
+/// that does not exist or cannot be written to. Run before any work, so a
+/// long job never ends in an output it cannot write.
 pub fn check_output_paths(inputs: &[&Path], outputs: &[&Path]) -> Result<()> {
+    for out in outputs {
+        check_writable(out)?;
+    }
     let same = |a: &Path, b: &Path| {
         a == b || matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
     };
@@ -51,6 +57,51 @@ pub fn check_output_paths(inputs: &[&Path], outputs: &[&Path]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `out` can be created or replaced: not `-`, not a folder, in a folder
+/// that exists and takes a new file (a probe file is made and removed).
+fn check_writable(out: &Path) -> Result<()> {
+    let refuse = |message: String| {
+        Err(Error::File {
+            path: out.display().to_string(),
+            message,
+        })
+    };
+    if out.as_os_str() == "-" {
+        return Err(Error::Usage(
+            "this output is written to a file only: name a file instead of `-`".into(),
+        ));
+    }
+    if out.is_dir() {
+        return refuse("is a folder: name a file to write".into());
+    }
+    let folder = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return refuse(format!(
+            "cannot write: the folder {} does not exist (create it first)",
+            folder.display()
+        ));
+    }
+    let probe = temp_path(out, usize::MAX);
+    match fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => refuse(format!(
+            "cannot write in the folder {}: {e}",
+            folder.display()
+        )),
+    }
 }
 
 /// Write every `(path, contents)` pair, or none: all temporary files are

@@ -122,6 +122,13 @@ pub enum Command {
     Export(export::ExportCommand),
 }
 
+impl RouteArgs {
+    /// The layers to route in: `--layers`, else the `--model`'s, else 2.
+    pub fn layer_count(&self) -> u32 {
+        self.layers.or(self.model.map(|m| m.layers())).unwrap_or(2)
+    }
+}
+
 /// Arguments of `fabric analyze`.
 #[derive(Debug, clap::Args)]
 pub struct AnalyzeArgs {
@@ -143,9 +150,9 @@ pub struct AnalyzeArgs {
 pub struct RouteArgs {
     /// Channel file: classic text, YACR2 `column bottom top`, or YAML.
     pub file: PathBuf,
-    /// Number of layers.
-    #[arg(long, short, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
-    pub layers: u32,
+    /// Number of layers [default: the --model's layers, else 2].
+    #[arg(long, short, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub layers: Option<u32>,
     /// Layer model for routers that offer several per layer count: HV or VH
     /// (2 layers), HVH or VHV (3 layers). Default: HV for 2, HVH for 3.
     #[arg(long, value_enum)]
@@ -246,8 +253,8 @@ pub struct LayoutArgs {
     /// folded so that every wire is at most 10 long, whatever n).
     #[arg(value_enum)]
     pub kind: crate::layout::LayoutKind,
-    /// Number of processors (leaves), a power of 4 (a power of 8 for
-    /// `fat-tree-3d`); for trees of meshes the side n of the root mesh, a
+    /// Number of processors (leaves), a power of 4 (a power of 2 for
+    /// `htree`, a power of 8 for `fat-tree-3d`); for trees of meshes the side n of the root mesh, a
     /// power of 2; for `butterfly` the rows N, a power of 2 of at least 2;
     /// for `mesh` and `torus` the side n, any n of at least 2 (mesh) or 3
     /// (torus).

@@ -60,12 +60,22 @@ impl RouteJob {
         } else {
             RouterKind::Mulch
         });
+        if let (Some(layers), Some(model)) = (args.layers, args.model) {
+            if layers != model.layers() {
+                return Err(Error::Usage(format!(
+                    "--model {} routes in {} layers, but --layers {layers} was given: \
+                     drop --layers (the model sets it) or choose a {layers}-layer model",
+                    model.name(),
+                    model.layers()
+                )));
+            }
+        }
         if kind == RouterKind::Mulch && args.model.is_some() {
             return Err(Error::Usage(
                 "--model applies to the yacr router; mulch chooses its own groups".into(),
             ));
         }
-        crate::limits::check_channel(&problem, Some(args.layers))?;
+        crate::limits::check_channel(&problem, Some(args.layer_count()))?;
         let effort = Effort {
             level: args.effort,
             starts: args.starts,
@@ -93,7 +103,7 @@ impl RouteJob {
             problem,
             kind,
             options: RouteOptions {
-                layers: args.layers,
+                layers: args.layer_count(),
                 model: args.model,
                 effort,
             },
@@ -267,7 +277,11 @@ fn print_summary(job: &RouteJob, r: &Routed, router_name: &str) {
         )
     );
     let against = r.solution.against_direction();
-    if !against.per_layer.is_empty() {
+    if against.per_layer.is_empty() {
+        // No layer has a preferred direction (one layer).
+    } else if against.total() == 0 {
+        println!("  against direction: none (every wire runs in its layer's direction)");
+    } else {
         println!(
             "  against direction: {} unit edge(s) ({}); `fabric verify --reserved` refuses them",
             against.total(),

@@ -76,10 +76,35 @@ fn error(file: &str, line: usize, column: usize, message: String) -> ParseError 
     }
 }
 
+/// A routed channel or a channel analysis given where a layout file is
+/// expected is refused by what it is, rather than by the first layout
+/// field it lacks.
+fn refuse_other_reports(text: &str, file: &str) -> Result<(), ParseError> {
+    let top = |key: &str| super::key_line(text, key) > 0;
+    if top("network") || top("nodes") {
+        return Ok(());
+    }
+    let what = if top("wires") && top("vias") {
+        "it looks like a routed channel (it has wires and vias): check that with \
+         `fabric verify CHANNEL FILE`"
+    } else if top("nets") && top("density") {
+        "it looks like a channel analysis (`fabric analyze -o`)"
+    } else {
+        return Ok(());
+    };
+    Err(error(
+        file,
+        1,
+        0,
+        format!("not a layout file (one that `fabric layout ... -o` writes): {what}"),
+    ))
+}
+
 /// Parse a layout file; points must have `dimensions` coordinates.
 pub fn parse_layout(text: &str, file: &str) -> Result<LayoutFile, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     super::refuse_tags(text, file, None)?;
+    refuse_other_reports(text, file)?;
     let doc: LayoutDoc = serde_yaml::from_str(text).map_err(|e| {
         let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
         error(file, line, column, e.to_string())

@@ -61,7 +61,7 @@ pub enum SpecError {
         max_points: u64,
     },
     /// A processor count that is not a power of 2, for an H-tree.
-    #[error("{0} processors: an H-tree needs a power of 2")]
+    #[error("{0} processors: an H-tree needs a power of 2 (1, 2, 4, 8, ...)")]
     HtreeProcessors(u64),
     /// Wires per unit of capacity other than 1 or 2.
     #[error("omega must be 1 or 2, not {0}")]

@@ -164,7 +164,11 @@ pub fn route_summary(
     seconds: f64,
 ) -> String {
     let mut o = String::new();
-    let _ = writeln!(o, "routed {name} with {router} in {layers} layers");
+    let _ = writeln!(
+        o,
+        "routed {name} with {router} in {}",
+        plural(layers, "layer")
+    );
     let _ = writeln!(
         o,
         "  width {} (density {}, lower bound {}), net length {}, vias {}",
@@ -314,6 +318,15 @@ pub fn simulation_table(r: &crate::sim::SimReport) -> String {
             pick(&|x| x.cycle_bit_time).mean,
             pick(&|x| x.bit_time()).mean
         );
+        let stopped = t.iter().filter(|x| !x.outcome.complete).count();
+        if stopped > 0 {
+            let _ = writeln!(
+                o,
+                "         incomplete: {stopped} of {} trial(s) stopped by --max-cycles; \
+                 their cycles and cyc/lam are lower bounds, not delivery times",
+                t.len()
+            );
+        }
         if let Some(b) = crate::sim::bounds::bound_of(r, run) {
             bound_line(&mut o, &b, &cycles, t.len());
         }
@@ -352,6 +365,16 @@ fn bound_line(
             b.value.min, cycles.min
         ),
     };
+}
+
+/// `n word` or `n words`: "1 layer", "2 layers".
+pub fn plural(n: impl Into<u64>, word: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }
 
 #[cfg(test)]

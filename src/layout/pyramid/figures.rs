@@ -16,10 +16,10 @@ pub(super) fn figures(spec: &PyramidSpec, m: &Measured) -> Vec<String> {
     let lg_a = (size as f64).log2();
     let mut out = vec![
         format!(
-            "  {} blocks of {} processors (H-trees) under {} butterfly levels; tiles {} x {} ({} vertical and {} horizontal tracks per band); verified legal ({} crossings), realises its network; {:.3} ms",
+            "  {} blocks of {} processors (H-trees) under {}; tiles {} x {} ({} vertical and {} horizontal tracks per band); verified legal ({} crossings), realises its network; {:.3} ms",
             spec.blocks(),
             spec.block(),
-            spec.k(),
+            crate::report::table::plural(spec.k(), "butterfly level"),
             pitch.0,
             pitch.1,
             tracks.0,

@@ -1,0 +1,172 @@
+//! Messages a new user meets, each tried as written: every one says what
+//! is wrong and what to do, fails before any work, and writes nothing.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fabric-msg-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn fabric(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fabric"))
+        .args(args)
+        .output()
+        .expect("the fabric binary runs")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+const DDE: &str = "benchmarks/channels/dde.txt";
+
+#[test]
+fn a_model_sets_its_layers() {
+    let o = fabric(&["route", DDE, "--model", "HVH"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("in 3 layers"), "{}", text(&o));
+    let o = fabric(&["route", DDE, "--model", "HVH", "--layers", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let t = text(&o);
+    assert!(
+        t.contains("--model HVH routes in 3 layers") && t.contains("drop --layers"),
+        "{t}"
+    );
+}
+
+#[test]
+fn an_output_folder_that_does_not_exist_fails_before_routing() {
+    let dir = scratch("folder");
+    let out = dir.join("no/such/x.yaml");
+    let o = fabric(&["route", DDE, "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let t = text(&o);
+    assert!(t.contains("does not exist"), "{t}");
+    // Nothing was routed: no summary line.
+    assert!(!t.contains("routed"), "{t}");
+    // A folder given as the output.
+    let o = fabric(&["route", DDE, "-o", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("is a folder"), "{}", text(&o));
+}
+
+#[test]
+fn dash_is_not_a_file_name() {
+    let dir = scratch("dash");
+    let o = Command::new(env!("CARGO_BIN_EXE_fabric"))
+        .current_dir(&dir)
+        .args([
+            "route",
+            &std::fs::canonicalize(DDE).unwrap().display().to_string(),
+            "-o",
+            "-",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("instead of `-`"), "{}", text(&o));
+    assert!(!dir.join("-").exists());
+}
+
+#[test]
+fn a_routed_channel_is_not_a_layout() {
+    let dir = scratch("notlayout");
+    let routed = dir.join("dde.yaml");
+    let o = fabric(&["route", DDE, "-o", routed.to_str().unwrap()]);
+    assert!(o.status.success());
+    let o = fabric(&["verify-layout", routed.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let t = text(&o);
+    assert!(
+        t.contains("not a layout file") && t.contains("fabric verify CHANNEL FILE"),
+        "{t}"
+    );
+}
+
+#[test]
+fn htree_sizes_are_powers_of_two_in_help_and_error() {
+    let o = fabric(&["layout", "htree", "--size", "100"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("power of 2 (1, 2, 4, 8"), "{}", text(&o));
+    let help = text(&fabric(&["layout", "--help"]));
+    assert!(
+        help.contains("a power of 2 for\n") || help.contains("(a power of 2 for"),
+        "{help}"
+    );
+    assert!(fabric(&["layout", "htree", "--size", "8"]).status.success());
+}
+
+#[test]
+fn left_edge_on_a_cyclic_channel_suggests_yacr() {
+    // Nets 1 and 2 constrain each other both ways: column 1 has 1 above 2,
+    // column 2 has 2 above 1.
+    let dir = scratch("cyclic");
+    let file = dir.join("cyc.txt");
+    std::fs::write(&file, "top: 1 2\nbottom: 2 1\n").unwrap();
+    let o = fabric(&["route", file.to_str().unwrap(), "--router", "left-edge"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("--router yacr"), "{}", text(&o));
+}
+
+#[test]
+fn one_layer_is_singular() {
+    let dir = scratch("planar");
+    let file = dir.join("p.txt");
+    std::fs::write(&file, "top: 1 2 0\nbottom: 1 2 0\n").unwrap();
+    let o = fabric(&[
+        "route",
+        file.to_str().unwrap(),
+        "--layers",
+        "1",
+        "--router",
+        "plane",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("in 1 layer,") || text(&o).contains("in 1 layer\n"),
+        "{}",
+        text(&o)
+    );
+    assert!(!text(&o).contains("1 layers"), "{}", text(&o));
+}
+
+#[test]
+fn a_sweep_names_what_its_sizes_were_held_against() {
+    let o = fabric(&["layout", "htree", "--sweep"]);
+    assert!(o.status.success());
+    let t = text(&o);
+    assert!(
+        t.contains("that of the recurrence") && !t.contains("fat-pyramid"),
+        "{t}"
+    );
+}
+
+#[test]
+fn a_run_stopped_by_max_cycles_is_marked_incomplete() {
+    let o = fabric(&[
+        "simulate",
+        "fat-tree",
+        "--size",
+        "64",
+        "--rate",
+        "8",
+        "--max-cycles",
+        "3",
+        "--trials",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).contains("incomplete: 2 of 2 trial(s) stopped by --max-cycles"),
+        "{}",
+        text(&o)
+    );
+}
