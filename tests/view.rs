@@ -34,7 +34,10 @@ fn scratch(test: &str) -> PathBuf {
 
 /// Run fabric, which must succeed.
 fn run_fabric(args: &[&str]) {
-    let out = fabric().args(args).output().expect("the fabric binary runs");
+    let out = fabric()
+        .args(args)
+        .output()
+        .expect("the fabric binary runs");
     assert!(
         out.status.success(),
         "fabric {args:?} failed: {}",
@@ -178,7 +181,10 @@ fn pins(problem: &Path, width: u32) -> Vec<(i64, i64, u32)> {
 /// of the window `rect` drawn there.
 fn check_channel(report: &Value, s: &ChannelSolution, pins: &[(i64, i64, u32)], net: u32) {
     let (wires, vias) = (s.wires.len() as u64, s.vias.len() as u64);
-    for (what, v) in [("total", &report["total"]), ("fit", &report["fit"]["byKind"])] {
+    for (what, v) in [
+        ("total", &report["total"]),
+        ("fit", &report["fit"]["byKind"]),
+    ] {
         assert_eq!(count(v, "wires"), wires, "{what} wires");
         assert_eq!(count(v, "vias"), vias, "{what} vias");
         assert_eq!(count(v, "pins"), pins.len() as u64, "{what} pins");
@@ -208,9 +214,20 @@ fn check_channel(report: &Value, s: &ChannelSolution, pins: &[(i64, i64, u32)], 
         })
         .count() as u64;
     assert!(in_window > 0 && in_window < wires);
-    assert_eq!(count(drawn, "wires"), in_window, "wires in the window {r:?}");
-    let vias_in = s.vias.iter().filter(|v| meets(r, v.at.x, v.at.y, v.at.x, v.at.y));
-    assert_eq!(count(drawn, "vias"), vias_in.count() as u64, "vias in the window");
+    assert_eq!(
+        count(drawn, "wires"),
+        in_window,
+        "wires in the window {r:?}"
+    );
+    let vias_in = s
+        .vias
+        .iter()
+        .filter(|v| meets(r, v.at.x, v.at.y, v.at.x, v.at.y));
+    assert_eq!(
+        count(drawn, "vias"),
+        vias_in.count() as u64,
+        "vias in the window"
+    );
     let pins_in = pins.iter().filter(|p| meets(r, p.0, p.1, p.0, p.1)).count() as u64;
     assert_eq!(count(drawn, "pins"), pins_in, "pins in the window");
 }
@@ -221,11 +238,7 @@ fn dde_routed_in_four_layers() {
     let problem = root().join("benchmarks/channels/dde.txt");
     let (html, s) = route(&problem, 4, &dir);
     let net = s.wires[s.wires.len() / 2].net;
-    let report = selftest(
-        &html,
-        &format!("search={net}&hide=0&view=20,0,60,5"),
-        &dir,
-    );
+    let report = selftest(&html, &format!("search={net}&hide=0&view=20,0,60,5"), &dir);
     check_channel(&report, &s, &pins(&problem, s.width), net);
     // `fabric view` of the same routing draws the same shapes.
     let again = dir.join("again.html");
@@ -239,6 +252,7 @@ fn dde_routed_in_four_layers() {
     ]);
     let report = selftest(&again, &format!("search={net}&hide=0&view=20,0,60,5"), &dir);
     check_channel(&report, &s, &pins(&problem, s.width), net);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -266,6 +280,7 @@ fn a_channel_of_20000_columns_loads_in_under_2_s() {
     assert!(ms < 2000.0, "the viewer took {ms:.0} ms to load and draw");
     // Zoomed out, most wires are under a pixel and merged.
     assert!(count(&report["fit"], "merged") > 0);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Unit segments of a layout's paths whose box meets `r`, and all of them.
@@ -293,7 +308,12 @@ fn layout(args: &[&str], dir: &Path) -> (PathBuf, Embedding) {
     let (yaml, html) = (dir.join("layout.yaml"), dir.join("layout.html"));
     let mut all = vec!["layout"];
     all.extend(args);
-    all.extend(["-o", yaml.to_str().unwrap(), "--html", html.to_str().unwrap()]);
+    all.extend([
+        "-o",
+        yaml.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
     run_fabric(&all);
     let text = std::fs::read_to_string(&yaml).unwrap();
     (
@@ -316,7 +336,10 @@ fn an_h_tree_of_65536_leaves() {
         &format!("search={}&hide=0&view=100,100,180,140", node.id),
         &dir,
     );
-    for (what, v) in [("total", &report["total"]), ("fit", &report["fit"]["byKind"])] {
+    for (what, v) in [
+        ("total", &report["total"]),
+        ("fit", &report["fit"]["byKind"]),
+    ] {
         assert_eq!(count(v, "nodes"), e.nodes.len() as u64, "{what} nodes");
         assert_eq!(count(v, "segments"), segs.len() as u64, "{what} segments");
     }
@@ -348,6 +371,7 @@ fn an_h_tree_of_65536_leaves() {
     assert!(nodes_in > 0 && segs_in > 0 && segs_in < segs.len() as u64);
     assert_eq!(count(drawn, "nodes"), nodes_in, "nodes in the window {r:?}");
     assert_eq!(count(drawn, "segments"), segs_in, "segments in the window");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -371,7 +395,12 @@ fn a_3d_mesh_one_plane_at_a_time() {
         .count() as u64;
     assert!(nodes_on > 0 && nodes_on < e.nodes.len() as u64);
     assert_eq!(count(drawn, "nodes"), nodes_on, "nodes on plane {plane}");
-    assert_eq!(count(drawn, "segments"), segs_on, "segments on plane {plane}");
+    assert_eq!(
+        count(drawn, "segments"),
+        segs_on,
+        "segments on plane {plane}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -381,7 +410,12 @@ fn the_html_path_is_checked_before_routing() {
     let yaml = dir.join("a.yaml");
     for args in [
         vec!["--html", problem.to_str().unwrap()],
-        vec!["--html", yaml.to_str().unwrap(), "-o", yaml.to_str().unwrap()],
+        vec![
+            "--html",
+            yaml.to_str().unwrap(),
+            "-o",
+            yaml.to_str().unwrap(),
+        ],
     ] {
         let out = fabric()
             .args(["route", problem.to_str().unwrap()])
@@ -408,4 +442,5 @@ fn the_html_path_is_checked_before_routing() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("neither a routed channel"), "{err}");
     assert!(!html.exists());
+    let _ = std::fs::remove_dir_all(&dir);
 }

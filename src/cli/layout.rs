@@ -164,10 +164,7 @@ pub fn layout_file_text(args: &LayoutArgs) -> Result<String> {
 }
 
 pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
-    check_output_paths(
-        &[],
-        &outputs_with_html(&args.output, &args.svg, &args.html),
-    )?;
+    check_output_paths(&[], &outputs_with_html(&args.output, &args.svg, &args.html))?;
     check_options(args)?;
     let delay = args.delay.delay.clone();
     if args.sweep {

@@ -6,7 +6,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::{check_output_paths, outputs_with_html, read_problem, violations_text, write_all_or_nothing};
+use super::{
+    check_output_paths, outputs_with_html, read_problem, violations_text, write_all_or_nothing,
+};
 use super::{BoundaryRule, RouteArgs};
 use crate::channel::analysis::{density, layer_bounds};
 use crate::channel::problem::ChannelProblem;

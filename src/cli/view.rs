@@ -59,14 +59,16 @@ pub(super) fn run(args: &ViewArgs) -> Result<i32> {
             let file = crate::io::parse_solution(&text, &path)?;
             let problem = args.problem.as_deref().map(read_problem).transpose()?;
             let s = &file.solution;
-            let metrics = file.claimed.unwrap_or_else(|| crate::channel::solution::Metrics {
-                width: s.width,
-                net_length: s.net_length(),
-                vias: s.vias.iter().map(|v| v.count()).sum(),
-                density: problem
-                    .as_ref()
-                    .map_or(0, crate::channel::analysis::density),
-            });
+            let metrics = file
+                .claimed
+                .unwrap_or_else(|| crate::channel::solution::Metrics {
+                    width: s.width,
+                    net_length: s.net_length(),
+                    vias: s.vias.iter().map(|v| v.count()).sum(),
+                    density: problem
+                        .as_ref()
+                        .map_or(0, crate::channel::analysis::density),
+                });
             let summary = crate::view::channel_summary(s, &metrics, None, None, None);
             crate::view::channel_html(problem.as_ref(), s, &summary)
         }

@@ -62,12 +62,19 @@ pub struct JsonObject {
     text: String,
 }
 
-impl JsonObject {
+impl Default for JsonObject {
     /// `{` and no fields yet.
-    pub fn new() -> JsonObject {
+    fn default() -> JsonObject {
         JsonObject {
             text: String::from("{"),
         }
+    }
+}
+
+impl JsonObject {
+    /// `{` and no fields yet.
+    pub fn new() -> JsonObject {
+        JsonObject::default()
     }
 
     fn key(&mut self, key: &str) {
@@ -144,7 +151,10 @@ mod tests {
     #[test]
     fn integers_are_little_endian() {
         // 1 = 01 00 00 00, -1 = ff ff ff ff.
-        assert_eq!(base64_i32(&[1, -1]), base64(&[1, 0, 0, 0, 255, 255, 255, 255]));
+        assert_eq!(
+            base64_i32(&[1, -1]),
+            base64(&[1, 0, 0, 0, 255, 255, 255, 255])
+        );
     }
 
     #[test]
