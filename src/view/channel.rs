@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use super::pack::JsonObject;
-use super::{check_count, coordinate, page, ViewError};
+use super::{check_count, coordinate, page, ViewError, MAX_LAYERS};
 use crate::channel::problem::ChannelProblem;
 use crate::channel::solution::{ChannelSolution, GroupType, Metrics};
 
@@ -38,6 +38,7 @@ pub fn channel_html(
     s: &ChannelSolution,
     summary: &[(String, String)],
 ) -> Result<String, ViewError> {
+    check_layers(s)?;
     let mut labels: BTreeSet<u32> = s.wires.iter().map(|w| w.net).collect();
     labels.extend(s.vias.iter().map(|v| v.net));
     let mut pins: Vec<(i64, i64, u32)> = Vec::new();
@@ -92,6 +93,32 @@ pub fn channel_html(
     Ok(page(&o.finish()))
 }
 
+/// Refuse more than [`MAX_LAYERS`] layers, and wires or vias off the
+/// routing's layers (a routed-channel file is read unverified).
+fn check_layers(s: &ChannelSolution) -> Result<(), ViewError> {
+    if s.layers > MAX_LAYERS {
+        return Err(ViewError::Layers { layers: s.layers });
+    }
+    let off = |layer: u32| layer == 0 || layer > s.layers;
+    let error = |what: String, layer: u32| ViewError::Layer {
+        what,
+        layer,
+        layers: s.layers,
+    };
+    if let Some(w) = s.wires.iter().find(|w| off(w.layer)) {
+        let what = format!("the wire of net {} from {} to {}", w.net, w.from, w.to);
+        return Err(error(what, w.layer));
+    }
+    if let Some(v) = s.vias.iter().find(|v| off(v.from) || off(v.to)) {
+        let layer = if off(v.from) { v.from } else { v.to };
+        return Err(error(
+            format!("the via of net {} at {}", v.net, v.at),
+            layer,
+        ));
+    }
+    Ok(())
+}
+
 /// The summary table of a routing: its figures against the lower bound,
 /// with the router and the time when known.
 pub fn channel_summary(
@@ -134,4 +161,45 @@ pub fn channel_summary(
         rows.push(("time".into(), format!("{t:.3} s")));
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::channel::solution::{Via, Wire};
+    use crate::geom::Point;
+
+    fn routing(wire_layer: u32) -> ChannelSolution {
+        ChannelSolution {
+            name: "t".into(),
+            layers: 2,
+            width: 1,
+            columns: 2,
+            groups: Vec::new(),
+            wires: vec![Wire {
+                net: 7,
+                layer: wire_layer,
+                from: Point::new(0, 1),
+                to: Point::new(1, 1),
+            }],
+            vias: vec![Via {
+                net: 7,
+                at: Point::new(0, 1),
+                from: 1,
+                to: 2,
+            }],
+        }
+    }
+
+    #[test]
+    fn shapes_off_the_layers_are_refused() {
+        assert!(channel_html(None, &routing(2), &[]).is_ok());
+        for layer in [0, 3] {
+            let e = channel_html(None, &routing(layer), &[]).unwrap_err();
+            assert!(
+                matches!(e, ViewError::Layer { layer: l, .. } if l == layer),
+                "{e}"
+            );
+        }
+    }
 }

@@ -33,6 +33,10 @@ const DATA_MARK: &str = "/*FABRIC-DATA*/";
 /// Most shapes (wires, vias, pins, nodes, path segments) one page holds.
 pub const MAX_SHAPES: usize = 4_000_000;
 
+/// Most layers of a routing the viewer draws (as many as `fabric route`
+/// routes).
+pub const MAX_LAYERS: u32 = 64;
+
 /// Why a viewer cannot be written.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ViewError {
@@ -43,6 +47,22 @@ pub enum ViewError {
         what: String,
         /// The coordinate.
         value: i64,
+    },
+    /// A wire or via on a layer the routing does not have.
+    #[error("{what} is on layer {layer}, but the routing has layers 1 to {layers}")]
+    Layer {
+        /// The shape, named for the message.
+        what: String,
+        /// Its layer.
+        layer: u32,
+        /// The routing's layer count.
+        layers: u32,
+    },
+    /// More layers than the page offers checkboxes for.
+    #[error("{layers} layers are too many for the viewer (at most {MAX_LAYERS})")]
+    Layers {
+        /// The routing's layer count.
+        layers: u32,
     },
     /// More shapes than one page holds.
     #[error("{count} shapes are too many for one viewer page (at most {limit})")]
