@@ -21,6 +21,8 @@
 //!   from `&str`, never opens files.
 //! - [`report`]: YAML, SVG and terminal tables; writes strings, never runs an
 //!   algorithm.
+//! - [`view`]: self-contained HTML viewers of routings and layouts;
+//!   writes strings, as [`report`] does.
 //! - [`cli`]: the only place that touches files, arguments and the terminal.
 //!
 //! Nothing imports upward: algorithms never print, read files or know YAML.
@@ -40,5 +42,6 @@ pub mod network;
 pub mod parallel;
 pub mod report;
 pub mod sim;
+pub mod view;
 
 pub use error::{Error, ParseError, Result};

@@ -164,7 +164,7 @@ pub fn layout_file_text(args: &LayoutArgs) -> Result<String> {
 }
 
 pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
-    check_output_paths(&[], &outputs_of(&args.output, &args.svg))?;
+    check_output_paths(&[], &outputs_with_html(&args.output, &args.svg, &args.html))?;
     check_options(args)?;
     let delay = args.delay.delay.clone();
     if args.sweep {
@@ -371,6 +371,12 @@ fn run_one(args: &LayoutArgs, delay: &crate::layout::metrics::Delay) -> Result<i
             })?
         };
         outputs.push((path.clone(), svg));
+    }
+    if let Some(path) = &args.html {
+        let summary = crate::view::layout_summary(embedding, m);
+        let page = crate::view::layout_html(embedding, &summary)
+            .map_err(|e| Error::Usage(format!("--html: {e}")))?;
+        outputs.push((path.clone(), page));
     }
     write_all_or_nothing(&outputs)?;
     let params: Vec<String> = embedding

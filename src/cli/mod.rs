@@ -18,6 +18,7 @@ mod layout;
 mod route;
 mod simulate;
 mod universality;
+mod view;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -120,6 +121,11 @@ pub enum Command {
     /// Write a layout's network for other tools: BookSim anynet, GraphML, DOT.
     #[command(subcommand)]
     Export(export::ExportCommand),
+    /// Write a self-contained HTML viewer of a routed channel or a layout file (docs/viewer.md).
+    #[command(after_help = "Examples:\n  \
+        fabric view dde.yaml --problem benchmarks/channels/dde.txt -o dde.html\n  \
+        fabric view htree.yaml -o htree.html")]
+    View(view::ViewArgs),
 }
 
 impl RouteArgs {
@@ -208,6 +214,9 @@ pub struct RouteArgs {
     /// Draw the routed channel as SVG.
     #[arg(long)]
     pub svg: Option<PathBuf>,
+    /// Write a self-contained HTML viewer of the routing (docs/viewer.md).
+    #[arg(long)]
+    pub html: Option<PathBuf>,
 }
 
 /// Arguments of `fabric separation`.
@@ -305,6 +314,9 @@ pub struct LayoutArgs {
     /// Draw the layout as SVG.
     #[arg(long)]
     pub svg: Option<PathBuf>,
+    /// Write a self-contained HTML viewer of the layout (docs/viewer.md).
+    #[arg(long, conflicts_with = "sweep")]
+    pub html: Option<PathBuf>,
 }
 
 /// Arguments of `fabric verify-layout`.
@@ -390,6 +402,17 @@ pub(crate) fn outputs_of<'a>(
     output.iter().chain(svg).map(PathBuf::as_path).collect()
 }
 
+/// [`outputs_of`] with the `--html` viewer.
+pub(crate) fn outputs_with_html<'a>(
+    output: &'a Option<PathBuf>,
+    svg: &'a Option<PathBuf>,
+    html: &'a Option<PathBuf>,
+) -> Vec<&'a std::path::Path> {
+    let mut all = outputs_of(output, svg);
+    all.extend(html.as_deref());
+    all
+}
+
 /// Run a parsed command line; returns the exit code on success.
 pub fn run(cli: Cli) -> Result<i32> {
     crate::limits::set_budget((cli.memory * (1u64 << 30) as f64) as u64);
@@ -405,5 +428,6 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Universality(args) => universality::run(&args),
         Command::Fsm(args) => fsm::run(&args),
         Command::Export(command) => export::run(command),
+        Command::View(args) => view::run(&args),
     }
 }

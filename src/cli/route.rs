@@ -6,7 +6,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::{check_output_paths, outputs_of, read_problem, violations_text, write_all_or_nothing};
+use super::{
+    check_output_paths, outputs_with_html, read_problem, violations_text, write_all_or_nothing,
+};
 use super::{BoundaryRule, RouteArgs};
 use crate::channel::analysis::{density, layer_bounds};
 use crate::channel::problem::ChannelProblem;
@@ -46,6 +48,7 @@ pub(super) struct RouteJob {
     mulch: Option<MulchPlan>,
     output: Option<PathBuf>,
     svg: Option<PathBuf>,
+    html: Option<PathBuf>,
 }
 
 impl RouteJob {
@@ -53,7 +56,10 @@ impl RouteJob {
     /// when only a --model is given, else mulch; mulch refuses a --model)
     /// and check the problem against the limits.
     pub fn from_args(args: RouteArgs) -> Result<RouteJob> {
-        check_output_paths(&[&args.file], &outputs_of(&args.output, &args.svg))?;
+        check_output_paths(
+            &[&args.file],
+            &outputs_with_html(&args.output, &args.svg, &args.html),
+        )?;
         let problem = read_problem(&args.file)?;
         let kind = args.router.unwrap_or(if args.model.is_some() {
             RouterKind::Yacr
@@ -110,6 +116,7 @@ impl RouteJob {
             mulch,
             output: args.output,
             svg: args.svg,
+            html: args.html,
         })
     }
 }
@@ -253,18 +260,36 @@ fn write_outputs(job: &RouteJob, r: &Routed) -> Result<()> {
             report::svg::solution_svg(&job.problem, &r.solution, &r.metrics),
         ));
     }
+    if let Some(path) = &job.html {
+        let summary = crate::view::channel_summary(
+            &r.solution,
+            &r.metrics,
+            Some(job.kind.router().name()),
+            Some(width_bound(job, &r.solution)),
+            Some(r.seconds),
+        );
+        let page = crate::view::channel_html(Some(&job.problem), &r.solution, &summary)
+            .map_err(|e| Error::Usage(format!("--html: {e}")))?;
+        outputs.push((path.clone(), page));
+    }
     write_all_or_nothing(&outputs)
+}
+
+/// The lower bound on the width for the layer model the router used, else
+/// for any model of the layer count.
+fn width_bound(job: &RouteJob, solution: &ChannelSolution) -> u32 {
+    let d = density(&job.problem);
+    match solution.horizontal_layers() {
+        0 => layer_bounds(d, job.options.layers).width_lower_bound,
+        h => d.div_ceil(h),
+    }
 }
 
 /// The summary on stdout: the routing's figures against the bound of the
 /// layer model the router used (else of any model), then MulCh's.
 fn print_summary(job: &RouteJob, r: &Routed, router_name: &str) {
-    let d = density(&job.problem);
     let layers = job.options.layers;
-    let bound = match r.solution.horizontal_layers() {
-        0 => layer_bounds(d, layers).width_lower_bound,
-        h => d.div_ceil(h),
-    };
+    let bound = width_bound(job, &r.solution);
     print!(
         "{}",
         report::table::route_summary(
