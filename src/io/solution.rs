@@ -65,7 +65,7 @@ pub struct SolutionFile {
     pub claimed: Option<Metrics>,
 }
 
-/// serde_yaml ends its messages with `at line L column C`, which the error
+/// serde_norway ends its messages with `at line L column C`, which the error
 /// already carries as its position.
 fn without_position(message: &str) -> String {
     match message.rfind(" at line ") {
@@ -78,7 +78,7 @@ fn without_position(message: &str) -> String {
 pub fn parse_solution(text: &str, file: &str) -> Result<SolutionFile, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     super::refuse_tags(text, file, Some("a routed-channel YAML file"))?;
-    let doc: SolutionDoc = serde_yaml::from_str(text).map_err(|e| {
+    let doc: SolutionDoc = serde_norway::from_str(text).map_err(|e| {
         let (line, column) = e
             .location()
             .map(|l| (l.line(), l.column()))

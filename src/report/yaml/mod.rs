@@ -380,7 +380,7 @@ mod tests {
             "HVH+B",
             "dde",
         ] {
-            let parsed: String = serde_yaml::from_str(&scalar(s)).unwrap();
+            let parsed: String = serde_norway::from_str(&scalar(s)).unwrap();
             assert_eq!(parsed, s);
         }
         assert_eq!(scalar("dde_zhou"), "dde_zhou");
