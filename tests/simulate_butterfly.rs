@@ -336,7 +336,8 @@ fn pipelined_two_phase_beats_the_barrier() {
             out.to_str().unwrap(),
         ]);
         assert!(o.status.success(), "{}", text(&o.stderr));
-        let y: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        let y: serde_norway::Value =
+            serde_norway::from_slice(&std::fs::read(&out).unwrap()).unwrap();
         let c = &y["cells"][0];
         assert!(c["steps"]["min"].as_f64().unwrap() >= 20.0);
         let (a, b) = (&c["phases"][0], &c["phases"][1]);

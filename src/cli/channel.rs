@@ -13,7 +13,10 @@ pub(super) fn run_analyze(args: AnalyzeArgs) -> Result<i32> {
     if let Some(path) = &args.output {
         outputs.push((
             path.clone(),
-            report::yaml::analysis_yaml(&problem, &analysis),
+            report::model::render(
+                &report::model::AnalysisReport::new(&problem, &analysis),
+                args.format.format,
+            ),
         ));
     }
     if let Some(path) = &args.svg {
@@ -53,7 +56,10 @@ pub(super) fn run_separation(args: SeparationArgs) -> Result<i32> {
         top_x: cut.top_x - ext.shift,
         ..cut
     };
-    let text = report::yaml::separation_yaml(problem.name(), sep, width, &cut);
+    let text = report::model::render(
+        &report::model::SeparationReport::new(problem.name(), sep, width, &cut),
+        args.format.format,
+    );
     if let Some(path) = &args.output {
         write_all_or_nothing(&[(path.clone(), text)])?;
     }
@@ -85,7 +91,9 @@ pub(super) fn run_switchbox(args: SwitchboxArgs) -> Result<i32> {
     let sb = crate::io::parse_switchbox(&text, &args.file.display().to_string())?;
     let check = crate::channel::switchbox::check(&sb);
     if let Some(path) = &args.output {
-        write_all_or_nothing(&[(path.clone(), report::yaml::switchbox_yaml(&sb, &check))])?;
+        let report = report::model::SwitchboxReport::new(&sb, &check);
+        let text = report::model::render(&report, args.format.format);
+        write_all_or_nothing(&[(path.clone(), text)])?;
     }
     let opt = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
     println!(

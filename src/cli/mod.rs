@@ -12,6 +12,7 @@
 mod build;
 mod channel;
 mod files;
+mod format;
 mod fsm;
 mod layout;
 mod route;
@@ -22,6 +23,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
+
+pub use format::FormatArgs;
 
 use crate::channel::analysis::analyze;
 use crate::channel::layer_model::LayerModel;
@@ -123,7 +126,7 @@ pub enum Command {
 pub struct AnalyzeArgs {
     /// Channel file: classic text, YACR2 `column bottom top`, or YAML.
     pub file: PathBuf,
-    /// Write the analysis as YAML.
+    /// Write the analysis report (schema fabric.analysis; see --format).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
     /// Draw the channel (pins, net spans, density profile) as SVG.
@@ -132,6 +135,9 @@ pub struct AnalyzeArgs {
     /// Report width lower bounds for 1 to this many layers.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub max_layers: u32,
+    /// The report's format.
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 /// Arguments of `fabric route`.
@@ -191,12 +197,15 @@ pub struct RouteArgs {
     /// Seed of the jittered assignments (same input and seed, same output).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Write the routed channel as YAML (FORMATS.md section 3).
+    /// Write the routed channel (schema fabric.route, FORMATS.md section 3; see --format).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
     /// Draw the routed channel as SVG.
     #[arg(long)]
     pub svg: Option<PathBuf>,
+    /// The report's format.
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 /// Arguments of `fabric separation`.
@@ -204,9 +213,12 @@ pub struct RouteArgs {
 pub struct SeparationArgs {
     /// Channel file: classic text, YACR2 `column bottom top`, or YAML.
     pub file: PathBuf,
-    /// Write the result as YAML.
+    /// Write the result (schema fabric.separation; see --format).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// The report's format.
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 /// A wire delay function with its text as given (the report repeats it).
@@ -308,9 +320,12 @@ pub struct VerifyLayoutArgs {
 pub struct SwitchboxArgs {
     /// Switchbox file (docs/formats.md section 2).
     pub file: PathBuf,
-    /// Write the result as YAML.
+    /// Write the result (schema fabric.switchbox; see --format).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// The report's format.
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 /// Arguments of `fabric verify`.
