@@ -44,7 +44,8 @@ fn routings(name: &str) -> Vec<String> {
                     verify(&p, &s, Some(&metrics)).is_legal_strict(),
                     "{name} {job}"
                 );
-                let text = render(&RouteReport::new(&s, &metrics, mulch, None), Format::Yaml);
+                let text = render(&RouteReport::new(&s, &metrics, mulch, None), Format::Yaml)
+                    .expect("a routing report renders");
                 format!(
                     "route {name} {job}: width {} vias {} length {} fnv {:016x}",
                     metrics.width,

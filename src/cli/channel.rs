@@ -6,6 +6,7 @@ use super::*;
 /// `fabric analyze`.
 pub(super) fn run_analyze(args: AnalyzeArgs) -> Result<i32> {
     check_output_paths(&[&args.file], &outputs_of(&args.output, &args.svg))?;
+    args.format.check::<report::model::AnalysisReport>()?;
     let problem = read_problem(&args.file)?;
     crate::limits::check_channel(&problem, None)?;
     let analysis = analyze(&problem, args.max_layers);
@@ -16,7 +17,7 @@ pub(super) fn run_analyze(args: AnalyzeArgs) -> Result<i32> {
             report::model::render(
                 &report::model::AnalysisReport::new(&problem, &analysis),
                 args.format.format,
-            ),
+            )?,
         ));
     }
     if let Some(path) = &args.svg {
@@ -30,6 +31,7 @@ pub(super) fn run_analyze(args: AnalyzeArgs) -> Result<i32> {
 /// `fabric separation`.
 pub(super) fn run_separation(args: SeparationArgs) -> Result<i32> {
     check_output_paths(&[&args.file], &outputs_of(&args.output, &None))?;
+    args.format.check::<report::model::SeparationReport>()?;
     let problem = read_problem(&args.file)?;
     let pairs = crate::channel::analysis::crossing_pairs(&problem);
     if let Some(&(a, b)) = pairs.first() {
@@ -59,7 +61,7 @@ pub(super) fn run_separation(args: SeparationArgs) -> Result<i32> {
     let text = report::model::render(
         &report::model::SeparationReport::new(problem.name(), sep, width, &cut),
         args.format.format,
-    );
+    )?;
     if let Some(path) = &args.output {
         write_all_or_nothing(&[(path.clone(), text)])?;
     }
@@ -87,12 +89,13 @@ pub(super) fn run_separation(args: SeparationArgs) -> Result<i32> {
 /// `fabric switchbox`.
 pub(super) fn run_switchbox(args: SwitchboxArgs) -> Result<i32> {
     check_output_paths(&[&args.file], &outputs_of(&args.output, &None))?;
+    args.format.check::<report::model::SwitchboxReport>()?;
     let text = read_text(&args.file)?;
     let sb = crate::io::parse_switchbox(&text, &args.file.display().to_string())?;
     let check = crate::channel::switchbox::check(&sb);
     if let Some(path) = &args.output {
         let report = report::model::SwitchboxReport::new(&sb, &check);
-        let text = report::model::render(&report, args.format.format);
+        let text = report::model::render(&report, args.format.format)?;
         write_all_or_nothing(&[(path.clone(), text)])?;
     }
     let opt = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());

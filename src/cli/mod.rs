@@ -306,6 +306,9 @@ pub struct LayoutArgs {
     /// Draw the layout as SVG.
     #[arg(long)]
     pub svg: Option<PathBuf>,
+    /// The sweep's format (a single layout is written as YAML).
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 /// Arguments of `fabric verify-layout`.

@@ -55,6 +55,7 @@ impl RouteJob {
     /// and check the problem against the limits.
     pub fn from_args(args: RouteArgs) -> Result<RouteJob> {
         check_output_paths(&[&args.file], &outputs_of(&args.output, &args.svg))?;
+        args.format.check::<report::model::RouteReport>()?;
         let problem = read_problem(&args.file)?;
         let kind = args.router.unwrap_or(if args.model.is_some() {
             RouterKind::Yacr
@@ -233,7 +234,7 @@ fn write_outputs(job: &RouteJob, r: &Routed) -> Result<()> {
         };
         let report =
             report::model::RouteReport::new(&r.solution, &r.metrics, r.mulch.as_ref(), time_limit);
-        let text = report::model::render(&report, job.format);
+        let text = report::model::render(&report, job.format)?;
         outputs.push((path.clone(), text));
     }
     if let Some(path) = &job.svg {

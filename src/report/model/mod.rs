@@ -9,9 +9,11 @@
 
 pub mod channel;
 pub mod route;
+pub mod sweep;
 
 pub use channel::{AnalysisReport, SeparationReport, SwitchboxReport};
 pub use route::{RouteReport, ROUTE_SCHEMA, ROUTE_SCHEMA_VERSION};
+pub use sweep::SweepReport;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -24,6 +26,17 @@ pub enum Format {
     Yaml,
     /// JSON, indented; the fast one to load for large reports.
     Json,
+    /// CSV of the report's table, one row per record with a header row
+    /// (`null` as an empty field); only for reports with a table.
+    Csv,
+}
+
+/// `--format csv` asked of a report without a table.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--format csv applies to reports with a table (fabric layout --sweep); a {schema} report has none: use yaml or json")]
+pub struct NoTable {
+    /// The report's schema.
+    pub schema: &'static str,
 }
 
 /// The first three keys of every report.
@@ -43,6 +56,14 @@ pub trait Report: Serialize + JsonSchema {
     const SCHEMA: &'static str;
     /// The schema version written.
     const VERSION: u32;
+    /// The key of the list `--format csv` writes; `None` for reports
+    /// without a table.
+    const TABLE: Option<&'static str> = None;
+
+    /// The table as CSV, for reports with a [`Report::TABLE`].
+    fn csv(&self) -> Option<Result<String, csv::Error>> {
+        None
+    }
 
     /// The header of a report of this type written by this `fabric`.
     fn header() -> Header {
@@ -54,17 +75,41 @@ pub trait Report: Serialize + JsonSchema {
     }
 }
 
-/// The report as text in `format`, ending in a newline.
-pub fn render<R: Report>(report: &R, format: Format) -> String {
-    match format {
-        Format::Yaml => serde_norway::to_string(report).expect("a report serializes to YAML"),
-        Format::Json => {
-            let mut text =
-                serde_json::to_string_pretty(report).expect("a report serializes to JSON");
-            text.push('\n');
-            text
-        }
+/// Refuse `format` for a report of type `R` before any work is done.
+pub fn check_format<R: Report>(format: Format) -> Result<(), NoTable> {
+    match (format, R::TABLE) {
+        (Format::Csv, None) => Err(NoTable { schema: R::SCHEMA }),
+        _ => Ok(()),
     }
+}
+
+/// The report as text in `format`, ending in a newline.
+pub fn render<R: Report>(report: &R, format: Format) -> Result<String, crate::error::Error> {
+    let failed = |e: &dyn std::fmt::Display| {
+        crate::error::Error::Failed(format!("writing a {} report: {e}", R::SCHEMA))
+    };
+    match format {
+        Format::Yaml => serde_norway::to_string(report).map_err(|e| failed(&e)),
+        Format::Json => serde_json::to_string_pretty(report)
+            .map(|text| text + "\n")
+            .map_err(|e| failed(&e)),
+        Format::Csv => match report.csv() {
+            Some(table) => table.map_err(|e| failed(&e)),
+            None => Err(crate::error::Error::Usage(
+                NoTable { schema: R::SCHEMA }.to_string(),
+            )),
+        },
+    }
+}
+
+/// `rows` as CSV with a header row of their keys.
+pub fn csv_rows<T: Serialize>(rows: &[T]) -> Result<String, csv::Error> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        writer.serialize(row)?;
+    }
+    let bytes = writer.into_inner().map_err(|e| e.into_error())?;
+    Ok(String::from_utf8(bytes).expect("CSV of UTF-8 fields is UTF-8"))
 }
 
 /// Every object of the schema requires all its keys and allows no others:
@@ -120,5 +165,6 @@ pub fn schemas() -> Vec<(String, String)> {
         one::<RouteReport>(),
         one::<SeparationReport>(),
         one::<SwitchboxReport>(),
+        one::<SweepReport>(),
     ]
 }
