@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 fn fabric() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fabric"))
 }
@@ -34,8 +36,11 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn yaml(path: &Path) -> serde_yaml::Value {
-    serde_yaml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+/// A report read back, validated against its schema when it names one.
+fn yaml(path: &Path) -> serde_norway::Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    common::checked_report(&text);
+    serde_norway::from_str(&text).unwrap()
 }
 
 #[test]
@@ -542,7 +547,7 @@ fn mulch_exact_reports_the_integer_program() {
     assert_eq!(e["bound"].as_u64(), Some(2));
     assert_eq!(e["attained"].as_bool(), Some(true));
     assert_eq!(y["width"].as_u64(), Some(2));
-    assert_eq!(y["mulch"]["answer"].as_str(), Some("exact"));
+    assert_eq!(y["mulch"]["answer"]["kind"].as_str(), Some("exact"));
     // Options that make no sense together are usage errors (exit 2).
     let o = run(fabric()
         .args(["route", "--time-limit", "3"])
@@ -580,8 +585,9 @@ fn switchbox_reports_routability_and_the_unsafe_cut() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
     let y = yaml(&out);
     assert_eq!(y["routable"].as_bool(), Some(false));
-    assert_eq!(y["unsafe_cut"]["flow"].as_u64(), Some(3));
-    assert_eq!(y["unsafe_cut"]["capacity"].as_u64(), Some(2));
+    assert_eq!(y["obstacle"]["kind"].as_str(), Some("unsafe_cut"));
+    assert_eq!(y["obstacle"]["flow"].as_u64(), Some(3));
+    assert_eq!(y["obstacle"]["capacity"].as_u64(), Some(2));
     // A bad file: exit 2, file:line:column, no output written.
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "height: 2\ntop: 1 0\nbottom: 0 z\nleft: 1\n").unwrap();

@@ -293,8 +293,8 @@ fn malformed_files_exit_2_without_output() {
     }
 }
 
-fn yaml_of(path: &Path) -> serde_yaml::Value {
-    serde_yaml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+fn yaml_of(path: &Path) -> serde_norway::Value {
+    serde_norway::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// The worked example through the command line: 32 terms, 5 inputs, 4

@@ -11,9 +11,10 @@ use fabric::channel::analysis::density;
 use fabric::channel::layer_model::LayerModel;
 use fabric::channel::registry::router_by_name;
 use fabric::channel::router::{Effort, EffortLevel, RouteOptions};
-use fabric::channel::routers::mulch::{route_mulch, SelectOptions};
+use fabric::channel::routers::mulch::{route_mulch, MulchResult, SelectOptions};
 use fabric::channel::verify::verify;
 use fabric::cli::{layout_file_text, Cli, Command};
+use fabric::report::model::{render, Format, RouteReport};
 use rayon::prelude::*;
 
 mod common;
@@ -33,39 +34,35 @@ fn routings(name: &str) -> Vec<String> {
     let p = bundled(name);
     let d = density(&p);
     let mut out = Vec::new();
-    let mut line =
-        |job: String, s: Result<fabric::channel::ChannelSolution, String>, extra: &str| {
-            out.push(match s {
-                Ok(s) => {
-                    let metrics = s.metrics(d);
-                    assert!(
-                        verify(&p, &s, Some(&metrics)).is_legal_strict(),
-                        "{name} {job}"
-                    );
-                    let mut text = fabric::report::yaml::solution_yaml(&s, &metrics);
-                    text.push_str(extra);
-                    format!(
-                        "route {name} {job}: width {} vias {} length {} fnv {:016x}",
-                        metrics.width,
-                        metrics.vias,
-                        metrics.net_length,
-                        fnv(text.as_bytes())
-                    )
-                }
-                Err(e) => format!("route {name} {job}: refused: {e}"),
-            });
-        };
+    let mut line = |job: String,
+                    s: Result<fabric::channel::ChannelSolution, String>,
+                    mulch: Option<&MulchResult>| {
+        out.push(match s {
+            Ok(s) => {
+                let metrics = s.metrics(d);
+                assert!(
+                    verify(&p, &s, Some(&metrics)).is_legal_strict(),
+                    "{name} {job}"
+                );
+                let text = render(&RouteReport::new(&s, &metrics, mulch, None), Format::Yaml)
+                    .expect("a routing report renders");
+                format!(
+                    "route {name} {job}: width {} vias {} length {} fnv {:016x}",
+                    metrics.width,
+                    metrics.vias,
+                    metrics.net_length,
+                    fnv(text.as_bytes())
+                )
+            }
+            Err(e) => format!("route {name} {job}: refused: {e}"),
+        });
+    };
     for layers in 2..=4 {
         let r = route_mulch(&p, layers, SelectOptions::default(), &mut |_| {});
-        let extra = r
-            .as_ref()
-            .map(fabric::report::yaml::mulch_yaml)
-            .unwrap_or_default();
-        line(
-            format!("mulch L={layers}"),
-            r.map(|r| r.solution).map_err(|e| e.to_string()),
-            &extra,
-        );
+        match &r {
+            Ok(m) => line(format!("mulch L={layers}"), Ok(m.solution.clone()), Some(m)),
+            Err(e) => line(format!("mulch L={layers}"), Err(e.to_string()), None),
+        }
     }
     let levels = [EffortLevel::Fast, EffortLevel::Normal];
     for (layers, model) in [(2, "HV"), (2, "VH"), (3, "HVH"), (3, "VHV")] {
@@ -82,7 +79,7 @@ fn routings(name: &str) -> Vec<String> {
             line(
                 format!("yacr {model} {level:?}"),
                 s.map_err(|e| e.to_string()),
-                "",
+                None,
             );
         }
     }
@@ -97,7 +94,7 @@ fn routings(name: &str) -> Vec<String> {
         ("left-edge", RouteOptions::layers(2)),
     ] {
         let s = router_by_name(router).unwrap().route(&p, &options);
-        line(router.to_string(), s.map_err(|e| e.to_string()), "");
+        line(router.to_string(), s.map_err(|e| e.to_string()), None);
     }
     out
 }

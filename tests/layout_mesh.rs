@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 fn fabric() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fabric"))
 }
@@ -25,8 +27,11 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn yaml(path: &Path) -> serde_yaml::Value {
-    serde_yaml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+/// A report read back, validated against its schema when it names one.
+fn yaml(path: &Path) -> serde_norway::Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    common::checked_report(&text);
+    serde_norway::from_str(&text).unwrap()
 }
 
 #[test]

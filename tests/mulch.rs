@@ -299,8 +299,8 @@ fn same_input_same_output() {
     let b = route_mulch(&p, 5, SelectOptions::default(), &mut |_| {}).unwrap();
     assert_eq!(a.solution, b.solution);
     assert_eq!(
-        fabric::report::yaml::mulch_yaml(&a),
-        fabric::report::yaml::mulch_yaml(&b)
+        fabric::report::model::route::MulchSection::new(&a, None),
+        fabric::report::model::route::MulchSection::new(&b, None)
     );
 }
 

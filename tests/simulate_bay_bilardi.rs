@@ -31,8 +31,8 @@ fn the_regression_table_through_the_command_line() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let doc: serde_yaml::Value =
-        serde_yaml::from_str(&std::fs::read_to_string(&yaml).unwrap()).unwrap();
+    let doc: serde_norway::Value =
+        serde_norway::from_str(&std::fs::read_to_string(&yaml).unwrap()).unwrap();
     assert_eq!(doc["schema"].as_u64(), Some(1));
     let table: [(f64, [u64; 10], u64); 5] = [
         (1.0, [0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 0),

@@ -14,7 +14,7 @@ fn scratch(test: &str) -> PathBuf {
 }
 
 /// `fabric simulate fat-tree ARGS -o out`: the output and the report.
-fn simulate(args: &[&str], out: &Path) -> (Output, serde_yaml::Value) {
+fn simulate(args: &[&str], out: &Path) -> (Output, serde_norway::Value) {
     let o = Command::new(env!("CARGO_BIN_EXE_fabric"))
         .args(["simulate", "fat-tree"])
         .args(args)
@@ -27,7 +27,7 @@ fn simulate(args: &[&str], out: &Path) -> (Output, serde_yaml::Value) {
         "{args:?}: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let y = serde_yaml::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
+    let y = serde_norway::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
     (o, y)
 }
 

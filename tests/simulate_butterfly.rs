@@ -52,7 +52,7 @@ fn sweeps_report_each_cell_beside_its_bound() {
     }
     let (ya, yb) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     assert_eq!(ya, yb, "the same seed must give the same report");
-    let y: serde_yaml::Value = serde_yaml::from_slice(&ya).unwrap();
+    let y: serde_norway::Value = serde_norway::from_slice(&ya).unwrap();
     let cells = y["cells"].as_sequence().expect("cells");
     assert_eq!(cells.len(), 4);
     for c in cells {
@@ -80,7 +80,7 @@ fn sweeps_report_each_cell_beside_its_bound() {
         a.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let y: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&a).unwrap()).unwrap();
+    let y: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&a).unwrap()).unwrap();
     let c = &y["cells"][0];
     assert_eq!(c["replay"].as_str(), Some("identical"));
     assert_eq!(c["bound"]["adversary"]["bound"].as_u64(), Some(80));
@@ -158,8 +158,8 @@ fn steps_take_their_time_from_the_layout() {
     without.extend(["--size", "64", "-o", b.to_str().unwrap()]);
     let o = fabric(&without);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let ya: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&a).unwrap()).unwrap();
-    let yb: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&b).unwrap()).unwrap();
+    let ya: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&a).unwrap()).unwrap();
+    let yb: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&b).unwrap()).unwrap();
     for y in [&ya, &yb] {
         let step = &y["cells"][0]["step"];
         assert_eq!(step["longest_wire"].as_u64(), Some(163));
@@ -201,7 +201,7 @@ fn waves_and_dropping_models_report_their_bounds() {
         o_path,
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let y: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let y: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     for c in y["cells"].as_sequence().unwrap() {
         assert_eq!(c["bound"]["k_plus_lg"].as_u64(), Some(12));
         assert!(c["steps"]["min"].as_f64().unwrap() >= (6 + 2 * 6 - 2) as f64);
@@ -224,7 +224,7 @@ fn waves_and_dropping_models_report_their_bounds() {
         o_path,
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let y: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let y: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     for c in y["cells"].as_sequence().unwrap() {
         assert_eq!(c["verdict"].as_str(), Some("holds"));
         let exact = c["bound"]["exact"].as_f64().unwrap();
@@ -248,7 +248,7 @@ fn waves_and_dropping_models_report_their_bounds() {
         o_path,
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let y: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let y: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(
         y["cells"][0]["bound"]["summary"]["fraction"].as_f64(),
         Some(1.0)
@@ -301,7 +301,7 @@ fn link_use_is_reported_per_level() {
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let y: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let y: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     let levels = y["cells"][0]["link_use"].as_sequence().expect("recorded");
     assert_eq!(levels.len(), 6);
     for l in levels {
@@ -336,7 +336,8 @@ fn pipelined_two_phase_beats_the_barrier() {
             out.to_str().unwrap(),
         ]);
         assert!(o.status.success(), "{}", text(&o.stderr));
-        let y: serde_yaml::Value = serde_yaml::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        let y: serde_norway::Value =
+            serde_norway::from_slice(&std::fs::read(&out).unwrap()).unwrap();
         let c = &y["cells"][0];
         assert!(c["steps"]["min"].as_f64().unwrap() >= 20.0);
         let (a, b) = (&c["phases"][0], &c["phases"][1]);

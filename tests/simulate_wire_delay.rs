@@ -39,20 +39,20 @@ fn layout(dir: &Path, kind: &str, size: &str) -> PathBuf {
     path
 }
 
-fn report(path: &Path) -> serde_yaml::Value {
-    serde_yaml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+fn report(path: &Path) -> serde_norway::Value {
+    serde_norway::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// The layout with every coordinate doubled: the same network, every wire
 /// twice as long, still legal.
 fn stretched(from: &Path, to: &Path) {
     let mut y = report(from);
-    fn double(v: &mut serde_yaml::Value) {
+    fn double(v: &mut serde_norway::Value) {
         match v {
-            serde_yaml::Value::Number(n) => {
-                *v = serde_yaml::Value::from(n.as_i64().unwrap() * 2);
+            serde_norway::Value::Number(n) => {
+                *v = serde_norway::Value::from(n.as_i64().unwrap() * 2);
             }
-            serde_yaml::Value::Sequence(s) => s.iter_mut().for_each(double),
+            serde_norway::Value::Sequence(s) => s.iter_mut().for_each(double),
             _ => {}
         }
     }
@@ -67,7 +67,7 @@ fn stretched(from: &Path, to: &Path) {
     m.remove("metrics");
     m.remove("levels");
     m.remove("recurrence");
-    std::fs::write(to, serde_yaml::to_string(&y).unwrap()).unwrap();
+    std::fs::write(to, serde_norway::to_string(&y).unwrap()).unwrap();
     ok(&["verify-layout", to.to_str().unwrap()]);
 }
 
@@ -117,7 +117,7 @@ fn every_tree_layout_simulates_as_a_fat_tree() {
         ]);
         let z = report(&out);
         assert_eq!(run["cycles"], z["runs"][0]["cycles"], "{kind}");
-        let bits = |r: &serde_yaml::Value| r["bit_time"]["mean"].as_f64().unwrap();
+        let bits = |r: &serde_norway::Value| r["bit_time"]["mean"].as_f64().unwrap();
         assert!(bits(&z["runs"][0]) > bits(run), "{kind}");
     }
     // The fat-pyramid and the trees of meshes are routed by wire-delay.
@@ -138,7 +138,7 @@ fn every_tree_layout_simulates_as_a_fat_tree() {
 }
 
 /// `fabric simulate wire-delay --layout FILE`: the report's first cell.
-fn wire_delay(file: &Path, out: &Path, delay: &str) -> serde_yaml::Value {
+fn wire_delay(file: &Path, out: &Path, delay: &str) -> serde_norway::Value {
     ok(&[
         "simulate",
         "wire-delay",
@@ -175,7 +175,7 @@ fn every_wire_delay_layout_simulates_and_stretching_changes_only_times() {
         let b = wire_delay(&long, &dir.join(format!("{kind}-b.yaml")), "linear");
         assert_eq!(a["rounds"], b["rounds"], "{kind}: rounds changed");
         assert_eq!(a["messages"], b["messages"], "{kind}");
-        let t = |c: &serde_yaml::Value| c["mean_time"]["mean"].as_f64().unwrap();
+        let t = |c: &serde_norway::Value| c["mean_time"]["mean"].as_f64().unwrap();
         assert!(t(&b) > t(&a), "{kind}: {} vs {}", t(&b), t(&a));
         // Unit delay does not see the stretch at all.
         let (ua, ub) = (

@@ -30,11 +30,11 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn yaml(path: &Path) -> serde_yaml::Value {
-    serde_yaml::from_slice(&std::fs::read(path).expect("the report")).expect("YAML")
+fn yaml(path: &Path) -> serde_norway::Value {
+    serde_norway::from_slice(&std::fs::read(path).expect("the report")).expect("YAML")
 }
 
-fn num(v: &serde_yaml::Value) -> f64 {
+fn num(v: &serde_norway::Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("a number: {v:?}"))
 }
 

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use serde_yaml::Value;
+use serde_norway::Value;
 
 fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("fabric-univ-{}-{test}", std::process::id()));
@@ -34,7 +34,7 @@ fn report(args: &[&str], out: &Path) -> (String, Value) {
         "{args:?}: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let y = serde_yaml::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
+    let y = serde_norway::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
     (String::from_utf8(o.stdout).unwrap(), y)
 }
 

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use fabric::channel::solution::ChannelSolution;
 use fabric::layout::Embedding;
-use serde_yaml::Value;
+use serde_norway::Value;
 
 fn fabric() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fabric"))
@@ -113,7 +113,7 @@ fn selftest(html: &Path, fragment: &str, dir: &Path) -> Value {
     );
     let close = body.find("</pre>").unwrap();
     let json = unescape(&body[open..close]);
-    let report: Value = serde_yaml::from_str(&json)
+    let report: Value = serde_norway::from_str(&json)
         .unwrap_or_else(|e| panic!("the selftest report is not JSON ({e}): {json}"));
     let errors = report["errors"].as_sequence().expect("an error list");
     assert!(errors.is_empty(), "JavaScript errors in {url}: {errors:?}");

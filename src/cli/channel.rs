@@ -6,6 +6,7 @@ use super::*;
 /// `fabric analyze`.
 pub(super) fn run_analyze(args: AnalyzeArgs) -> Result<i32> {
     check_output_paths(&[&args.file], &outputs_of(&args.output, &args.svg))?;
+    args.format.check::<report::model::AnalysisReport>()?;
     let problem = read_problem(&args.file)?;
     crate::limits::check_channel(&problem, None)?;
     let analysis = analyze(&problem, args.max_layers);
@@ -13,7 +14,10 @@ pub(super) fn run_analyze(args: AnalyzeArgs) -> Result<i32> {
     if let Some(path) = &args.output {
         outputs.push((
             path.clone(),
-            report::yaml::analysis_yaml(&problem, &analysis),
+            report::model::render(
+                &report::model::AnalysisReport::new(&problem, &analysis),
+                args.format.format,
+            )?,
         ));
     }
     if let Some(path) = &args.svg {
@@ -27,6 +31,7 @@ pub(super) fn run_analyze(args: AnalyzeArgs) -> Result<i32> {
 /// `fabric separation`.
 pub(super) fn run_separation(args: SeparationArgs) -> Result<i32> {
     check_output_paths(&[&args.file], &outputs_of(&args.output, &None))?;
+    args.format.check::<report::model::SeparationReport>()?;
     let problem = read_problem(&args.file)?;
     let pairs = crate::channel::analysis::crossing_pairs(&problem);
     if let Some(&(a, b)) = pairs.first() {
@@ -53,7 +58,10 @@ pub(super) fn run_separation(args: SeparationArgs) -> Result<i32> {
         top_x: cut.top_x - ext.shift,
         ..cut
     };
-    let text = report::yaml::separation_yaml(problem.name(), sep, width, &cut);
+    let text = report::model::render(
+        &report::model::SeparationReport::new(problem.name(), sep, width, &cut),
+        args.format.format,
+    )?;
     if let Some(path) = &args.output {
         write_all_or_nothing(&[(path.clone(), text)])?;
     }
@@ -81,11 +89,14 @@ pub(super) fn run_separation(args: SeparationArgs) -> Result<i32> {
 /// `fabric switchbox`.
 pub(super) fn run_switchbox(args: SwitchboxArgs) -> Result<i32> {
     check_output_paths(&[&args.file], &outputs_of(&args.output, &None))?;
+    args.format.check::<report::model::SwitchboxReport>()?;
     let text = read_text(&args.file)?;
     let sb = crate::io::parse_switchbox(&text, &args.file.display().to_string())?;
     let check = crate::channel::switchbox::check(&sb);
     if let Some(path) = &args.output {
-        write_all_or_nothing(&[(path.clone(), report::yaml::switchbox_yaml(&sb, &check))])?;
+        let report = report::model::SwitchboxReport::new(&sb, &check);
+        let text = report::model::render(&report, args.format.format)?;
+        write_all_or_nothing(&[(path.clone(), text)])?;
     }
     let opt = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
     println!(

@@ -166,6 +166,15 @@ pub fn layout_file_text(args: &LayoutArgs) -> Result<String> {
 pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
     check_output_paths(&[], &outputs_with_html(&args.output, &args.svg, &args.html))?;
     check_options(args)?;
+    if args.sweep {
+        args.format.check::<report::model::SweepReport>()?;
+    } else if args.format.format != report::model::Format::Yaml {
+        return Err(Error::Usage(
+            "a single layout is written as YAML (docs/formats.md section 4c); \
+             --format json and csv apply to --sweep"
+                .into(),
+        ));
+    }
     let delay = args.delay.delay.clone();
     if args.sweep {
         return run_sweep(args);
@@ -254,13 +263,16 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
     if let Some(path) = &args.output {
         outputs.push((
             path.clone(),
-            report::yaml::sweep_yaml(
-                args.kind.name(),
-                args.kind.takes_dims().then_some(dims),
-                &rows,
-                area_exp,
-                wire_exp,
-            ),
+            report::model::render(
+                &report::model::SweepReport::new(
+                    args.kind.name(),
+                    args.kind.takes_dims().then_some(dims),
+                    &rows,
+                    area_exp,
+                    wire_exp,
+                ),
+                args.format.format,
+            )?,
         ));
     }
     if let Some(path) = &args.svg {

@@ -13,6 +13,7 @@ mod build;
 mod channel;
 mod export;
 mod files;
+mod format;
 mod fsm;
 mod layout;
 mod route;
@@ -24,6 +25,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
+
+pub use format::FormatArgs;
 
 use crate::channel::analysis::analyze;
 use crate::channel::layer_model::LayerModel;
@@ -140,7 +143,7 @@ impl RouteArgs {
 pub struct AnalyzeArgs {
     /// Channel file: classic text, YACR2 `column bottom top`, or YAML.
     pub file: PathBuf,
-    /// Write the analysis as YAML.
+    /// Write the analysis report (schema fabric.analysis; see --format).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
     /// Draw the channel (pins, net spans, density profile) as SVG.
@@ -149,6 +152,9 @@ pub struct AnalyzeArgs {
     /// Report width lower bounds for 1 to this many layers.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub max_layers: u32,
+    /// The report's format.
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 /// Arguments of `fabric route`.
@@ -208,7 +214,7 @@ pub struct RouteArgs {
     /// Seed of the jittered assignments (same input and seed, same output).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Write the routed channel as YAML (FORMATS.md section 3).
+    /// Write the routed channel (schema fabric.route, FORMATS.md section 3; see --format).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
     /// Draw the routed channel as SVG.
@@ -217,6 +223,9 @@ pub struct RouteArgs {
     /// Write a self-contained HTML viewer of the routing (docs/viewer.md).
     #[arg(long)]
     pub html: Option<PathBuf>,
+    /// The report's format.
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 /// Arguments of `fabric separation`.
@@ -224,9 +233,12 @@ pub struct RouteArgs {
 pub struct SeparationArgs {
     /// Channel file: classic text, YACR2 `column bottom top`, or YAML.
     pub file: PathBuf,
-    /// Write the result as YAML.
+    /// Write the result (schema fabric.separation; see --format).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// The report's format.
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 /// A wire delay function with its text as given (the report repeats it).
@@ -317,6 +329,9 @@ pub struct LayoutArgs {
     /// Write a self-contained HTML viewer of the layout (docs/viewer.md).
     #[arg(long, conflicts_with = "sweep")]
     pub html: Option<PathBuf>,
+    /// The sweep's format (a single layout is written as YAML).
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 /// Arguments of `fabric verify-layout`.
@@ -331,9 +346,12 @@ pub struct VerifyLayoutArgs {
 pub struct SwitchboxArgs {
     /// Switchbox file (docs/formats.md section 2).
     pub file: PathBuf,
-    /// Write the result as YAML.
+    /// Write the result (schema fabric.switchbox; see --format).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// The report's format.
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 /// Arguments of `fabric verify`.

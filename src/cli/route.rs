@@ -47,6 +47,7 @@ pub(super) struct RouteJob {
     /// `Some` for the mulch router.
     mulch: Option<MulchPlan>,
     output: Option<PathBuf>,
+    format: crate::report::model::Format,
     svg: Option<PathBuf>,
     html: Option<PathBuf>,
 }
@@ -60,6 +61,7 @@ impl RouteJob {
             &[&args.file],
             &outputs_with_html(&args.output, &args.svg, &args.html),
         )?;
+        args.format.check::<report::model::RouteReport>()?;
         let problem = read_problem(&args.file)?;
         let kind = args.router.unwrap_or(if args.model.is_some() {
             RouterKind::Yacr
@@ -115,6 +117,7 @@ impl RouteJob {
             },
             mulch,
             output: args.output,
+            format: args.format.format,
             svg: args.svg,
             html: args.html,
         })
@@ -238,20 +241,17 @@ fn verified(job: &RouteJob, solution: &ChannelSolution, router_name: &str) -> Re
     Ok(metrics)
 }
 
-/// The YAML (with MulCh's report and the exact partition's) and the SVG.
+/// The report (with MulCh's section and the exact partition's) and the SVG.
 fn write_outputs(job: &RouteJob, r: &Routed) -> Result<()> {
     let mut outputs = Vec::new();
     if let Some(path) = &job.output {
-        let mut text = report::yaml::solution_yaml(&r.solution, &r.metrics);
-        if let Some(m) = &r.mulch {
-            text.push_str(&report::yaml::mulch_yaml(m));
-        }
-        if let (Some((e, routed)), Some(Exact::Solve { time_limit })) = (
-            r.mulch.as_ref().and_then(|m| m.exact.as_ref()),
-            job.mulch.as_ref().map(|p| p.exact),
-        ) {
-            text.push_str(&report::yaml::exact_yaml(e, routed.as_ref(), time_limit));
-        }
+        let time_limit = match job.mulch.as_ref().map(|p| p.exact) {
+            Some(Exact::Solve { time_limit }) => Some(time_limit),
+            _ => None,
+        };
+        let report =
+            report::model::RouteReport::new(&r.solution, &r.metrics, r.mulch.as_ref(), time_limit);
+        let text = report::model::render(&report, job.format)?;
         outputs.push((path.clone(), text));
     }
     if let Some(path) = &job.svg {

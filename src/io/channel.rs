@@ -338,7 +338,7 @@ fn parse_yacr(text: &str, file: &str) -> Result<RawChannel, ParseError> {
 fn parse_yaml(text: &str, file: &str) -> Result<RawChannel, ParseError> {
     let form = ChannelForm::Yaml;
     super::refuse_tags(text, file, Some(form.describe()))?;
-    let value: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
+    let value: serde_norway::Value = serde_norway::from_str(text).map_err(|e| {
         let loc = e
             .location()
             .map(|l| SourceLoc {
@@ -348,7 +348,7 @@ fn parse_yaml(text: &str, file: &str) -> Result<RawChannel, ParseError> {
             .unwrap_or_default();
         error(file, form, loc, format!("not valid YAML: {e}"))
     })?;
-    let serde_yaml::Value::Mapping(map) = value else {
+    let serde_norway::Value::Mapping(map) = value else {
         return Err(error(
             file,
             form,
@@ -366,8 +366,8 @@ fn parse_yaml(text: &str, file: &str) -> Result<RawChannel, ParseError> {
         let key_loc = yaml_key_loc(text, key);
         match key {
             "name" => match v {
-                serde_yaml::Value::String(s) => raw.name = s.clone(),
-                serde_yaml::Value::Number(n) => raw.name = n.to_string(),
+                serde_norway::Value::String(s) => raw.name = s.clone(),
+                serde_norway::Value::Number(n) => raw.name = n.to_string(),
                 _ => return Err(error(file, form, key_loc, "`name` must be a string".into())),
             },
             "top" | "bottom" | "left" | "right" => {
@@ -489,13 +489,13 @@ fn yaml_list(
     text: &str,
     file: &str,
     key: &str,
-    value: &serde_yaml::Value,
+    value: &serde_norway::Value,
 ) -> Result<Vec<RawEntry>, ParseError> {
     let form = ChannelForm::Yaml;
     let key_loc = yaml_key_loc(text, key);
-    let items: &[serde_yaml::Value] = match value {
-        serde_yaml::Value::Sequence(s) => s,
-        serde_yaml::Value::Null => &[],
+    let items: &[serde_norway::Value] = match value {
+        serde_norway::Value::Sequence(s) => s,
+        serde_norway::Value::Null => &[],
         _ => {
             return Err(error(
                 file,
@@ -511,8 +511,8 @@ fn yaml_list(
     for (i, item) in items.iter().enumerate() {
         let loc = if locs_ok { locs[i] } else { key_loc };
         let token = match item {
-            serde_yaml::Value::Number(n) => n.to_string(),
-            serde_yaml::Value::String(s) => format!("\"{s}\""),
+            serde_norway::Value::Number(n) => n.to_string(),
+            serde_norway::Value::String(s) => format!("\"{s}\""),
             other => format!("{other:?}"),
         };
         let value = net_id(&token)

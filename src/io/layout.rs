@@ -15,7 +15,7 @@ struct LayoutDoc {
     #[serde(default)]
     network: String,
     #[serde(default)]
-    parameters: BTreeMap<String, serde_yaml::Value>,
+    parameters: BTreeMap<String, serde_norway::Value>,
     dimensions: u32,
     #[serde(default)]
     nodes: Vec<NodeDoc>,
@@ -105,7 +105,7 @@ pub fn parse_layout(text: &str, file: &str) -> Result<LayoutFile, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     super::refuse_tags(text, file, None)?;
     refuse_other_reports(text, file)?;
-    let doc: LayoutDoc = serde_yaml::from_str(text).map_err(|e| {
+    let doc: LayoutDoc = serde_norway::from_str(text).map_err(|e| {
         let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
         error(file, line, column, e.to_string())
     })?;
@@ -170,8 +170,8 @@ pub fn parse_layout(text: &str, file: &str) -> Result<LayoutFile, ParseError> {
         .into_iter()
         .map(|(k, v)| {
             let s = match v {
-                serde_yaml::Value::String(s) => s,
-                other => serde_yaml::to_string(&other)
+                serde_norway::Value::String(s) => s,
+                other => serde_norway::to_string(&other)
                     .unwrap_or_default()
                     .trim()
                     .to_string(),

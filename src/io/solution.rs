@@ -5,54 +5,34 @@ use serde::Deserialize;
 use crate::channel::solution::{ChannelSolution, GroupType, LayerGroup, Metrics, Via, Wire};
 use crate::error::ParseError;
 use crate::geom::Point;
+use crate::report::model::route::{GroupRecord, MetricsRecord, ViaRecord, WireRecord};
+use crate::report::model::{ROUTE_SCHEMA, ROUTE_SCHEMA_VERSION};
 
+/// The header keys of a report, when it has them.
+#[derive(Deserialize)]
+struct HeaderDoc {
+    schema: Option<String>,
+    schema_version: Option<u32>,
+}
+
+/// A routed channel as read: a `fabric.route` report (YAML or JSON) or a
+/// hand-written file of the same keys without the header.
 #[derive(Deserialize)]
 struct SolutionDoc {
+    schema: Option<String>,
+    schema_version: Option<u32>,
     #[serde(default)]
     name: String,
     layers: u32,
     width: u32,
     columns: u32,
     #[serde(default)]
-    groups: Vec<GroupDoc>,
+    groups: Vec<GroupRecord>,
     #[serde(default)]
-    wires: Vec<WireDoc>,
+    wires: Vec<WireRecord>,
     #[serde(default)]
-    vias: Vec<ViaDoc>,
-    metrics: Option<MetricsDoc>,
-}
-
-#[derive(Deserialize)]
-struct GroupDoc {
-    #[serde(rename = "type")]
-    kind: String,
-    layers: Vec<u32>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WireDoc {
-    net: u32,
-    layer: u32,
-    from: [i64; 2],
-    to: [i64; 2],
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ViaDoc {
-    net: u32,
-    at: [i64; 2],
-    from: u32,
-    to: u32,
-}
-
-#[derive(Deserialize)]
-struct MetricsDoc {
-    width: u32,
-    net_length: u64,
-    vias: u64,
-    density: u32,
+    vias: Vec<ViaRecord>,
+    metrics: Option<MetricsRecord>,
 }
 
 /// A solution file: the routing and the figures it claims (if any).
@@ -65,7 +45,7 @@ pub struct SolutionFile {
     pub claimed: Option<Metrics>,
 }
 
-/// serde_yaml ends its messages with `at line L column C`, which the error
+/// serde_norway ends its messages with `at line L column C`, which the error
 /// already carries as its position.
 fn without_position(message: &str) -> String {
     match message.rfind(" at line ") {
@@ -78,19 +58,34 @@ fn without_position(message: &str) -> String {
 pub fn parse_solution(text: &str, file: &str) -> Result<SolutionFile, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     super::refuse_tags(text, file, Some("a routed-channel YAML file"))?;
-    let doc: SolutionDoc = serde_yaml::from_str(text).map_err(|e| {
-        let (line, column) = e
-            .location()
-            .map(|l| (l.line(), l.column()))
-            .unwrap_or((0, 0));
-        ParseError {
-            file: file.to_string(),
-            line,
-            column,
-            form: Some("a routed-channel YAML file"),
-            message: without_position(&e.to_string()),
+    let doc: SolutionDoc = match serde_norway::from_str(text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            // A report of another kind fails on its missing keys: name
+            // its kind instead.
+            if let Ok(header) = serde_norway::from_str::<HeaderDoc>(text) {
+                check_header(&header, file)?;
+            }
+            let (line, column) = e
+                .location()
+                .map(|l| (l.line(), l.column()))
+                .unwrap_or((0, 0));
+            return Err(ParseError {
+                file: file.to_string(),
+                line,
+                column,
+                form: Some("a routed-channel YAML file"),
+                message: without_position(&e.to_string()),
+            });
         }
-    })?;
+    };
+    check_header(
+        &HeaderDoc {
+            schema: doc.schema.clone(),
+            schema_version: doc.schema_version,
+        },
+        file,
+    )?;
     let point = |p: [i64; 2]| Point::new(p[0], p[1]);
     let solution = ChannelSolution {
         name: doc.name,
@@ -126,11 +121,29 @@ pub fn parse_solution(text: &str, file: &str) -> Result<SolutionFile, ParseError
             })
             .collect(),
     };
-    let claimed = doc.metrics.map(|m| Metrics {
-        width: m.width,
-        net_length: m.net_length,
-        vias: m.vias,
-        density: m.density,
-    });
+    let claimed = doc.metrics.map(Metrics::from);
     Ok(SolutionFile { solution, claimed })
+}
+
+/// A header, when the file has one, must name a routing report of a
+/// version this `fabric` reads.
+fn check_header(doc: &HeaderDoc, file: &str) -> Result<(), ParseError> {
+    let error = |message: String| ParseError {
+        file: file.to_string(),
+        line: 0,
+        column: 0,
+        form: Some("a routed-channel YAML file"),
+        message,
+    };
+    if let Some(schema) = doc.schema.as_deref().filter(|&s| s != ROUTE_SCHEMA) {
+        return Err(error(format!(
+            "a `{schema}` report, not a routed channel (`{ROUTE_SCHEMA}`)"
+        )));
+    }
+    match doc.schema_version {
+        Some(v) if v > ROUTE_SCHEMA_VERSION => Err(error(format!(
+            "schema version {v} is newer than this fabric reads ({ROUTE_SCHEMA_VERSION})"
+        ))),
+        _ => Ok(()),
+    }
 }

@@ -131,7 +131,7 @@ impl BbCell {
 
 /// The report as YAML.
 pub fn bb_yaml(r: &BbReport) -> String {
-    serde_yaml::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
+    serde_norway::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
 }
 
 /// The network's name as the command line spells it.

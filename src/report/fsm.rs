@@ -91,7 +91,7 @@ impl Realisation {
 
 /// The report as YAML.
 pub fn fsm_yaml(r: &FsmReport) -> String {
-    serde_yaml::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
+    serde_norway::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
 }
 
 fn kind_name(k: MachineKind) -> &'static str {

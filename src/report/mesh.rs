@@ -259,7 +259,7 @@ impl MeshCell {
 
 /// The report as YAML.
 pub fn mesh_yaml(r: &MeshReport) -> String {
-    serde_yaml::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
+    serde_norway::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
 }
 
 /// The terminal table: one line per cell.

@@ -1,4 +1,5 @@
-//! Reports: YAML, SVG and terminal tables. Everything here turns a computed
+//! Reports: typed report models (YAML and JSON, `model`), YAML written by
+//! hand for the jobs not yet moved there, SVG and terminal tables. Everything here turns a computed
 //! value into a string; nothing runs an algorithm or touches a file.
 
 #![warn(missing_docs)]
@@ -7,6 +8,7 @@ pub mod bay_bilardi;
 pub mod chart;
 pub mod fsm;
 pub mod mesh;
+pub mod model;
 pub mod open_loop;
 pub mod packet;
 pub mod svg;

@@ -174,12 +174,12 @@ pub struct PointReport {
 
 /// The report as YAML.
 pub fn open_loop_yaml(r: &OpenLoopReport) -> String {
-    serde_yaml::to_string(r).expect("the report serialises")
+    serde_norway::to_string(r).expect("the report serialises")
 }
 
 /// Read a report written by [`open_loop_yaml`].
 pub fn read_open_loop(text: &str) -> Result<OpenLoopReport, String> {
-    let r: OpenLoopReport = serde_yaml::from_str(text).map_err(|e| e.to_string())?;
+    let r: OpenLoopReport = serde_norway::from_str(text).map_err(|e| e.to_string())?;
     if r.schema != SCHEMA {
         return Err(format!("schema {} (this fabric reads {SCHEMA})", r.schema));
     }

@@ -185,7 +185,7 @@ fn link_use(cell: &Cell) -> Option<Vec<[f64; 2]>> {
 
 /// The report as YAML.
 pub fn packet_yaml(r: &PacketReport) -> String {
-    serde_yaml::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
+    serde_norway::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
 }
 
 /// The terminal table.

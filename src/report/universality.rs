@@ -226,7 +226,7 @@ pub fn universality_report(s: &Setting, delay: &str, u: Universality) -> Univers
 
 /// The YAML text.
 pub fn universality_yaml(r: &UniversalityReport) -> String {
-    serde_yaml::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
+    serde_norway::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
 }
 
 fn lemma10_table(r: &UniversalityReport) -> String {
@@ -421,7 +421,7 @@ mod tests {
                 None => assert_eq!(c.verdict, Verdict::Shape),
             }
         }
-        let y: serde_yaml::Value = serde_yaml::from_str(&universality_yaml(&r)).unwrap();
+        let y: serde_norway::Value = serde_norway::from_str(&universality_yaml(&r)).unwrap();
         assert_eq!(y["schema"].as_u64(), Some(SCHEMA as u64));
         assert_eq!(y["lemma10"]["levels"].as_sequence().unwrap().len(), 8);
         let table = universality_table(&r);

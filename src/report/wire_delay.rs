@@ -107,7 +107,7 @@ pub fn merge_rows(trials: &[TrialFigures]) -> Vec<DistanceRow> {
 
 /// The report as YAML.
 pub fn wire_delay_yaml(r: &WireDelayReport) -> String {
-    serde_yaml::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
+    serde_norway::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
 }
 
 fn name<T: clap::ValueEnum>(v: T) -> String {

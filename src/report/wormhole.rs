@@ -337,7 +337,7 @@ fn traffic_name(t: Pattern) -> &'static str {
 
 /// The report as YAML.
 pub fn wormhole_yaml(r: &WormReport) -> String {
-    serde_yaml::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
+    serde_norway::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
 }
 
 /// The terminal table: one line per cell, then the paper's tables when

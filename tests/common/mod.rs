@@ -26,3 +26,52 @@ pub fn bundled(name: &str) -> ChannelProblem {
     let text = std::fs::read_to_string(&path).expect("bundled benchmark");
     fabric::io::parse_channel(&text, &path).expect("valid benchmark")
 }
+
+/// Parse a report `fabric` wrote (YAML or JSON) and, when it names its
+/// schema, validate it against the schema shipped in `docs/schema/`
+/// (python3's `jsonschema`); the report as JSON.
+pub fn checked_report(text: &str) -> serde_json::Value {
+    let value: serde_json::Value = serde_norway::from_str(text).expect("a report parses");
+    if let Some(schema) = value.get("schema").and_then(|s| s.as_str()) {
+        validate(&value, schema);
+    }
+    value
+}
+
+/// Validate `value` against `docs/schema/SCHEMA.schema.json`; panics with
+/// the validator's message when it does not conform.
+pub fn validate(value: &serde_json::Value, schema: &str) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let path = format!(
+        "{}/docs/schema/{schema}.schema.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    assert!(
+        std::path::Path::new(&path).exists(),
+        "no shipped schema {path}"
+    );
+    let script = "import json, sys, jsonschema\n\
+        schema = json.load(open(sys.argv[1]))\n\
+        jsonschema.validators.validator_for(schema).check_schema(schema)\n\
+        jsonschema.validate(json.load(sys.stdin), schema)\n";
+    let mut child = Command::new("python3")
+        .args(["-c", script, &path])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 runs (with jsonschema: pip install jsonschema)");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(value.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "a {schema} report fails its schema:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -328,7 +328,7 @@ fn run_setup(args: &OpenLoopArgs, s: &Setup) -> Result<ConfigReport> {
 
 /// An enum's name as its serde form gives it.
 fn serde_name<T: serde::Serialize>(v: &T) -> String {
-    serde_yaml::to_string(v).map_or_else(|_| String::new(), |s| s.trim().to_string())
+    serde_norway::to_string(v).map_or_else(|_| String::new(), |s| s.trim().to_string())
 }
 
 /// `fabric simulate open-loop`.

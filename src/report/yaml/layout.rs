@@ -1,4 +1,4 @@
-//! YAML writers of layouts (FORMATS.md section 4) and of size sweeps.
+//! YAML writer of layouts (FORMATS.md section 4).
 
 use std::fmt::Write;
 
@@ -97,45 +97,4 @@ fn quote_if_needed(s: &str) -> String {
     } else {
         quote(s)
     }
-}
-
-/// The table of `fabric layout KIND --sweep --output`, with the mesh's or
-/// torus's dimensions (`dims`, `None` for the other families).
-pub fn sweep_yaml(
-    kind: &str,
-    dims: Option<crate::layout::Dims>,
-    rows: &[crate::layout::sweep::SweepRow],
-    area_exponent: Option<f64>,
-    wire_exponent: Option<f64>,
-) -> String {
-    let mut o = String::new();
-    let opt = |e: Option<f64>| e.map_or("null".to_string(), |e| format!("{e:.4}"));
-    let _ = writeln!(o, "network: {}", scalar(kind));
-    if let Some(d) = dims {
-        let _ = writeln!(o, "dims: {}", d.count());
-    }
-    let _ = writeln!(
-        o,
-        "fitted_exponent: {{area: {}, max_wire_length: {}}}   # least squares on log-log",
-        opt(area_exponent),
-        opt(wire_exponent)
-    );
-    o.push_str("sizes:\n");
-    for r in rows {
-        let _ = writeln!(
-            o,
-            "  - {{n: {}, side: {}, recurrence_side: {}, area: {}, total_wire_length: {}, max_wire_length: {}, formula_max_wire_length: {}, nodes: {}, edges: {}, crossings: {}}}",
-            r.n,
-            r.side,
-            r.recurrence_side,
-            r.area,
-            r.total_wire_length,
-            r.max_wire_length,
-            r.formula_max_wire.map_or("null".to_string(), |w| w.to_string()),
-            r.nodes,
-            r.edges,
-            r.crossings
-        );
-    }
-    o
 }

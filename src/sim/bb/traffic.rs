@@ -381,7 +381,7 @@ mod tests {
         ];
         assert_eq!(names, want);
         for (w, name) in Workload::value_variants().iter().zip(want) {
-            assert_eq!(serde_yaml::to_string(w).unwrap().trim(), name);
+            assert_eq!(serde_norway::to_string(w).unwrap().trim(), name);
         }
     }
 }

@@ -32,7 +32,7 @@ fn report_names_are_flag_names() {
     fn same<T: ValueEnum + serde::Serialize>() {
         for v in T::value_variants() {
             let flag = v.to_possible_value().unwrap().get_name().to_string();
-            let yaml = serde_yaml::to_string(v).unwrap();
+            let yaml = serde_norway::to_string(v).unwrap();
             assert_eq!(yaml.trim(), flag);
         }
     }

@@ -234,7 +234,7 @@ fn runs_are_deterministic() {
             let c = run_algorithm_a(&net, &msgs, &p, &mut trial_rng(4, 2)).expect("runs");
             assert_eq!(a, b);
             assert_ne!(a.arrival, c.arrival);
-            assert!(serde_yaml::to_string(&a)
+            assert!(serde_norway::to_string(&a)
                 .expect("serializes")
                 .contains("theorem4"));
         }

@@ -1,0 +1,368 @@
+//! The typed reports: the shipped JSON Schemas equal the ones generated from
+//! the types, every job's report conforms to its schema, YAML and JSON of
+//! the same run carry the same data with no ragged records, the examples in
+//! docs/formats.md are real output, and `fabric verify` reads routing
+//! reports back in either format. To rewrite `docs/schema/` and the
+//! examples after a deliberate change:
+//!
+//! `FABRIC_SCHEMA=update cargo test --release --test reports`
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use fabric::report::model::schemas;
+
+mod common;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn updating() -> bool {
+    std::env::var("FABRIC_SCHEMA").as_deref() == Ok("update")
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fabric-reports-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `fabric ARGS`, run from the repository's root.
+fn fabric(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fabric"));
+    cmd.current_dir(root()).args(args);
+    cmd
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output().expect("the fabric binary runs")
+}
+
+#[test]
+fn shipped_schemas_equal_the_generated_ones() {
+    let dir = root().join("docs/schema");
+    let generated = schemas();
+    for (name, text) in &generated {
+        let path = dir.join(name);
+        if updating() {
+            std::fs::write(&path, text).unwrap();
+            continue;
+        }
+        let shipped = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            &shipped == text,
+            "{} differs from the schema of the types; regenerate with \
+             FABRIC_SCHEMA=update cargo test --release --test reports",
+            path.display()
+        );
+    }
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut expected: Vec<String> = generated.into_iter().map(|(n, _)| n).collect();
+    expected.sort();
+    assert_eq!(
+        names, expected,
+        "docs/schema/ holds exactly the generated schemas"
+    );
+}
+
+/// Every list of mappings in `v` has the same keys in every record.
+fn assert_not_ragged(v: &serde_json::Value, at: &str) {
+    match v {
+        serde_json::Value::Array(items) => {
+            let keys = |x: &serde_json::Value| {
+                x.as_object().map(|o| o.keys().cloned().collect::<Vec<_>>())
+            };
+            if let Some(first) = items.first().and_then(keys) {
+                for (k, item) in items.iter().enumerate() {
+                    // Records tagged by `kind` may differ by variant.
+                    if item.get("kind").is_none() {
+                        assert_eq!(keys(item).as_ref(), Some(&first), "{at}[{k}] is ragged");
+                    }
+                }
+            }
+            for (k, item) in items.iter().enumerate() {
+                assert_not_ragged(item, &format!("{at}[{k}]"));
+            }
+        }
+        serde_json::Value::Object(map) => {
+            for (key, item) in map {
+                assert_not_ragged(item, &format!("{at}.{key}"));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// One job of every report kind, with its schema and exit code.
+const JOBS: &[(&str, &[&str], i32)] = &[
+    (
+        "fabric.analysis",
+        &["analyze", "benchmarks/channels/dde.txt"],
+        0,
+    ),
+    (
+        "fabric.analysis",
+        &["analyze", "benchmarks/channels/yk_textbook12.txt"],
+        0,
+    ),
+    (
+        "fabric.route",
+        &["route", "benchmarks/channels/dde.txt", "--layers", "4"],
+        0,
+    ),
+    (
+        "fabric.route",
+        &[
+            "route",
+            "benchmarks/channels/burstein.txt",
+            "--layers",
+            "3",
+            "--extra-b-layers",
+            "1",
+        ],
+        0,
+    ),
+    (
+        "fabric.route",
+        &[
+            "route",
+            "benchmarks/channels/yk_textbook12.txt",
+            "--layers",
+            "3",
+            "--exact",
+            "--time-limit",
+            "20",
+        ],
+        0,
+    ),
+    (
+        "fabric.route",
+        &["route", "docs/examples/small.txt", "--router", "yacr"],
+        0,
+    ),
+    (
+        "fabric.separation",
+        &["separation", "docs/examples/stair.txt"],
+        0,
+    ),
+    (
+        "fabric.switchbox",
+        &["switchbox", "benchmarks/switchboxes/small.txt"],
+        0,
+    ),
+    (
+        "fabric.switchbox",
+        &["switchbox", "benchmarks/switchboxes/tight.txt"],
+        1,
+    ),
+    ("fabric.sweep", &["layout", "htree", "--sweep"], 0),
+    (
+        "fabric.sweep",
+        &["layout", "torus", "--sweep", "--dims", "2"],
+        0,
+    ),
+];
+
+/// A CSV field as the JSON value it stands for: empty is `null`.
+fn csv_field(field: &str) -> serde_json::Value {
+    if field.is_empty() {
+        serde_json::Value::Null
+    } else {
+        serde_json::from_str(field).unwrap_or_else(|_| field.into())
+    }
+}
+
+#[test]
+fn csv_of_a_sweep_is_its_sizes_table_and_other_reports_refuse_it() {
+    let dir = scratch("csv");
+    let (json, csv) = (dir.join("s.json"), dir.join("s.csv"));
+    let sweep = ["layout", "fat-tree", "--sweep"];
+    let o = run(fabric(&sweep)
+        .arg("-o")
+        .arg(&json)
+        .args(["--format", "json"]));
+    assert!(o.status.success(), "{o:?}");
+    let o = run(fabric(&sweep).arg("-o").arg(&csv).args(["--format", "csv"]));
+    assert!(o.status.success(), "{o:?}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let sizes = report["sizes"].as_array().unwrap();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let keys: Vec<&str> = sizes[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    let mut sorted = header.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, keys, "the header names the record's keys");
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), sizes.len());
+    for (row, size) in rows.iter().zip(sizes) {
+        for (field, key) in row.split(',').zip(&header) {
+            assert_eq!(csv_field(field), size[key], "{key} in {row}");
+        }
+    }
+    // Reports without a table: a usage error before any work, no file.
+    let out = dir.join("r.csv");
+    let o = run(
+        fabric(&["route", "benchmarks/channels/dde.txt", "--format", "csv"])
+            .arg("-o")
+            .arg(&out),
+    );
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--format csv applies to"));
+    assert!(!out.exists());
+    let o = run(
+        fabric(&["layout", "htree", "--size", "16", "--format", "json"])
+            .arg("-o")
+            .arg(&out),
+    );
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn yaml_and_json_of_a_run_carry_the_same_data_and_conform() {
+    let dir = scratch("formats");
+    for (k, (schema, args, code)) in JOBS.iter().enumerate() {
+        let yaml_path = dir.join(format!("{k}.yaml"));
+        let json_path = dir.join(format!("{k}.json"));
+        let o = run(fabric(args).arg("-o").arg(&yaml_path));
+        assert_eq!(o.status.code(), Some(*code), "{args:?}: {:?}", o);
+        let o = run(fabric(args)
+            .arg("-o")
+            .arg(&json_path)
+            .args(["--format", "json"]));
+        assert_eq!(o.status.code(), Some(*code), "{args:?} json: {:?}", o);
+        let yaml_text = std::fs::read_to_string(&yaml_path).unwrap();
+        let json_text = std::fs::read_to_string(&json_path).unwrap();
+        assert!(yaml_text.starts_with("schema: fabric."), "{args:?}");
+        assert!(
+            json_text.starts_with("{\n  \"schema\": \"fabric."),
+            "{args:?}"
+        );
+        let from_yaml = common::checked_report(&yaml_text);
+        let from_json: serde_json::Value = serde_json::from_str(&json_text).unwrap();
+        common::validate(&from_json, schema);
+        assert_eq!(from_yaml, from_json, "{args:?}: YAML and JSON differ");
+        assert_eq!(from_json["schema"], *schema, "{args:?}");
+        assert_eq!(from_json["schema_version"], 2, "{args:?}");
+        assert_eq!(from_json["fabric_version"], env!("CARGO_PKG_VERSION"));
+        assert_not_ragged(&from_json, schema);
+    }
+}
+
+#[test]
+fn verify_reads_routing_reports_in_both_formats_and_refuses_others() {
+    let dir = scratch("verify");
+    let dde = "benchmarks/channels/dde.txt";
+    for (name, format) in [("r.json", "json"), ("r.yaml", "yaml")] {
+        let out = dir.join(name);
+        let o = run(fabric(&["route", dde, "--layers", "4", "--format", format])
+            .arg("-o")
+            .arg(&out));
+        assert!(o.status.success(), "{o:?}");
+        let v = run(fabric(&["verify", "--strict", dde]).arg(&out));
+        assert!(v.status.success(), "{name}: {v:?}");
+    }
+    // A report of another kind, and one of a newer version: exit 2.
+    let sep = dir.join("sep.yaml");
+    let o = run(fabric(&["separation", "docs/examples/stair.txt"])
+        .arg("-o")
+        .arg(&sep));
+    assert!(o.status.success());
+    let v = run(fabric(&["verify", dde]).arg(&sep));
+    assert_eq!(v.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&v.stderr).contains("`fabric.separation` report"));
+    let text = std::fs::read_to_string(dir.join("r.yaml")).unwrap();
+    let newer = dir.join("newer.yaml");
+    std::fs::write(
+        &newer,
+        text.replacen("schema_version: 2", "schema_version: 9", 1),
+    )
+    .unwrap();
+    let v = run(fabric(&["verify", dde]).arg(&newer));
+    assert_eq!(v.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&v.stderr).contains("schema version 9 is newer"));
+}
+
+/// The output a doc example stands for: the report of `fabric ARGS`, or
+/// with `| key K` only its key K.
+fn example_output(directive: &str, dir: &Path, k: usize) -> String {
+    let (command, key) = match directive.split_once(" | key ") {
+        Some((c, key)) => (c, Some(key.trim())),
+        None => (directive, None),
+    };
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    let out = dir.join(format!("example{k}.yaml"));
+    let o = run(fabric(&args).arg("-o").arg(&out));
+    assert!(out.exists(), "{directive}: no report written: {o:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    if !args.contains(&"csv") {
+        common::checked_report(&text);
+    }
+    match key {
+        None => text,
+        Some(key) => {
+            let value: serde_norway::Mapping = serde_norway::from_str(&text).unwrap();
+            let mut only = serde_norway::Mapping::new();
+            let k = serde_norway::Value::from(key);
+            only.insert(k.clone(), value.get(&k).expect("the key").clone());
+            serde_norway::to_string(&only).unwrap()
+        }
+    }
+}
+
+#[test]
+fn formats_md_examples_are_real_output() {
+    let path = root().join("docs/formats.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let dir = scratch("docs");
+    let lines: Vec<&str> = doc.lines().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    let mut checked = 0;
+    while i < lines.len() {
+        out.push(lines[i].to_string());
+        let directive = lines[i]
+            .strip_prefix("<!-- output of: ")
+            .and_then(|l| l.strip_suffix(" -->"));
+        let Some(directive) = directive else {
+            i += 1;
+            continue;
+        };
+        let fence = lines.get(i + 1).copied().unwrap_or_default();
+        assert!(fence.starts_with("```"), "{directive}");
+        let end = (i + 2..lines.len())
+            .find(|&j| lines[j] == "```")
+            .expect("a closed block");
+        let shown = lines[i + 2..end].join("\n") + "\n";
+        let real = example_output(directive, &dir, checked);
+        checked += 1;
+        if !updating() {
+            assert!(
+                shown == real,
+                "docs/formats.md: the example of `{directive}` differs from the output:\n{real}\n\
+                 (FABRIC_SCHEMA=update cargo test --release --test reports rewrites it)"
+            );
+        }
+        out.push(fence.into());
+        out.extend(real.lines().map(str::to_string));
+        out.push("```".into());
+        i = end + 1;
+    }
+    assert!(checked >= 5, "only {checked} examples checked");
+    if updating() {
+        std::fs::write(&path, out.join("\n") + "\n").unwrap();
+    }
+}
