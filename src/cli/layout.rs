@@ -182,6 +182,19 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
     run_one(args, &delay)
 }
 
+/// The size axis of a sweep's chart.
+fn size_axis(kind: LayoutKind) -> &'static str {
+    if kind.is_tree_of_meshes() {
+        "n (root mesh side)"
+    } else if kind == LayoutKind::Butterfly {
+        "N (rows)"
+    } else if kind.takes_dims() {
+        "n (side)"
+    } else {
+        "n (processors)"
+    }
+}
+
 /// What a sweep holds each size's side against.
 fn held_against(kind: LayoutKind) -> &'static str {
     match kind {
@@ -229,15 +242,7 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
     if tty {
         eprint!("\r\x1b[K");
     }
-    let x_name = if args.kind.is_tree_of_meshes() {
-        "n (root mesh side)"
-    } else if args.kind == LayoutKind::Butterfly {
-        "N (rows)"
-    } else if args.kind.takes_dims() {
-        "n (side)"
-    } else {
-        "n (processors)"
-    };
+    let x_name = size_axis(args.kind);
     let exponent = |f: &dyn Fn(&sweep::SweepRow) -> u64| {
         sweep::fitted_exponent(
             &rows
