@@ -1,7 +1,5 @@
 //! The `fabric` command line: parse arguments, run, map errors to exit codes.
 
-use clap::Parser;
-
 fn main() {
     // A closed stdout (`fabric ... | head`) ends the run quietly, as a
     // SIGPIPE would, instead of a panic message.
@@ -18,7 +16,7 @@ fn main() {
         }
         default_hook(info);
     }));
-    let cli = fabric::cli::Cli::parse();
+    let cli = fabric::cli::parse_args();
     match fabric::cli::run(cli) {
         Ok(code) => std::process::exit(code),
         Err(e) => {

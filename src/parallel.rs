@@ -13,11 +13,31 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-/// Cores not yet held: one fewer than the machine's (the calling thread's).
+/// The thread count set by [`set_threads`], if any.
+static THREADS: OnceLock<usize> = OnceLock::new();
+
+/// Use at most `threads` threads for all parallel work of the process:
+/// these spare cores and rayon's global pool both. Call it once, before
+/// any parallel work; a second call, or one after rayon's pool has
+/// started, changes nothing.
+pub fn set_threads(threads: usize) {
+    let threads = threads.max(1);
+    if THREADS.set(threads).is_ok() {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global();
+    }
+}
+
+/// Cores not yet held: one fewer than the threads allowed (the calling
+/// thread's), by default the machine's cores.
 fn spare() -> &'static AtomicUsize {
     static SPARE: OnceLock<AtomicUsize> = OnceLock::new();
     SPARE.get_or_init(|| {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = THREADS
+            .get()
+            .copied()
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         AtomicUsize::new(cores.saturating_sub(1))
     })
 }

@@ -170,3 +170,61 @@ fn a_run_stopped_by_max_cycles_is_marked_incomplete() {
         text(&o)
     );
 }
+
+#[test]
+fn completions_and_man_page_come_from_the_parser() {
+    let o = fabric(&["completions", "bash"]);
+    assert!(o.status.success());
+    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(t.contains("_fabric") && t.contains("verify-layout"), "{t}");
+    let o = fabric(&["man"]);
+    assert!(o.status.success());
+    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        t.contains(".TH fabric") && t.contains(".TH fabric-route"),
+        "{}",
+        &t[..200.min(t.len())]
+    );
+    assert!(
+        t.contains("\\-\\-layers"),
+        "the route page lists its options"
+    );
+}
+
+#[test]
+fn threads_quiet_and_color_are_global_conventions() {
+    let dir = scratch("globals");
+    let one = dir.join("one.yaml");
+    let two = dir.join("two.yaml");
+    for (j, out) in [("1", &one), ("2", &two)] {
+        let o = fabric(&[
+            "-j",
+            j,
+            "-q",
+            "route",
+            DDE,
+            "--layers",
+            "4",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+    }
+    assert_eq!(
+        std::fs::read(&one).unwrap(),
+        std::fs::read(&two).unwrap(),
+        "the same routing whatever the thread count"
+    );
+    assert_eq!(fabric(&["-j", "0", "route", DDE]).status.code(), Some(2));
+    let o = fabric(&["--color", "always", "route"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains('\u{1b}'),
+        "coloured"
+    );
+    let o = fabric(&["--color", "never", "route"]);
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains('\u{1b}'),
+        "plain"
+    );
+}

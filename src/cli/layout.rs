@@ -212,7 +212,7 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
     use crate::layout::sweep;
     let dims = args.dims.unwrap_or_default();
     let sizes = args.kind.sweep_sizes(dims);
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let tty = crate::cli::progress_on();
     let mut rows = Vec::new();
     for &n in &sizes {
         if tty {

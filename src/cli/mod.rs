@@ -17,6 +17,7 @@ mod format;
 mod fsm;
 mod layout;
 mod route;
+mod shell;
 mod simulate;
 mod universality;
 mod view;
@@ -52,6 +53,71 @@ pub struct Cli {
     /// before they start (exit 2; docs/limits.md)
     #[arg(long, global = true, value_name = "GIB", default_value_t = 16.0, value_parser = parse_gib)]
     pub memory: f64,
+    /// Threads for all parallel work [default: the machine's cores]; the
+    /// results are the same for any count
+    #[arg(long, short = 'j', global = true, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// No progress lines (they are shown only on a terminal anyway)
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+    /// When to colour help and error messages
+    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+}
+
+/// When to colour the terminal output (`--color`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    /// On a terminal only.
+    Auto,
+    /// Always, even in a pipe.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorWhen {
+    /// The same choice in clap's terms.
+    pub fn clap(self) -> clap::ColorChoice {
+        match self {
+            ColorWhen::Auto => clap::ColorChoice::Auto,
+            ColorWhen::Always => clap::ColorChoice::Always,
+            ColorWhen::Never => clap::ColorChoice::Never,
+        }
+    }
+}
+
+/// Parse the process's arguments, colouring help and errors as `--color`
+/// asks (looked up before the full parse, so its own errors obey it).
+pub fn parse_args() -> Cli {
+    use clap::{CommandFactory, FromArgMatches};
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let mut color = ColorWhen::Auto;
+    for (k, a) in args.iter().enumerate() {
+        let a = a.to_string_lossy();
+        let value = match a.strip_prefix("--color") {
+            Some(rest) if rest.starts_with('=') => Some(rest[1..].to_string()),
+            Some("") => args.get(k + 1).map(|v| v.to_string_lossy().into_owned()),
+            _ => None,
+        };
+        if let Some(v) = value.and_then(|v| <ColorWhen as clap::ValueEnum>::from_str(&v, true).ok())
+        {
+            color = v;
+        }
+    }
+    let matches = Cli::command().color(color.clap()).get_matches_from(args);
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// Whether `-q` was given.
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether progress lines are shown: on a terminal (standard error) and
+/// without `-q`.
+pub fn progress_on() -> bool {
+    !QUIET.load(std::sync::atomic::Ordering::Relaxed)
+        && std::io::IsTerminal::is_terminal(&std::io::stderr())
 }
 
 /// A positive number of GiB, at most 2^20.
@@ -129,6 +195,13 @@ pub enum Command {
         fabric view dde.yaml --problem benchmarks/channels/dde.txt -o dde.html\n  \
         fabric view htree.yaml -o htree.html")]
     View(view::ViewArgs),
+    /// Shell completions (bash, zsh, fish, elvish, powershell) to standard output.
+    #[command(after_help = "Example:\n  \
+        fabric completions bash > ~/.local/share/bash-completion/completions/fabric")]
+    Completions(shell::CompletionsArgs),
+    /// The man page of fabric and its subcommands (roff) to standard output.
+    #[command(after_help = "Example:\n  fabric man > fabric.1 && man ./fabric.1")]
+    Man,
 }
 
 impl RouteArgs {
@@ -434,6 +507,10 @@ pub(crate) fn outputs_with_html<'a>(
 /// Run a parsed command line; returns the exit code on success.
 pub fn run(cli: Cli) -> Result<i32> {
     crate::limits::set_budget((cli.memory * (1u64 << 30) as f64) as u64);
+    if let Some(n) = cli.threads {
+        crate::parallel::set_threads(usize::from(n));
+    }
+    QUIET.store(cli.quiet, std::sync::atomic::Ordering::Relaxed);
     match cli.command {
         Command::Analyze(args) => channel::run_analyze(args),
         Command::Route(args) => route::run_route(args),
@@ -447,5 +524,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Fsm(args) => fsm::run(&args),
         Command::Export(command) => export::run(command),
         Command::View(args) => view::run(&args),
+        Command::Completions(args) => shell::run_completions(&args),
+        Command::Man => shell::run_man(),
     }
 }

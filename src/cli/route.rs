@@ -155,7 +155,7 @@ pub(super) fn run_route(args: RouteArgs) -> Result<i32> {
 fn route(job: &RouteJob) -> Result<(ChannelSolution, Option<MulchResult>, f64)> {
     let problem = &job.problem;
     let start = Instant::now();
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let tty = crate::cli::progress_on();
     let mut observer = |event: RouteEvent| {
         if tty {
             let RouteEvent::Trying { width, method } = event;

@@ -233,7 +233,7 @@ pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
             });
         }
     }
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let tty = crate::cli::progress_on();
     let start = Instant::now();
     let mut cells = Vec::new();
     for (i, s) in settings.iter().enumerate() {

@@ -247,7 +247,7 @@ fn rates_on<F: FabricFigures>(
     start: Instant,
 ) -> Vec<SimRun> {
     let (traffic, policy) = (job.traffic, job.policy);
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let tty = crate::cli::progress_on();
     let total = job.trials * job.rates.len() as u64;
     let finished = AtomicU64::new(0);
     let progress = || {

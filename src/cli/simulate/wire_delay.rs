@@ -229,7 +229,7 @@ pub fn run(args: &WireDelayArgs) -> Result<i32> {
             Routable::new(&n.embedding).map_err(|e| Error::Usage(format!("{}: {e}", n.layout)))
         })
         .collect::<Result<_>>()?;
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let tty = crate::cli::progress_on();
     let total = nets.len() * args.delay.len() * args.traffic.len();
     let mut cells = Vec::new();
     for (net, laid) in nets.iter().zip(&routable) {

@@ -105,7 +105,7 @@ pub struct ButterflyArgs {
           required_unless_present = "layout")]
     pub size: Vec<u32>,
     /// Queue capacity (model g) or threshold (model t); a list sweeps.
-    #[arg(long, short, value_delimiter = ',', default_value = "4")]
+    #[arg(long, value_delimiter = ',', default_value = "4")]
     pub queue: Vec<u32>,
     /// Packets per input, k: a number from 1 to 4096, or `lg` for
     /// k = lg N at each size ("fully loaded", section 4).

@@ -223,7 +223,7 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
             .check(n, q)
             .map_err(|err| Error::Usage(format!("B({n}), q = {q}: {err}")))?;
     }
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let tty = crate::cli::progress_on();
     let start = Instant::now();
     let mut reports = Vec::new();
     for (i, &(n, q)) in cells.iter().enumerate() {

@@ -255,7 +255,7 @@ fn run_cells(
     delay: &crate::cli::DelayArg,
     array: Option<&LaidArray>,
 ) -> Result<Vec<MeshCell>> {
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let tty = crate::cli::progress_on();
     let start = Instant::now();
     let mut out = Vec::new();
     for (i, c) in cells.iter().enumerate() {

@@ -294,7 +294,7 @@ fn check_lists(args: &WormholeArgs) -> Result<()> {
 
 /// Runs every cell, its runs in parallel, with progress on a terminal.
 fn run_cells(cells: &[Cell], nets: &[Sized], args: &WormholeArgs) -> Result<Vec<CellReport>> {
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let tty = crate::cli::progress_on();
     let start = Instant::now();
     let mut reports = Vec::new();
     for (i, c) in cells.iter().enumerate() {
