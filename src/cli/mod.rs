@@ -14,6 +14,7 @@ mod channel;
 mod files;
 mod fsm;
 mod layout;
+mod physical;
 mod route;
 mod simulate;
 mod universality;
@@ -33,8 +34,11 @@ use crate::channel::verify::{verify, VerifyReport};
 use crate::error::{Error, Result};
 use crate::report;
 
-pub use files::{check_output_paths, read_text, write_all_or_nothing};
+pub use files::{
+    check_output_paths, read_text, write_all_or_nothing, write_contents_all_or_nothing, Contents,
+};
 pub use layout::{layout_file_text, verify_layout_text, LayoutVerdict};
+pub use physical::{DefArgs, PhysicalArgs};
 
 /// CAD for VLSI interconnect: channel routing, network layouts, fabric validation.
 #[derive(Debug, Parser)]
@@ -197,6 +201,12 @@ pub struct RouteArgs {
     /// Draw the routed channel as SVG.
     #[arg(long)]
     pub svg: Option<PathBuf>,
+    /// GDSII and OASIS output.
+    #[command(flatten)]
+    pub physical: PhysicalArgs,
+    /// DEF and LEF output.
+    #[command(flatten)]
+    pub def: DefArgs,
 }
 
 /// Arguments of `fabric separation`.
@@ -294,6 +304,9 @@ pub struct LayoutArgs {
     /// Draw the layout as SVG.
     #[arg(long)]
     pub svg: Option<PathBuf>,
+    /// GDSII and OASIS output.
+    #[command(flatten)]
+    pub physical: PhysicalArgs,
 }
 
 /// Arguments of `fabric verify-layout`.
@@ -318,7 +331,8 @@ pub struct SwitchboxArgs {
 pub struct VerifyArgs {
     /// The channel problem.
     pub problem: PathBuf,
-    /// The routed channel (YAML).
+    /// The routed channel: YAML, or DEF as `fabric route --def` writes it
+    /// (a name ending in `.def`).
     pub solution: PathBuf,
     /// Also refuse wires running along the boundary (pin rows, side columns),
     /// as the thesis's channel model does; FORMATS.md alone allows them.

@@ -6,8 +6,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::{check_output_paths, outputs_of, read_problem, violations_text, write_all_or_nothing};
-use super::{BoundaryRule, RouteArgs};
+use super::physical::PhysicalPlan;
+use super::{check_output_paths, outputs_of, read_problem, violations_text};
+use super::{write_contents_all_or_nothing, BoundaryRule, Contents, RouteArgs};
 use crate::channel::analysis::{density, layer_bounds};
 use crate::channel::problem::ChannelProblem;
 use crate::channel::registry::RouterKind;
@@ -46,6 +47,8 @@ pub(super) struct RouteJob {
     mulch: Option<MulchPlan>,
     output: Option<PathBuf>,
     svg: Option<PathBuf>,
+    /// GDSII, OASIS, DEF and LEF.
+    physical: PhysicalPlan,
 }
 
 impl RouteJob {
@@ -53,7 +56,10 @@ impl RouteJob {
     /// when only a --model is given, else mulch; mulch refuses a --model)
     /// and check the problem against the limits.
     pub fn from_args(args: RouteArgs) -> Result<RouteJob> {
-        check_output_paths(&[&args.file], &outputs_of(&args.output, &args.svg))?;
+        let physical = PhysicalPlan::new(&args.physical, Some(&args.def))?;
+        let mut outputs = outputs_of(&args.output, &args.svg);
+        outputs.extend(physical.paths());
+        check_output_paths(&[&args.file], &outputs)?;
         let problem = read_problem(&args.file)?;
         let kind = args.router.unwrap_or(if args.model.is_some() {
             RouterKind::Yacr
@@ -66,6 +72,7 @@ impl RouteJob {
             ));
         }
         crate::limits::check_channel(&problem, Some(args.layers))?;
+        physical.check_planes(args.layers, false)?;
         let effort = Effort {
             level: args.effort,
             starts: args.starts,
@@ -100,6 +107,7 @@ impl RouteJob {
             mulch,
             output: args.output,
             svg: args.svg,
+            physical,
         })
     }
 }
@@ -125,8 +133,11 @@ pub(super) fn run_route(args: RouteArgs) -> Result<i32> {
         mulch,
         seconds,
     };
-    write_outputs(&job, &routed)?;
+    let physical_lines = write_outputs(&job, &routed)?;
     print_summary(&job, &routed, router_name);
+    for line in physical_lines {
+        println!("{line}");
+    }
     Ok(0)
 }
 
@@ -221,9 +232,10 @@ fn verified(job: &RouteJob, solution: &ChannelSolution, router_name: &str) -> Re
     Ok(metrics)
 }
 
-/// The YAML (with MulCh's report and the exact partition's) and the SVG.
-fn write_outputs(job: &RouteJob, r: &Routed) -> Result<()> {
-    let mut outputs = Vec::new();
+/// The YAML (with MulCh's report and the exact partition's), the SVG and
+/// the physical outputs; the physical outputs' summary lines.
+fn write_outputs(job: &RouteJob, r: &Routed) -> Result<Vec<String>> {
+    let mut outputs: Vec<(PathBuf, Contents<'_>)> = Vec::new();
     if let Some(path) = &job.output {
         let mut text = report::yaml::solution_yaml(&r.solution, &r.metrics);
         if let Some(m) = &r.mulch {
@@ -235,15 +247,22 @@ fn write_outputs(job: &RouteJob, r: &Routed) -> Result<()> {
         ) {
             text.push_str(&report::yaml::exact_yaml(e, routed.as_ref(), time_limit));
         }
-        outputs.push((path.clone(), text));
+        outputs.push((path.clone(), Contents::Text(text)));
     }
     if let Some(path) = &job.svg {
         outputs.push((
             path.clone(),
-            report::svg::solution_svg(&job.problem, &r.solution, &r.metrics),
+            Contents::Text(report::svg::solution_svg(
+                &job.problem,
+                &r.solution,
+                &r.metrics,
+            )),
         ));
     }
-    write_all_or_nothing(&outputs)
+    let (physical, lines) = job.physical.channel_outputs(&job.problem, &r.solution)?;
+    outputs.extend(physical);
+    write_contents_all_or_nothing(outputs)?;
+    Ok(lines)
 }
 
 /// The summary on stdout: the routing's figures against the bound of the
