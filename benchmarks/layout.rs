@@ -105,6 +105,45 @@ fn layout_benches(c: &mut Criterion) {
         });
     }
     group.finish();
+    physical_benches(c);
+}
+
+/// Writing the 2^20-leaf H-tree as OASIS and as GDSII (docs/formats.md
+/// section 6: under 5 s and 100 MB as OASIS), into memory.
+fn physical_benches(c: &mut Criterion) {
+    use fabric::physical::layer_map::Layers;
+    use fabric::physical::{draw, gds, oasis, LayerMap, Units};
+    let mut group = c.benchmark_group("physical");
+    group.sample_size(10);
+    let spec = FatTreeSpec {
+        processors: 1 << 20,
+        capacity: Capacity::One,
+        omega: 1,
+        alpha: 1,
+    };
+    let (e, _) = fat_tree(&spec).expect("valid");
+    let units = Units::default();
+    let layers = Layers::resolve(&LayerMap::defaults(), 1, true).expect("defaults");
+    let oas = |e: &fabric::layout::Embedding| {
+        let mut w = oasis::OasisWriter::new(Vec::with_capacity(1 << 27)).expect("memory");
+        draw::draw_layout(e, &units, &layers, &mut w).expect("drawn");
+        w.into_inner().len()
+    };
+    let gds_bytes = |e: &fabric::layout::Embedding| {
+        let mut w = gds::GdsWriter::new(Vec::with_capacity(1 << 29), "fabric").expect("memory");
+        draw::draw_layout(e, &units, &layers, &mut w).expect("drawn");
+        w.into_inner().len()
+    };
+    eprintln!(
+        "htree 2^20 drawn: OASIS {} bytes, GDSII {} bytes",
+        oas(&e),
+        gds_bytes(&e)
+    );
+    group.bench_function("write-oasis/htree/2^20", |b| b.iter(|| oas(black_box(&e))));
+    group.bench_function("write-gds/htree/2^20", |b| {
+        b.iter(|| gds_bytes(black_box(&e)))
+    });
+    group.finish();
 }
 
 criterion_group! {

@@ -8,7 +8,7 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(channel_analyze channel_route switchbox solution_verify layout_verify kiss2_fsm)
+  targets=(channel_analyze channel_route switchbox solution_verify layout_verify kiss2_fsm def_verify)
 fi
 command -v cargo-fuzz >/dev/null || cargo install --locked cargo-fuzz
 # libFuzzer's instrumentation wants a nightly compiler; without one, the

@@ -40,6 +40,7 @@ pub mod layout;
 pub mod limits;
 pub mod network;
 pub mod parallel;
+pub mod physical;
 pub mod report;
 pub mod sim;
 pub mod view;

@@ -132,10 +132,24 @@ enum DirectionRule {
     Reserved,
 }
 
+/// A routed channel given as DEF: the file name ends in `.def` (any case).
+fn is_def(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("def"))
+}
+
 pub(super) fn run_verify(args: VerifyArgs) -> Result<i32> {
     let problem = read_problem(&args.problem)?;
     let text = read_text(&args.solution)?;
-    let file = crate::io::parse_solution(&text, &args.solution.display().to_string())?;
+    let name = args.solution.display().to_string();
+    let file = if is_def(&args.solution) {
+        crate::io::SolutionFile {
+            solution: crate::physical::def_read::parse_def(&text, &name)?,
+            claimed: None,
+        }
+    } else {
+        crate::io::parse_solution(&text, &name)?
+    };
     let check = verify(&problem, &file.solution, file.claimed.as_ref());
     if let Some(v) = check.too_large() {
         return Err(Error::File {

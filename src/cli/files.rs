@@ -3,6 +3,7 @@
 //! never sees a partial file, and a failed run leaves no new file behind.
 
 use std::fs;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -104,20 +105,64 @@ fn check_writable(out: &Path) -> Result<()> {
     }
 }
 
+/// A function that writes an output's bytes into its temporary file.
+pub type WriteFn<'a> = Box<dyn FnOnce(&mut dyn Write) -> io::Result<()> + 'a>;
+
+/// What one output holds: text, or bytes that a function writes (a
+/// binary format streamed straight into the temporary file).
+pub enum Contents<'a> {
+    /// The whole text.
+    Text(String),
+    /// A function that writes the bytes.
+    Stream(WriteFn<'a>),
+}
+
+impl std::fmt::Debug for Contents<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Contents::Text(t) => write!(f, "Text({} bytes)", t.len()),
+            Contents::Stream(_) => f.write_str("Stream"),
+        }
+    }
+}
+
 /// Write every `(path, contents)` pair, or none: all temporary files are
 /// written first and renamed only when every write succeeded. (A rename
 /// failing after another succeeded, which needs the directory to change under
 /// us, is the one case left where an earlier output stays replaced.)
 pub fn write_all_or_nothing(outputs: &[(PathBuf, String)]) -> Result<()> {
+    write_contents_all_or_nothing(
+        outputs
+            .iter()
+            .map(|(p, text)| {
+                let write: WriteFn<'_> =
+                    Box::new(move |w: &mut dyn Write| w.write_all(text.as_bytes()));
+                (p.clone(), Contents::Stream(write))
+            })
+            .collect(),
+    )
+}
+
+/// [`write_all_or_nothing`] for outputs that are text or streamed bytes.
+pub fn write_contents_all_or_nothing(outputs: Vec<(PathBuf, Contents<'_>)>) -> Result<()> {
     let mut written: Vec<PathBuf> = Vec::new();
     let cleanup = |temps: &[PathBuf]| {
         for t in temps {
             let _ = fs::remove_file(t);
         }
     };
-    for (k, (path, contents)) in outputs.iter().enumerate() {
-        let tmp = temp_path(path, k);
-        if let Err(e) = fs::write(&tmp, contents) {
+    let paths: Vec<PathBuf> = outputs.iter().map(|(p, _)| p.clone()).collect();
+    for (k, (path, contents)) in outputs.into_iter().enumerate() {
+        let tmp = temp_path(&path, k);
+        let result = fs::File::create(&tmp).and_then(|file| {
+            let mut out = io::BufWriter::with_capacity(1 << 20, file);
+            match contents {
+                Contents::Text(text) => out.write_all(text.as_bytes())?,
+                Contents::Stream(write) => write(&mut out)?,
+            }
+            out.flush()
+        });
+        if let Err(e) = result {
             cleanup(&written);
             let _ = fs::remove_file(&tmp);
             return Err(Error::File {
@@ -127,7 +172,7 @@ pub fn write_all_or_nothing(outputs: &[(PathBuf, String)]) -> Result<()> {
         }
         written.push(tmp);
     }
-    for (k, (path, _)) in outputs.iter().enumerate() {
+    for (k, path) in paths.iter().enumerate() {
         if let Err(e) = fs::rename(&written[k], path) {
             cleanup(&written[k..]);
             return Err(Error::File {

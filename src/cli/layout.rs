@@ -164,7 +164,10 @@ pub fn layout_file_text(args: &LayoutArgs) -> Result<String> {
 }
 
 pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
-    check_output_paths(&[], &outputs_with_html(&args.output, &args.svg, &args.html))?;
+    let physical = super::physical::PhysicalPlan::new(&args.physical, None)?;
+    let mut outputs = outputs_with_html(&args.output, &args.svg, &args.html);
+    outputs.extend(physical.paths());
+    check_output_paths(&[], &outputs)?;
     check_options(args)?;
     if args.sweep {
         args.format.check::<report::model::SweepReport>()?;
@@ -177,9 +180,14 @@ pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
     }
     let delay = args.delay.delay.clone();
     if args.sweep {
+        if !physical.is_empty() {
+            return Err(Error::Usage(
+                "--gds and --oasis draw one layout: give --size, not --sweep".into(),
+            ));
+        }
         return run_sweep(args);
     }
-    run_one(args, &delay)
+    run_one(args, &delay, &physical)
 }
 
 /// The size axis of a sweep's chart.
@@ -362,12 +370,16 @@ fn print_log_squared_ratios(rows: &[crate::layout::sweep::SweepRow]) {
 }
 
 /// `fabric layout KIND --size N`: one layout, its outputs and its figures.
-fn run_one(args: &LayoutArgs, delay: &crate::layout::metrics::Delay) -> Result<i32> {
+fn run_one(
+    args: &LayoutArgs,
+    delay: &crate::layout::metrics::Delay,
+    physical: &super::physical::PhysicalPlan,
+) -> Result<i32> {
     let b = build_size(args)?;
     let (embedding, m) = (&b.laid.embedding, &b.metrics);
-    let mut outputs = Vec::new();
+    let mut outputs: Vec<(PathBuf, Contents<'_>)> = Vec::new();
     if let Some(path) = &args.output {
-        outputs.push((path.clone(), layout_text(&b)));
+        outputs.push((path.clone(), Contents::Text(layout_text(&b))));
     }
     if let Some(path) = &args.svg {
         let svg = if embedding.dimensions == 3 {
@@ -387,15 +399,17 @@ fn run_one(args: &LayoutArgs, delay: &crate::layout::metrics::Delay) -> Result<i
                 ))
             })?
         };
-        outputs.push((path.clone(), svg));
+        outputs.push((path.clone(), Contents::Text(svg)));
     }
     if let Some(path) = &args.html {
         let summary = crate::view::layout_summary(embedding, m);
         let page = crate::view::layout_html(embedding, &summary)
             .map_err(|e| Error::Usage(format!("--html: {e}")))?;
-        outputs.push((path.clone(), page));
+        outputs.push((path.clone(), Contents::Text(page)));
     }
-    write_all_or_nothing(&outputs)?;
+    let (drawn, physical_lines) = physical.layout_outputs(embedding)?;
+    outputs.extend(drawn);
+    write_contents_all_or_nothing(outputs)?;
     let params: Vec<String> = embedding
         .parameters
         .iter()
@@ -425,6 +439,9 @@ fn run_one(args: &LayoutArgs, delay: &crate::layout::metrics::Delay) -> Result<i
         println!("{line}");
     }
     wire_and_delay_figures(args, &b, delay);
+    for line in physical_lines {
+        println!("{line}");
+    }
     Ok(0)
 }
 

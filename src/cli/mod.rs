@@ -16,6 +16,7 @@ mod files;
 mod format;
 mod fsm;
 mod layout;
+mod physical;
 mod route;
 mod shell;
 mod simulate;
@@ -39,8 +40,11 @@ use crate::channel::verify::{verify, VerifyReport};
 use crate::error::{Error, Result};
 use crate::report;
 
-pub use files::{check_output_paths, read_text, write_all_or_nothing};
+pub use files::{
+    check_output_paths, read_text, write_all_or_nothing, write_contents_all_or_nothing, Contents,
+};
 pub use layout::{layout_file_text, verify_layout_text, LayoutVerdict};
+pub use physical::{DefArgs, PhysicalArgs};
 
 /// CAD for VLSI interconnect: channel routing, network layouts, fabric validation.
 #[derive(Debug, Parser)]
@@ -299,6 +303,12 @@ pub struct RouteArgs {
     /// The report's format.
     #[command(flatten)]
     pub format: FormatArgs,
+    /// GDSII and OASIS output.
+    #[command(flatten)]
+    pub physical: PhysicalArgs,
+    /// DEF and LEF output.
+    #[command(flatten)]
+    pub def: DefArgs,
 }
 
 /// Arguments of `fabric separation`.
@@ -405,6 +415,9 @@ pub struct LayoutArgs {
     /// The sweep's format (a single layout is written as YAML).
     #[command(flatten)]
     pub format: FormatArgs,
+    /// GDSII and OASIS output.
+    #[command(flatten)]
+    pub physical: PhysicalArgs,
 }
 
 /// Arguments of `fabric verify-layout`.
@@ -432,7 +445,8 @@ pub struct SwitchboxArgs {
 pub struct VerifyArgs {
     /// The channel problem.
     pub problem: PathBuf,
-    /// The routed channel (YAML).
+    /// The routed channel: YAML, or DEF as `fabric route --def` writes it
+    /// (a name ending in `.def`).
     pub solution: PathBuf,
     /// Also refuse wires running along the boundary (pin rows, side columns),
     /// as the thesis's channel model does; FORMATS.md alone allows them.

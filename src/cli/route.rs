@@ -6,10 +6,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::{
-    check_output_paths, outputs_with_html, read_problem, violations_text, write_all_or_nothing,
-};
-use super::{BoundaryRule, RouteArgs};
+use super::physical::PhysicalPlan;
+use super::{check_output_paths, outputs_with_html, read_problem, violations_text};
+use super::{write_contents_all_or_nothing, BoundaryRule, Contents, RouteArgs};
 use crate::channel::analysis::{density, layer_bounds};
 use crate::channel::problem::ChannelProblem;
 use crate::channel::registry::RouterKind;
@@ -50,6 +49,8 @@ pub(super) struct RouteJob {
     format: crate::report::model::Format,
     svg: Option<PathBuf>,
     html: Option<PathBuf>,
+    /// GDSII, OASIS, DEF and LEF.
+    physical: PhysicalPlan,
 }
 
 impl RouteJob {
@@ -57,10 +58,10 @@ impl RouteJob {
     /// when only a --model is given, else mulch; mulch refuses a --model)
     /// and check the problem against the limits.
     pub fn from_args(args: RouteArgs) -> Result<RouteJob> {
-        check_output_paths(
-            &[&args.file],
-            &outputs_with_html(&args.output, &args.svg, &args.html),
-        )?;
+        let physical = PhysicalPlan::new(&args.physical, Some(&args.def))?;
+        let mut outputs = outputs_with_html(&args.output, &args.svg, &args.html);
+        outputs.extend(physical.paths());
+        check_output_paths(&[&args.file], &outputs)?;
         args.format.check::<report::model::RouteReport>()?;
         let problem = read_problem(&args.file)?;
         let kind = args.router.unwrap_or(if args.model.is_some() {
@@ -84,6 +85,7 @@ impl RouteJob {
             ));
         }
         crate::limits::check_channel(&problem, Some(args.layer_count()))?;
+        physical.check_planes(args.layer_count(), false)?;
         let effort = Effort {
             level: args.effort,
             starts: args.starts,
@@ -120,6 +122,7 @@ impl RouteJob {
             format: args.format.format,
             svg: args.svg,
             html: args.html,
+            physical,
         })
     }
 }
@@ -145,8 +148,11 @@ pub(super) fn run_route(args: RouteArgs) -> Result<i32> {
         mulch,
         seconds,
     };
-    write_outputs(&job, &routed)?;
+    let physical_lines = write_outputs(&job, &routed)?;
     print_summary(&job, &routed, router_name);
+    for line in physical_lines {
+        println!("{line}");
+    }
     Ok(0)
 }
 
@@ -241,9 +247,11 @@ fn verified(job: &RouteJob, solution: &ChannelSolution, router_name: &str) -> Re
     Ok(metrics)
 }
 
-/// The report (with MulCh's section and the exact partition's) and the SVG.
-fn write_outputs(job: &RouteJob, r: &Routed) -> Result<()> {
-    let mut outputs = Vec::new();
+/// The report (with MulCh's section and the exact partition's), the SVG,
+/// the HTML viewer and the physical outputs; the physical outputs'
+/// summary lines.
+fn write_outputs(job: &RouteJob, r: &Routed) -> Result<Vec<String>> {
+    let mut outputs: Vec<(PathBuf, Contents<'_>)> = Vec::new();
     if let Some(path) = &job.output {
         let time_limit = match job.mulch.as_ref().map(|p| p.exact) {
             Some(Exact::Solve { time_limit }) => Some(time_limit),
@@ -252,12 +260,16 @@ fn write_outputs(job: &RouteJob, r: &Routed) -> Result<()> {
         let report =
             report::model::RouteReport::new(&r.solution, &r.metrics, r.mulch.as_ref(), time_limit);
         let text = report::model::render(&report, job.format)?;
-        outputs.push((path.clone(), text));
+        outputs.push((path.clone(), Contents::Text(text)));
     }
     if let Some(path) = &job.svg {
         outputs.push((
             path.clone(),
-            report::svg::solution_svg(&job.problem, &r.solution, &r.metrics),
+            Contents::Text(report::svg::solution_svg(
+                &job.problem,
+                &r.solution,
+                &r.metrics,
+            )),
         ));
     }
     if let Some(path) = &job.html {
@@ -270,9 +282,12 @@ fn write_outputs(job: &RouteJob, r: &Routed) -> Result<()> {
         );
         let page = crate::view::channel_html(Some(&job.problem), &r.solution, &summary)
             .map_err(|e| Error::Usage(format!("--html: {e}")))?;
-        outputs.push((path.clone(), page));
+        outputs.push((path.clone(), Contents::Text(page)));
     }
-    write_all_or_nothing(&outputs)
+    let (physical, lines) = job.physical.channel_outputs(&job.problem, &r.solution)?;
+    outputs.extend(physical);
+    write_contents_all_or_nothing(outputs)?;
+    Ok(lines)
 }
 
 /// The lower bound on the width for the layer model the router used, else
