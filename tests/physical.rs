@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use fabric::channel::solution::ChannelSolution;
 use fabric::layout::Embedding;
-use serde_yaml::Value;
+use serde_norway::Value;
 
 const PITCH: i64 = 200;
 const WIDTH: i64 = 100;
@@ -95,7 +95,7 @@ fn klayout(files: &[(&Path, Option<&Path>)]) -> Vec<Value> {
         "klayout_dump.py {files:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: Value = serde_yaml::from_slice(&out.stdout).expect("JSON from klayout_dump.py");
+    let v: Value = serde_norway::from_slice(&out.stdout).expect("JSON from klayout_dump.py");
     let list = v.as_sequence().expect("a list").clone();
     assert_eq!(list.len(), files.len());
     list
