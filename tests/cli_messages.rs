@@ -228,3 +228,39 @@ fn threads_quiet_and_color_are_global_conventions() {
         "plain"
     );
 }
+
+#[test]
+fn separation_has_a_bundled_planar_channel() {
+    let file = "benchmarks/channels/planar_stair.txt";
+    let o = fabric(&["separation", file]);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = text(&o);
+    let sep: u32 = t
+        .split("minimum separation ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("{t}"));
+    // The plane router routes it at width = separation + 1, and the
+    // independent verifier passes it.
+    let dir = scratch("planar-bundled");
+    let out = dir.join("p.yaml");
+    let o = fabric(&[
+        "route",
+        file,
+        "--layers",
+        "1",
+        "--router",
+        "plane",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!("width {}", sep + 1)),
+        "{}",
+        text(&o)
+    );
+    let o = fabric(&["verify", file, out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+}

@@ -152,7 +152,8 @@ pub enum Command {
         fabric route benchmarks/channels/yk_textbook12.txt")]
     Route(RouteArgs),
     /// Minimum separation of a single-layer (planar) channel, with the cut that decides it.
-    #[command(after_help = "Example:\n  \
+    #[command(after_help = "Examples:\n  \
+        fabric separation benchmarks/channels/planar_stair.txt\n  \
         fabric separation benchmarks/channels/yk_textbook12.txt || true\n  \
         (a channel whose nets cross cannot be routed in one layer: exit 1, naming two nets)")]
     Separation(SeparationArgs),
