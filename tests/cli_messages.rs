@@ -264,3 +264,24 @@ fn separation_has_a_bundled_planar_channel() {
     let o = fabric(&["verify", file, out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
 }
+
+#[test]
+fn a_picture_too_large_is_refused_before_the_layout_is_built() {
+    let dir = scratch("toolarge");
+    let svg = dir.join("big.svg");
+    let o = fabric(&[
+        "layout",
+        "htree",
+        "--size",
+        "1048576",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let t = text(&o);
+    assert!(
+        t.contains("nothing was built") && t.contains("--html"),
+        "{t}"
+    );
+    assert!(!svg.exists());
+}

@@ -39,7 +39,7 @@ pub(super) fn capacity_name(args: &LayoutArgs) -> &str {
 }
 
 /// The options the families read their parameters from.
-fn options(args: &LayoutArgs) -> LayoutOptions {
+pub(super) fn options(args: &LayoutArgs) -> LayoutOptions {
     LayoutOptions {
         capacity: args.capacity.clone(),
         omega: args.omega,

@@ -141,7 +141,34 @@ fn build_size(args: &LayoutArgs) -> Result<super::build::Built> {
         || format!("fabric layout {} --size {size}", args.kind),
         crate::limits::layout_bytes(args.kind, size, args.dims.unwrap_or_default()),
     )?;
+    check_drawable(args, size)?;
     build_layout(args, size)
+}
+
+/// Refuse `--svg` before any work when the layout's network, built from
+/// its parameters alone, has more nodes and links than an SVG draws.
+fn check_drawable(args: &LayoutArgs, size: u64) -> Result<()> {
+    if args.svg.is_none() {
+        return Ok(());
+    }
+    let usage = |e: crate::layout::LayoutError| Error::Usage(e.to_string());
+    let net = args
+        .kind
+        .construction(size, &super::build::options(args))
+        .map_err(usage)?
+        .network()
+        .map_err(usage)?;
+    let shapes = net.node_count() + net.link_count();
+    if shapes > report::svg::LAYOUT_SVG_LIMIT {
+        return Err(Error::Usage(format!(
+            "{} --size {size}: {shapes} nodes and edges are too many to draw as SVG (at most {}), \
+             so nothing was built: drop --svg, use --html FILE (the viewer draws millions) \
+             or lay out fewer processors",
+            args.kind,
+            report::svg::LAYOUT_SVG_LIMIT
+        )));
+    }
+    Ok(())
 }
 
 /// The layout YAML of one built layout, with its recurrence.
@@ -385,7 +412,7 @@ fn run_one(
         let svg = if embedding.dimensions == 3 {
             report::svg::layout_svg_3d(embedding, m).ok_or_else(|| {
                 Error::Usage(format!(
-                    "a 3-D layout is drawn with at most {} planes and {} nodes and edges; drop --svg or lay out a smaller one",
+                    "a 3-D layout is drawn with at most {} planes and {} nodes and edges; drop --svg, use --html FILE, or lay out a smaller one",
                     report::svg::LAYOUT_SVG_PLANES,
                     report::svg::LAYOUT_SVG_LIMIT
                 ))
@@ -393,7 +420,7 @@ fn run_one(
         } else {
             report::svg::layout_svg(embedding, m).ok_or_else(|| {
                 Error::Usage(format!(
-                    "{} nodes and edges are too many to draw (at most {}); drop --svg or lay out fewer processors",
+                    "{} nodes and edges are too many to draw (at most {}); drop --svg, use --html FILE, or lay out fewer processors",
                     embedding.nodes.len() + embedding.edges.len(),
                     report::svg::LAYOUT_SVG_LIMIT
                 ))
