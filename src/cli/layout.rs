@@ -247,12 +247,10 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
     use crate::layout::sweep;
     let dims = args.dims.unwrap_or_default();
     let sizes = args.kind.sweep_sizes(dims);
-    let tty = crate::cli::progress_on();
+    let bar = crate::cli::progress::Progress::bar(sizes.len() as u64, "sizes");
     let mut rows = Vec::new();
     for &n in &sizes {
-        if tty {
-            eprint!("\r{} {n}   ", args.kind);
-        }
+        bar.message(format!("{} {n}", args.kind));
         let b = build_layout(args, n)?;
         let forms = &b.laid.forms;
         rows.push(sweep::SweepRow {
@@ -273,10 +271,9 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
             crossings: b.crossings,
             seconds: b.seconds,
         });
+        bar.step();
     }
-    if tty {
-        eprint!("\r\x1b[K");
-    }
+    drop(bar);
     let x_name = size_axis(args.kind);
     let exponent = |f: &dyn Fn(&sweep::SweepRow) -> u64| {
         sweep::fitted_exponent(

@@ -17,6 +17,7 @@ mod format;
 mod fsm;
 mod layout;
 mod physical;
+pub mod progress;
 mod route;
 mod shell;
 mod simulate;

@@ -161,16 +161,10 @@ pub(super) fn run_route(args: RouteArgs) -> Result<i32> {
 fn route(job: &RouteJob) -> Result<(ChannelSolution, Option<MulchResult>, f64)> {
     let problem = &job.problem;
     let start = Instant::now();
-    let tty = crate::cli::progress_on();
+    let spinner = crate::cli::progress::Progress::spinner(problem.name().to_string());
     let mut observer = |event: RouteEvent| {
-        if tty {
-            let RouteEvent::Trying { width, method } = event;
-            eprint!(
-                "\r{}: trying {width} tracks ({method}), {:.1} s   ",
-                problem.name(),
-                start.elapsed().as_secs_f64()
-            );
-        }
+        let RouteEvent::Trying { width, method } = event;
+        spinner.message(format!("trying {width} tracks ({method})"));
     };
     let mut mulch = None;
     let routed = match &job.mulch {
@@ -189,22 +183,14 @@ fn route(job: &RouteJob) -> Result<(ChannelSolution, Option<MulchResult>, f64)> 
     if let (Some(Exact::Solve { time_limit }), Some(r)) =
         (job.mulch.as_ref().map(|p| p.exact), mulch.as_mut())
     {
-        if tty {
-            eprint!(
-                "\r{}: integer programs ({} s at most)   ",
-                problem.name(),
-                time_limit
-            );
-        }
+        spinner.message(format!("integer programs ({time_limit} s at most)"));
         r.add_exact(problem, time_limit, &mut observer)?;
     }
     let routed = match (&mulch, routed) {
         (Some(r), Ok(_)) => Ok(r.solution.clone()),
         (_, routed) => routed,
     };
-    if tty {
-        eprint!("\r\x1b[K");
-    }
+    drop(spinner);
     let solution = routed?;
     Ok((solution, mulch, start.elapsed().as_secs_f64()))
 }

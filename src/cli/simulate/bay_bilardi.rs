@@ -233,19 +233,11 @@ pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
             });
         }
     }
-    let tty = crate::cli::progress_on();
     let start = Instant::now();
+    let bar = crate::cli::progress::Progress::bar(settings.len() as u64, "cells");
     let mut cells = Vec::new();
     for (i, s) in settings.iter().enumerate() {
-        if tty {
-            eprint!(
-                "\rsimulate: cell {} of {} (N = {}), {:.1} s   ",
-                i + 1,
-                settings.len(),
-                s.terminals,
-                start.elapsed().as_secs_f64()
-            );
-        }
+        bar.message(format!("N = {}", s.terminals));
         let seed = args.seed.wrapping_add((i as u64) << 32);
         let t0 = Instant::now();
         let trials =
@@ -256,10 +248,9 @@ pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
                 other => Error::Usage(format!("N = {}: {other}", s.terminals)),
             })?;
         cells.push(BbCell::of(s, seed, trials, t0.elapsed().as_secs_f64()));
+        bar.step();
     }
-    if tty {
-        eprint!("\r\x1b[K");
-    }
+    drop(bar);
     let report = BbReport {
         schema: SCHEMA,
         network,

@@ -14,7 +14,6 @@ mod open_loop;
 mod wire_delay;
 mod wormhole;
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::error::{Error, Result};
@@ -143,7 +142,7 @@ fn run_fat_tree(args: &SimulateArgs) -> Result<i32> {
     let time = time_model(&job, &net);
     let sim_start = Instant::now();
     let cpu_start = cpu_seconds();
-    let runs = run_rates(&job, &net, &time, start);
+    let runs = run_rates(&job, &net, &time);
     let timing = Timing {
         build_seconds,
         wall_seconds: sim_start.elapsed().as_secs_f64(),
@@ -231,34 +230,19 @@ fn time_model(job: &SimulateJob, net: &Net) -> TimeModel {
 }
 
 /// Every rate's trials on the built network.
-fn run_rates(job: &SimulateJob, net: &Net, time: &TimeModel, start: Instant) -> Vec<SimRun> {
+fn run_rates(job: &SimulateJob, net: &Net, time: &TimeModel) -> Vec<SimRun> {
     match net {
-        Net::Fat(t) => rates_on(job, t, time, start),
-        Net::Wires(t) => rates_on(job, t, time, start),
+        Net::Fat(t) => rates_on(job, t, time),
+        Net::Wires(t) => rates_on(job, t, time),
     }
 }
 
 /// Every rate's trials, in parallel within a rate, with progress on a
 /// terminal (the job has checked the memory budget and the message sets).
-fn rates_on<F: FabricFigures>(
-    job: &SimulateJob,
-    fabric: &F,
-    time: &TimeModel,
-    start: Instant,
-) -> Vec<SimRun> {
+fn rates_on<F: FabricFigures>(job: &SimulateJob, fabric: &F, time: &TimeModel) -> Vec<SimRun> {
     let (traffic, policy) = (job.traffic, job.policy);
-    let tty = crate::cli::progress_on();
-    let total = job.trials * job.rates.len() as u64;
-    let finished = AtomicU64::new(0);
-    let progress = || {
-        let k = finished.fetch_add(1, Ordering::Relaxed) + 1;
-        if tty {
-            eprint!(
-                "\rsimulate: trial {k} of {total}, {:.1} s   ",
-                start.elapsed().as_secs_f64()
-            );
-        }
-    };
+    let bar = crate::cli::progress::Progress::bar(job.trials * job.rates.len() as u64, "trials");
+    let progress = || bar.step();
     let n = fabric.processors();
     let algorithm = &job.algorithm;
     let mut runs = Vec::new();
@@ -283,9 +267,7 @@ fn rates_on<F: FabricFigures>(
             levels,
         });
     }
-    if tty {
-        eprint!("\r\x1b[K");
-    }
+    drop(bar);
     runs
 }
 

@@ -229,8 +229,8 @@ pub fn run(args: &WireDelayArgs) -> Result<i32> {
             Routable::new(&n.embedding).map_err(|e| Error::Usage(format!("{}: {e}", n.layout)))
         })
         .collect::<Result<_>>()?;
-    let tty = crate::cli::progress_on();
     let total = nets.len() * args.delay.len() * args.traffic.len();
+    let bar = crate::cli::progress::Progress::bar(total as u64, "cells");
     let mut cells = Vec::new();
     for (net, laid) in nets.iter().zip(&routable) {
         let n = laid.processors();
@@ -243,14 +243,7 @@ pub fn run(args: &WireDelayArgs) -> Result<i32> {
             };
             let (dd_layout, dd_thesis) = analytic(net, delay);
             for &traffic in &args.traffic {
-                if tty {
-                    eprint!(
-                        "\rsimulate: cell {} of {total} ({} n = {n}), {:.1} s   ",
-                        cells.len() + 1,
-                        net.layout,
-                        start.elapsed().as_secs_f64()
-                    );
-                }
+                bar.message(format!("{} n = {n}", net.layout));
                 let how = match traffic {
                     ExchangeKind::Local => Exchange::Local {
                         radius: args.radius,
@@ -292,12 +285,11 @@ pub fn run(args: &WireDelayArgs) -> Result<i32> {
                     by_distance: merge_rows(&trials),
                     seconds: t0.elapsed().as_secs_f64(),
                 });
+                bar.step();
             }
         }
     }
-    if tty {
-        eprint!("\r\x1b[K");
-    }
+    drop(bar);
     let report = WireDelayReport {
         schema: SCHEMA,
         trials: args.trials,

@@ -223,29 +223,20 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
             .check(n, q)
             .map_err(|err| Error::Usage(format!("B({n}), q = {q}: {err}")))?;
     }
-    let tty = crate::cli::progress_on();
     let start = Instant::now();
+    let bar = crate::cli::progress::Progress::bar(cells.len() as u64, "cells");
     let mut reports = Vec::new();
-    for (i, &(n, q)) in cells.iter().enumerate() {
-        if tty {
-            eprint!(
-                "\rsimulate: cell {} of {} (N = {}, q = {q}), {:.1} s   ",
-                i + 1,
-                cells.len(),
-                1u64 << n,
-                start.elapsed().as_secs_f64()
-            );
-        }
+    for &(n, q) in &cells {
+        bar.message(format!("N = {}, q = {q}", 1u64 << n));
         let t0 = Instant::now();
         let cell = at(n)
             .cell(n, q)
             .map_err(|err| Error::Failed(err.to_string()))?;
         let step = wires.step(n, &args.delay.delay);
         reports.push(CellReport::of(&cell, step, t0.elapsed().as_secs_f64()));
+        bar.step();
     }
-    if tty {
-        eprint!("\r\x1b[K");
-    }
+    drop(bar);
     let report = PacketReport {
         network: "butterfly",
         model: flag_name(e.model),

@@ -255,22 +255,11 @@ fn run_cells(
     delay: &crate::cli::DelayArg,
     array: Option<&LaidArray>,
 ) -> Result<Vec<MeshCell>> {
-    let tty = crate::cli::progress_on();
-    let start = Instant::now();
+    let bar = crate::cli::progress::Progress::bar(cells.len() as u64, "cells");
     let mut out = Vec::new();
-    for (i, c) in cells.iter().enumerate() {
+    for c in cells {
         let s = &c.setup;
-        if tty {
-            eprint!(
-                "\rsimulate: cell {} of {} ({} on the {}, k = {}), {:.1} s   ",
-                i + 1,
-                cells.len(),
-                s.algorithm,
-                s.shape,
-                s.k,
-                start.elapsed().as_secs_f64()
-            );
-        }
+        bar.message(format!("{} on the {}, k = {}", s.algorithm, s.shape, s.k));
         let t0 = Instant::now();
         let runs = seeded_trials(trials, c.seed, |_, rng| run_trial(s, rng))
             .map_err(|e| Error::Failed(format!("{} on the {}: {e}", s.algorithm, s.shape)))?;
@@ -281,9 +270,7 @@ fn run_cells(
             step_time(&s.shape, delay, array),
             t0.elapsed().as_secs_f64(),
         ));
-    }
-    if tty {
-        eprint!("\r\x1b[K");
+        bar.step();
     }
     Ok(out)
 }

@@ -294,21 +294,11 @@ fn check_lists(args: &WormholeArgs) -> Result<()> {
 
 /// Runs every cell, its runs in parallel, with progress on a terminal.
 fn run_cells(cells: &[Cell], nets: &[Sized], args: &WormholeArgs) -> Result<Vec<CellReport>> {
-    let tty = crate::cli::progress_on();
-    let start = Instant::now();
+    let bar = crate::cli::progress::Progress::bar(cells.len() as u64, "cells");
     let mut reports = Vec::new();
-    for (i, c) in cells.iter().enumerate() {
+    for c in cells {
         let s = &nets[c.size];
-        if tty {
-            eprint!(
-                "\rsimulate: cell {} of {} ({} N = {}), {:.1} s   ",
-                i + 1,
-                cells.len(),
-                c.setup.scheme.name(),
-                s.n,
-                start.elapsed().as_secs_f64()
-            );
-        }
+        bar.message(format!("{} N = {}", c.setup.scheme.name(), s.n));
         let t0 = Instant::now();
         let runs = seeded_trials(args.runs, c.seed, |_, rng| {
             run_scheme(&s.net, &c.setup, rng)
@@ -330,9 +320,7 @@ fn run_cells(cells: &[Cell], nets: &[Sized], args: &WormholeArgs) -> Result<Vec<
         );
         cell.paper = paper::comparisons(&cell, args.network, args.flits);
         reports.push(cell);
-    }
-    if tty {
-        eprint!("\r\x1b[K");
+        bar.step();
     }
     Ok(reports)
 }

@@ -1,0 +1,64 @@
+//! Progress on a terminal: one bar per job (steps counted, in order, with
+//! the elapsed time and an ETA) or a spinner where the steps are not known
+//! ahead (a router's width search). Drawn on standard error only when
+//! [`progress_on`](super::progress_on) says so (a terminal, no `-q`); in a
+//! pipe or with `-q` the bar is hidden and costs nothing. Cleared when
+//! dropped, so the job's own output follows on a clean line.
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// A progress bar or spinner, hidden off a terminal.
+pub struct Progress(ProgressBar);
+
+impl Progress {
+    /// A bar of `total` steps, each step one of `what` (`"trials"`,
+    /// `"cells"`, `"sizes"`).
+    pub fn bar(total: u64, what: &'static str) -> Progress {
+        let bar = if super::progress_on() {
+            ProgressBar::new(total)
+        } else {
+            ProgressBar::hidden()
+        };
+        let style = ProgressStyle::with_template(
+            "{prefix} {pos}/{len} {msg} [{elapsed_precise}, ETA {eta}] {wide_bar}",
+        )
+        .expect("the template is valid");
+        bar.set_style(style);
+        bar.set_prefix(what);
+        Progress(bar)
+    }
+
+    /// A spinner for work whose steps are not counted ahead.
+    pub fn spinner(what: String) -> Progress {
+        let bar = if super::progress_on() {
+            ProgressBar::new_spinner()
+        } else {
+            ProgressBar::hidden()
+        };
+        let style = ProgressStyle::with_template("{spinner} {prefix}: {msg} [{elapsed_precise}]")
+            .expect("the template is valid");
+        bar.set_style(style);
+        bar.set_prefix(what);
+        bar.enable_steady_tick(Duration::from_millis(120));
+        Progress(bar)
+    }
+
+    /// What the current step is.
+    pub fn message(&self, text: impl Into<Cow<'static, str>>) {
+        self.0.set_message(text);
+    }
+
+    /// One step done (from any thread: the count stays in order).
+    pub fn step(&self) {
+        self.0.inc(1);
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}
