@@ -99,6 +99,16 @@ fn assert_not_ragged(v: &serde_json::Value, at: &str) {
     }
 }
 
+/// The `schema_version` the shipped schema of `schema` pins.
+fn shipped_version(schema: &str) -> serde_json::Value {
+    let path = root().join(format!("docs/schema/{schema}.schema.json"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let shipped: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let version = shipped["properties"]["schema_version"]["const"].clone();
+    assert!(version.is_u64(), "{} pins no version", path.display());
+    version
+}
+
 /// One job of every report kind, with its schema and exit code.
 const JOBS: &[(&str, &[&str], i32)] = &[
     (
@@ -256,7 +266,11 @@ fn yaml_and_json_of_a_run_carry_the_same_data_and_conform() {
         common::validate(&from_json, schema);
         assert_eq!(from_yaml, from_json, "{args:?}: YAML and JSON differ");
         assert_eq!(from_json["schema"], *schema, "{args:?}");
-        assert_eq!(from_json["schema_version"], 2, "{args:?}");
+        assert_eq!(
+            from_json["schema_version"],
+            shipped_version(schema),
+            "{args:?}"
+        );
         assert_eq!(from_json["fabric_version"], env!("CARGO_PKG_VERSION"));
         assert_not_ragged(&from_json, schema);
     }
@@ -288,7 +302,7 @@ fn verify_reads_routing_reports_in_both_formats_and_refuses_others() {
     let newer = dir.join("newer.yaml");
     std::fs::write(
         &newer,
-        text.replacen("schema_version: 2", "schema_version: 9", 1),
+        text.replacen("schema_version: 3", "schema_version: 9", 1),
     )
     .unwrap();
     let v = run(fabric(&["verify", dde]).arg(&newer));
@@ -365,4 +379,56 @@ fn formats_md_examples_are_real_output() {
     if updating() {
         std::fs::write(&path, out.join("\n") + "\n").unwrap();
     }
+}
+
+/// The routing report's `conventions` agree with `fabric verify
+/// --reserved` on the same file: the against-direction count is the one it
+/// refuses, per layer and in total, and the classic via count is at least
+/// the stack count by the pins the horizontal layers enter.
+#[test]
+fn conventions_agree_with_the_reserved_verifier() {
+    let dir = scratch("conventions");
+    let path = dir.join("dde.json");
+    let dde = "benchmarks/channels/dde.txt";
+    let o = run(fabric(&["route", dde, "--format", "json", "-o"]).arg(&path));
+    assert!(o.status.success(), "{o:?}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let c = &report["conventions"];
+    let total = c["against_direction"].as_u64().unwrap();
+    let per_layer: Vec<(u64, u64)> = c["against_direction_per_layer"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["layer"].as_u64().unwrap(),
+                r["unit_edges"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(per_layer.iter().map(|r| r.1).sum::<u64>(), total);
+    assert!(
+        total > 0,
+        "DDE's default routing has wires against direction"
+    );
+    let v = run(fabric(&["verify", dde, "--reserved"]).arg(&path));
+    assert_eq!(v.status.code(), Some(1), "{v:?}");
+    let said = String::from_utf8_lossy(&v.stdout);
+    let layers: Vec<String> = per_layer
+        .iter()
+        .map(|(l, n)| format!("layer {l}: {n}"))
+        .collect();
+    let expected = format!(
+        "{total} unit edge(s) against their layer's direction ({})",
+        layers.join(", ")
+    );
+    assert!(said.contains(&expected), "{said}\nwanted: {expected}");
+    let vias = report["metrics"]["vias"].as_u64().unwrap();
+    let classic = c["classic_vias"].as_u64().unwrap();
+    assert!(classic > vias, "pin stubs on layer 1 cost classic vias");
+    assert!(
+        classic - vias <= per_layer[0].1,
+        "at most one per stub edge"
+    );
 }

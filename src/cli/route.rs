@@ -302,6 +302,10 @@ fn print_summary(job: &RouteJob, r: &Routed, router_name: &str) {
             r.seconds
         )
     );
+    let classic = r.solution.classic_via_count();
+    if classic != r.metrics.vias {
+        println!("  vias in the classic convention (pins on the vertical layer): {classic}");
+    }
     let against = r.solution.against_direction();
     if against.per_layer.is_empty() {
         // No layer has a preferred direction (one layer).

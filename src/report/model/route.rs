@@ -13,7 +13,7 @@ use crate::channel::solution::{ChannelSolution, Metrics};
 pub const ROUTE_SCHEMA: &str = "fabric.route";
 /// The schema version of routing reports this `fabric` writes (and the
 /// newest `fabric verify` reads).
-pub const ROUTE_SCHEMA_VERSION: u32 = 2;
+pub const ROUTE_SCHEMA_VERSION: u32 = 3;
 
 /// A routed channel, as `fabric route` writes it.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
@@ -37,6 +37,9 @@ pub struct RouteReport {
     pub vias: Vec<ViaRecord>,
     /// The routing's figures.
     pub metrics: MetricsRecord,
+    /// The figures a reader needs to compare the routing with routers of
+    /// the reserved-layer literature.
+    pub conventions: ConventionsRecord,
     /// MulCh's selection (`null` for the other routers).
     pub mulch: Option<MulchSection>,
 }
@@ -115,6 +118,49 @@ impl From<MetricsRecord> for Metrics {
             net_length: m.net_length,
             vias: m.vias,
             density: m.density,
+        }
+    }
+}
+
+/// How the routing stands in the conventions of reserved-layer routing
+/// (docs/models.md): wires against their layer's direction and vias
+/// counted with pins on the vertical layer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ConventionsRecord {
+    /// Vias in the classic convention: the via records' contacts plus one
+    /// for each pin entered on a horizontal layer that no via stack at the
+    /// pin reaches (`metrics.vias` counts pins as connecting on every
+    /// layer).
+    pub classic_vias: u64,
+    /// Unit edges against their layer's direction, over all layers; 0 is
+    /// what `fabric verify --reserved` accepts.
+    pub against_direction: u64,
+    /// The same per layer a group gives a direction (B layers have none
+    /// and are not listed).
+    pub against_direction_per_layer: Vec<AgainstRecord>,
+}
+
+/// Unit edges against one layer's direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct AgainstRecord {
+    /// The layer, 1-based.
+    pub layer: u32,
+    /// Its unit edges against its direction.
+    pub unit_edges: u64,
+}
+
+impl ConventionsRecord {
+    /// The figures of `solution`.
+    pub fn new(solution: &ChannelSolution) -> ConventionsRecord {
+        let against = solution.against_direction();
+        ConventionsRecord {
+            classic_vias: solution.classic_via_count(),
+            against_direction: against.total(),
+            against_direction_per_layer: against
+                .per_layer
+                .iter()
+                .map(|&(layer, unit_edges)| AgainstRecord { layer, unit_edges })
+                .collect(),
         }
     }
 }
@@ -304,6 +350,7 @@ impl RouteReport {
                 })
                 .collect(),
             metrics: metrics.into(),
+            conventions: ConventionsRecord::new(solution),
             mulch: mulch.map(|m| MulchSection::new(m, exact_time_limit)),
         }
     }
