@@ -500,7 +500,7 @@ fn mulch_report_shows_the_partition_and_the_result_without_b_layers() {
     let groups = m["chosen"]["groups"].as_sequence().unwrap();
     let vias: u64 = groups.iter().map(|g| g["vias"].as_u64().unwrap()).sum();
     assert_eq!(Some(vias), m["chosen"]["vias"].as_u64());
-    // The file stays a FORMATS.md solution: verify reads it.
+    // The file stays a docs/formats.md solution: verify reads it.
     let v = run(fabric()
         .arg("verify")
         .arg("--strict")

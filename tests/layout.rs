@@ -52,7 +52,7 @@ fn fat_trees_match_the_recurrence_exactly_and_are_legal() {
 
 #[test]
 fn processors_of_area_alpha() {
-    // Spec note §2.2: A = 1024, alpha = 16: S = 4, 10, 23, 52.
+    // Worked values: A = 1024, alpha = 16: S = 4, 10, 23, 52.
     let spec = FatTreeSpec {
         processors: 64,
         capacity: Capacity::SqrtOverLg,
@@ -306,7 +306,7 @@ fn three_d_fold_and_squash_for_every_truncation() {
 #[test]
 fn fat_pyramids_are_legal_with_short_wires_and_small_stretch() {
     use fabric::layout::pyramid::{fat_pyramid, level_wires, survey, PyramidSpec};
-    // Spec note §2.7 (prototype, tile level): area/A 13-28 and the largest
+    // Prototype figures (tile level): area/A 13-28 and the largest
     // path/(d + lg A) about 19-27 for A = 2^12 .. 2^18; wires at level h
     // O(2^h lg A). Here every size is a legal grid embedding of the
     // network its parameters describe, and the ratios stay bounded.

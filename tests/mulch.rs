@@ -417,7 +417,7 @@ fn exact_answer_is_never_worse() {
 #[test]
 fn narrow_b_groups_use_the_channel_width_to_save_wire() {
     use fabric::channel::routers::plane::route_plane;
-    // Spec §4.4: a B group narrower than the stacked channel re-runs the
+    // A B group narrower than the stacked channel re-runs the
     // final optimisation at the channel's width. Its wire in the stacked
     // routing never exceeds the narrow routing with the top stubs stretched,
     // and on DDE in 4 and 7 layers it is shorter.

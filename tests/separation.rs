@@ -196,7 +196,7 @@ fn plane_router_takes_floating_side_terminals() {
     assert!(feed_through > 10, "{feed_through}");
 }
 
-/// Spec §8: the flowdiff-based critical-cut check equals brute force on
+/// The flowdiff-based critical-cut check equals brute force on
 /// every instance, crossing ones included (where the linear sweep may
 /// under-report, as the spec says, but never over-report).
 #[test]

@@ -269,7 +269,7 @@ fn header_mismatch_is_caught_without_rasterising() {
 #[test]
 fn runs_along_the_boundary_are_reported_apart() {
     // Two bottom pins of one net side by side: joining them along the pin
-    // row needs no track. FORMATS.md allows it, the thesis's model does not:
+    // row needs no track. docs/formats.md allows it, the thesis's model does not:
     // the verifier reports it apart from the violations.
     let p = ChannelProblem::from_rows("row", &[0, 0], &[1, 1], &[], &[]).unwrap();
     let s = ChannelSolution {
@@ -282,7 +282,11 @@ fn runs_along_the_boundary_are_reported_apart() {
         vias: vec![],
     };
     let r = verify(&p, &s, None);
-    assert!(r.is_legal(), "FORMATS.md allows it: {:?}", r.violations);
+    assert!(
+        r.is_legal(),
+        "docs/formats.md allows it: {:?}",
+        r.violations
+    );
     assert!(!r.is_legal_strict());
     assert_eq!(r.boundary_total, 1);
     assert!(matches!(

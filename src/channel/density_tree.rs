@@ -1,6 +1,6 @@
 //! Incremental density: a segment tree over the columns that takes a net's
 //! span in and out in `O(lg N)` and answers the density in `O(1)` (thesis
-//! section 7.2; spec note 003 part 2, section 5.7).
+//! section 7.2).
 //!
 //! The tree is complete over `N` leaves (the column count padded to a power
 //! of two) and stored as an array with the root at 1. For a node `v`,

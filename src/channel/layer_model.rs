@@ -1,5 +1,4 @@
-//! How MulCh packs `L` layers into groups (thesis section 6.3; spec note
-//! 003 part 2, section 2.1), and the width lower bounds that follow.
+//! How MulCh packs `L` layers into groups (thesis section 6.3), and the width lower bounds that follow.
 //!
 //! A group is HV (one horizontal and one vertical layer), HVH (two horizontal
 //! layers sharing one vertical layer) or B (a single layer carrying a planar

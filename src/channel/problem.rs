@@ -147,7 +147,7 @@ impl Net {
     }
 
     /// The net's span `[first, last]` in column coordinates, with a left side
-    /// terminal at `-1` and a right one at `columns` (FORMATS.md section 3).
+    /// terminal at `-1` and a right one at `columns` (docs/formats.md section 3).
     pub fn span(&self, columns: u32) -> (i64, i64) {
         let first = if self.left {
             -1

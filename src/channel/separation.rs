@@ -1,6 +1,7 @@
 //! Minimum separation of a single-layer channel (thesis section 7.1,
-//! CHANNEL-SEPARATION of Fig. 7-5, with the two printing defects fixed as in
-//! spec note 003 part 2, sections 5.1–5.5).
+//! CHANNEL-SEPARATION of Fig. 7-5). Lines 10 and 17 of the figure print as
+//! `dx >= 1 >= flow - 1`; they are read as `dx >= max(1, flow - 1)`, the
+//! condition of Corollary 28 below.
 //!
 //! Terminals lie on two parallel lines (bottom and top); every terminal of a
 //! net must be joined in one layer. With the lines `w` apart, a cut `[b, t]`
@@ -10,7 +11,7 @@
 //! (Lemma 27), so the minimum separation is `max(flow - 1)` over the *dense*
 //! cuts (`dx = 0` or `|dx| < flow - 1`, Corollary 28).
 //!
-//! Multi-terminal nets are handled per net (spec §5.5): a net counts once in a
+//! Multi-terminal nets are handled per net: a net counts once in a
 //! cut. [`separation`] is linear in the number of terminal positions and needs
 //! a planar channel; [`separation_brute_force`] checks every cut and is the
 //! test oracle. Chapter 6's width is `separation + 1`, or 0 when every net
@@ -176,7 +177,7 @@ pub fn separation_critical_cuts(t: &Terminals) -> Option<i64> {
 }
 
 /// `flow([p, q]) - flow([p, r])` where `q` is the position just right of
-/// `r` on the side opposite `p` (spec §5.2 and §5.5). `p_side` is p's side.
+/// `r` on the side opposite `p`. `p_side` is p's side.
 fn flowdiff(t: &Terminals, ext: &[Extent], p_side: usize, p: usize, q: usize, r: usize) -> i64 {
     let other = 1 - p_side;
     let net_at = |side: usize, k: usize| if side == TOP { t.top[k] } else { t.bottom[k] };
@@ -343,7 +344,7 @@ mod tests {
 
     #[test]
     fn staircase_vector_has_separation_three() {
-        // Spec §3.1: top{1:A,2:A,3:B,4:C}, bot{2:B,3:C,4:D,6:D}; A..D = 1..4,
+        // Worked example: top{1:A,2:A,3:B,4:C}, bot{2:B,3:C,4:D,6:D}; A..D = 1..4,
         // columns 1..6 -> 0..5.
         let t = terminals(&[1, 1, 2, 3, 0, 0], &[0, 2, 3, 4, 0, 4]);
         assert_eq!(separation_brute_force(&t), Some(3));

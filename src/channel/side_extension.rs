@@ -1,5 +1,5 @@
 //! Floating side terminals reduced to a plain channel (thesis section
-//! 7.1.2; spec note 003 part 2, section 5.6).
+//! 7.1.2).
 //!
 //! **Floating side terminals** (the router picks the row of each side exit)
 //! reduce to a plain channel: the side terminals move onto the bottom row

@@ -1,4 +1,4 @@
-//! A routed channel: wires and vias on `L` layers (FORMATS.md section 3).
+//! A routed channel: wires and vias on `L` layers (docs/formats.md section 3).
 //!
 //! Columns `x = 0 .. C-1`, side exits at `x = -1` and `x = C`; rows `y = 0`
 //! (bottom pins), tracks `1 .. W`, `y = W + 1` (top pins); layers `1 .. L`.

@@ -1,5 +1,5 @@
 //! Fixed side terminals in one layer: the switchbox routability test of
-//! thesis section 7.1.2 (spec note 003 part 2, section 5.6). Floating side
+//! thesis section 7.1.2. Floating side
 //! terminals reduce to a plain channel instead
 //! ([`super::side_extension`]).
 

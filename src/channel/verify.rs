@@ -1,14 +1,14 @@
-//! The independent checker of routed channels (FORMATS.md section 3).
+//! The independent checker of routed channels (docs/formats.md section 3).
 //!
 //! It rasterises the solution into a dense grid of `(x, y, layer)` points and
 //! checks the four legality rules: geometry inside the channel on real layers,
 //! no point shared by two nets, pin rows and side columns used only by their
 //! own nets, and every net connected. Apart from those it reports runs along
-//! the boundary, which FORMATS.md allows but the thesis's model (chapter 6)
+//! the boundary, which docs/formats.md allows but the thesis's model (chapter 6)
 //! does not: the pin rows carry only the vertical stubs of pins and the side
 //! columns only the horizontal exits of side nets. [`VerifyReport::is_legal`]
-//! is the FORMATS.md contract; [`VerifyReport::is_legal_strict`] adds the
-//! boundary rule, and every router of this crate meets it. It recomputes width, net length and
+//! applies the rules of docs/formats.md section 3;
+//! [`VerifyReport::is_legal_strict`] adds the boundary rule, and every router of this crate meets it. It recomputes width, net length and
 //! vias from the raster (not from [`ChannelSolution::metrics`], which merges
 //! intervals) and compares them with the figures a solution claims.
 //!

@@ -18,7 +18,7 @@ pub(super) const MAX_KEPT: usize = 200;
 pub enum Violation {
     /// Columns, layers or width that do not fit the problem.
     Header(String),
-    /// More grid points than the checker rasterises: no verdict (FORMATS.md
+    /// More grid points than the checker rasterises: no verdict (docs/formats.md
     /// sets no size limit; the tools report this as an error, not as an
     /// illegal solution).
     TooLarge {
@@ -180,7 +180,7 @@ pub struct VerifyReport {
     /// Figures recomputed from the geometry.
     pub metrics: Metrics,
     /// Wires running along the boundary (at most one record per wire, the
-    /// first few kept); legal under FORMATS.md, not under the thesis model.
+    /// first few kept); legal under docs/formats.md, not under the thesis model.
     pub boundary_runs: Vec<Violation>,
     /// How many wires run along the boundary.
     pub boundary_total: usize,
@@ -195,7 +195,7 @@ impl VerifyReport {
             .find(|v| matches!(v, Violation::TooLarge { .. }))
     }
 
-    /// Legal under the four rules of FORMATS.md section 3 (and the claimed
+    /// Legal under the four rules of docs/formats.md section 3 (and the claimed
     /// metrics, when given, are right).
     pub fn is_legal(&self) -> bool {
         self.total == 0

@@ -226,7 +226,7 @@ pub(super) fn run_verify(args: VerifyArgs) -> Result<i32> {
     // Under --strict the boundary runs are among the violations above.
     if rule == BoundaryRule::Allowed && check.boundary_total > 0 {
         println!(
-            "note: {} wire(s) run along the channel boundary: legal under FORMATS.md, \
+            "note: {} wire(s) run along the channel boundary: legal under docs/formats.md, \
              refused by the thesis model (--strict)",
             check.boundary_total
         );

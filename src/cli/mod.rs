@@ -173,7 +173,7 @@ pub enum Command {
     /// Route messages over a laid-out network: fat-trees in delivery cycles, butterflies packet by packet.
     #[command(subcommand)]
     Simulate(Box<simulate::SimulateCommand>),
-    /// Check a layout file: the legality rules of FORMATS.md section 4 and its metrics.
+    /// Check a layout file: the legality rules of docs/formats.md section 4 and its metrics.
     #[command(after_help = "Example:\n  \
         fabric layout htree --size 16 -o h.yaml && fabric verify-layout h.yaml")]
     VerifyLayout(VerifyLayoutArgs),
@@ -293,7 +293,7 @@ pub struct RouteArgs {
     /// Seed of the jittered assignments (same input and seed, same output).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Write the routed channel (schema fabric.route, FORMATS.md section 3; see --format).
+    /// Write the routed channel (schema fabric.route, docs/formats.md section 3; see --format).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
     /// Draw the routed channel as SVG.
@@ -405,7 +405,7 @@ pub struct LayoutArgs {
     /// or points `d:w,d:w,...`.
     #[arg(long, default_value = "unit", value_parser = parse_delay)]
     pub delay: DelayArg,
-    /// Write the layout as YAML (FORMATS.md section 4).
+    /// Write the layout as YAML (docs/formats.md section 4).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
     /// Draw the layout as SVG.
@@ -451,7 +451,7 @@ pub struct VerifyArgs {
     /// (a name ending in `.def`).
     pub solution: PathBuf,
     /// Also refuse wires running along the boundary (pin rows, side columns),
-    /// as the thesis's channel model does; FORMATS.md alone allows them.
+    /// as the thesis's channel model does; docs/formats.md alone allows them.
     #[arg(long)]
     pub strict: bool,
     /// Also refuse unit edges against their layer's direction (a vertical
@@ -470,10 +470,10 @@ fn read_problem(path: &std::path::Path) -> Result<ChannelProblem> {
 }
 
 /// Whether wires along the channel boundary (pin rows, side columns) are
-/// violations: FORMATS.md allows them, the thesis's channel model does not.
+/// violations: docs/formats.md allows them, the thesis's channel model does not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum BoundaryRule {
-    /// Legal, as FORMATS.md has it.
+    /// Legal, as docs/formats.md has it.
     Allowed,
     /// Violations, as in the thesis's model (`--strict`).
     Refused,

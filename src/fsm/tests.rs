@@ -73,7 +73,7 @@ fn bounds_follow_the_formulas() {
     assert_eq!(b_dfa(5, 1), 0.0);
 }
 
-/// Spec §7 item 7: the distinguishing words tell all 256 DFAs of F_4
+/// The distinguishing words tell all 256 DFAs of F_4
 /// (k = 2) apart, and all 512 NFAs of F_3; and each answer is the edge.
 #[test]
 fn distinguishing_words_give_distinct_signatures() {

@@ -1,5 +1,5 @@
 //! Channel problem readers: the classic two-row text form, the YACR2
-//! `column bottom top` form (auto-detected), and YAML (FORMATS.md 1–2).
+//! `column bottom top` form (auto-detected), and YAML (docs/formats.md 1–2).
 //!
 //! Every reader produces a [`RawChannel`] with the source position of each
 //! number, which is then validated; errors name file, line and column.

@@ -1,4 +1,4 @@
-//! Reader of routed-channel YAML (FORMATS.md section 3).
+//! Reader of routed-channel YAML (docs/formats.md section 3).
 
 use serde::Deserialize;
 

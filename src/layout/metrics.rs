@@ -1,6 +1,6 @@
 //! Figures of an embedding: bounding box, area (volume in 3-D), wire
 //! lengths in total, at most and per level, and wire delay for a delay
-//! function `w(d)` (spec note 003 part 1, section 1).
+//! function `w(d)`.
 
 use std::collections::BTreeMap;
 
@@ -18,7 +18,7 @@ pub struct LevelWires {
     pub max: u64,
 }
 
-/// The figures of FORMATS.md section 4, and wire lengths per level (an
+/// The figures of docs/formats.md section 4, and wire lengths per level (an
 /// edge's level is the higher level of its two nodes).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LayoutMetrics {
@@ -144,7 +144,7 @@ impl Delay {
         }
     }
 
-    /// The thesis's conditions (spec note section 1): C1 asks
+    /// The thesis's conditions: C1 asks
     /// `w(d + x) / w(d) <= 1 + x / lg d`, C2 `<= 1 + x / d`, for `d >= c`.
     /// Returns the largest ratio of the two sides over `d = c .. 2^40` and
     /// `x` powers of two: about 1 or less when the condition holds, growing

@@ -1,4 +1,4 @@
-//! Grid embeddings of networks (Thompson's model; FORMATS.md section 4):
+//! Grid embeddings of networks (Thompson's model; docs/formats.md section 4):
 //! nodes are boxes of grid points, network edges are rectilinear paths.
 //!
 //! - [`Embedding`]: the model, 2-D (`z = 0` everywhere) or 3-D.
@@ -82,7 +82,7 @@ impl P3 {
 pub struct Node {
     /// The node's id, unique in the embedding; edges name nodes by it.
     pub id: u32,
-    /// `processor`, `switch`, ... (free-form, as in FORMATS.md).
+    /// `processor`, `switch`, ... (free-form, as in docs/formats.md).
     pub kind: String,
     /// Level counted from the processors (level 0) upwards.
     pub level: u32,

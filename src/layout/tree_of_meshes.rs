@@ -1,5 +1,5 @@
 //! The tree of meshes `T(2, n)` and its truncation to `l` levels, laid out
-//! in H-tree style (thesis chapter 5; spec note 003 part 1, section 2.4).
+//! in H-tree style (thesis chapter 5).
 //!
 //! Folded definition: level `i = 0 .. l` cuts the `n x n` grid into blocks
 //! of `n / 2^ceil(i/2)` columns by `n / 2^floor(i/2)` rows (an x-cut after

@@ -1,5 +1,5 @@
 //! The grid read back as geometry: maximal straight runs of joined cells
-//! as wires, and via stacks, in the terms of FORMATS.md section 3.
+//! as wires, and via stacks, in the terms of docs/formats.md section 3.
 
 use super::*;
 

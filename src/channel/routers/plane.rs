@@ -1,5 +1,5 @@
 //! The single-layer ("plane") router of MulCh's B groups (thesis section
-//! 6.4; spec note 003 part 2, section 3.1, the exact reference model).
+//! 6.4; the exact reference model).
 //!
 //! Between columns `x` and `x + 1` a net present there has one horizontal
 //! run at row `h(n, x)`. In each column the present nets keep the order
@@ -50,7 +50,7 @@ impl ChannelRouter for PlaneRouter {
 /// to 8 save 1.9 % more net length for twice the time.
 const SMOOTH_PASSES: usize = 4;
 
-/// The final optimisation of spec §3.3 at fixed width: net by net, with the
+/// The final optimisation of the plane router at fixed width: net by net, with the
 /// other nets held, choose each run's row inside its window (above every run
 /// that must lie below it, below every run that must lie above it) by dynamic
 /// programming along the net, minimising vertical wire plus two per dogleg;
@@ -177,9 +177,9 @@ pub fn route_plane(problem: &ChannelProblem) -> Result<ChannelSolution, RouteErr
 }
 
 /// As [`route_plane`], at a width of at least `at_least` rows: the final
-/// optimisation (spec §3.3) then has the extra rows to pull nets towards
+/// optimisation then has the extra rows to pull nets towards
 /// their pins. MulCh uses it for B groups narrower than the stacked channel
-/// (spec §4.4: "B groups re-run §3.3 at the larger W").
+/// (B groups re-run it at the larger width).
 pub fn route_plane_at(
     problem: &ChannelProblem,
     at_least: u32,

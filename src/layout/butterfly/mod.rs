@@ -1,5 +1,4 @@
-//! The butterfly fat-tree (thesis Fig. 2-2; spec note 003 part 1, section
-//! 2.3) laid out in H-tree style with constant-size switches.
+//! The butterfly fat-tree (thesis Fig. 2-2) laid out in H-tree style with constant-size switches.
 //!
 //! Network: `n = 4^k` processors `(0, a)`; level `l = 1 .. k` has
 //! `n / 2^(l+1)` switches `(l, a)`, each with four children and (below the
@@ -328,7 +327,7 @@ pub fn scalable_capacities(n: u64, capacity: &Capacity) -> Result<Vec<u64>, Spec
     Ok(c)
 }
 
-/// The scalable fat-tree of thesis Fig. 2-3 (spec note §2.3, \[R\] reading):
+/// The scalable fat-tree of thesis Fig. 2-3 (as docs/layout.md reads it):
 /// a node whose child channels carry `c` wires and whose up channel `c'`
 /// (`c <= c' <= 2c`) holds `c` switches; switch `i` takes wire `i` of each
 /// of the four child channels; switches `0 .. c'-c` are of type D (two
@@ -448,7 +447,7 @@ impl Construction for ScalableSpec {
 }
 
 impl Network {
-    /// The butterfly fat-tree of `n = 4^k` processors (spec note §2.3), ids
+    /// The butterfly fat-tree of `n = 4^k` processors, ids
     /// as [`crate::layout::butterfly::switch_id`].
     pub fn butterfly_fat_tree(n: u64) -> Result<Network, SpecError> {
         if n < 4 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {

@@ -1,5 +1,5 @@
-//! The independent legality checker of grid embeddings (FORMATS.md
-//! section 4; spec note 003 part 1, section 1).
+//! The independent legality checker of grid embeddings (docs/formats.md
+//! section 4).
 //!
 //! Rules:
 //! 1. node and edge ids are unique, edges name existing nodes, boxes have

@@ -1,5 +1,4 @@
-//! Fat-trees in H-tree style (thesis chapter 4, equation 4.1; spec note 003
-//! part 1, section 2.1), the H-tree being the fat-tree of capacity 1.
+//! Fat-trees in H-tree style (thesis chapter 4, equation 4.1), the H-tree being the fat-tree of capacity 1.
 //!
 //! For `n = 4^k` processors and a channel capacity `c(p)` (the channel
 //! above a subtree of `p` leaves; `t(p) = ω c(p)` wires, `ω` = 1 or 2), the
@@ -428,7 +427,7 @@ impl Builder<'_> {
 /// 2: for `n = 4^k` the fat-tree of capacity 1; for `n = 2·4^k` two such
 /// layouts of side `S` turned a quarter towards each other, their roots'
 /// wires meeting the root in the one-column gap between them, so the
-/// layout is `(2S + 1) x S` (spec note §2.1 \[R\]).
+/// layout is `(2S + 1) x S`.
 pub fn htree(n: u64) -> Result<Embedding, SpecError> {
     if n == 0 || !n.is_power_of_two() {
         return Err(SpecError::HtreeProcessors(n));

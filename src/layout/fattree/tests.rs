@@ -29,7 +29,7 @@ fn htree_side_area_and_wire_length() {
 
 #[test]
 fn spec_table_of_sides() {
-    // Spec note §2.2: c = ceil(sqrt p / lg A) gives 3, 7, 16, 32, 68, 140.
+    // Worked values: c = ceil(sqrt p / lg A) gives 3, 7, 16, 32, 68, 140.
     let sides: Vec<u64> = (1..=6)
         .map(|k| {
             *fat_tree(&spec(4u64.pow(k), Capacity::SqrtOverLg))

@@ -1,5 +1,5 @@
-//! Fat-trees in three dimensions (thesis sections 5.2-5.3, Theorems 25 and 26;
-//! spec note 003 part 1, section 5): a recursive cube layout whose gaps are
+//! Fat-trees in three dimensions (thesis sections 5.2-5.3, Theorems 25
+//! and 26): a recursive cube layout whose gaps are
 //! thin slabs, so that a channel of `t` wires crosses a gap of thickness
 //! about `t / S` instead of `sqrt t`.
 //!

@@ -1,5 +1,4 @@
-//! Fold-and-squash layouts of trees of meshes (thesis chapter 5; spec note
-//! 003 part 1, sections 2.5 and 2.6).
+//! Fold-and-squash layouts of trees of meshes (thesis chapter 5).
 //!
 //! The tree of meshes `T(D, n)` truncated to `l` levels, folded: level
 //! `i = 0 ..= l` cuts the `n^D` grid into blocks, the cut at level `i` being
@@ -19,7 +18,7 @@
 //!   its point one step towards its face, runs two steps in the other
 //!   dimension to the next level's line, and three steps back (length 6).
 //!   Side `2 n m`.
-//! - 3-D (section 2.6; Lemma 22's cubies, routed legally under FORMATS.md):
+//! - 3-D (section 2.6; Lemma 22's cubies, routed legally under docs/formats.md):
 //!   `q` is the least side with a walk of `l + 1` cells through `Z_q^2`;
 //!   level `t` sits at `p(i, j) = (i, (i + j) mod q, j)` of the walk's
 //!   `t`-th cell, consecutive cells keeping the coordinate `t mod 3` (the
@@ -32,7 +31,7 @@
 //!   line or other leg's turn uses, and steps into the next level's box
 //!   (length at most `8q - 4`). Side at most `4 n q`: volume
 //!   `O(n^3 l^(3/2))`, longest wire `O(sqrt l)`. The note's pitch-3 routing
-//!   has knock-knees and three-path points, which FORMATS.md forbids.
+//!   has knock-knees and three-path points, which docs/formats.md forbids.
 
 use std::collections::BTreeMap;
 
@@ -331,7 +330,7 @@ pub fn cubie(l: u32) -> (u32, Vec<(u32, u32)>) {
 
 /// The 3-D fold-and-squash layout of `T(3, n)` truncated to `l` levels:
 /// side `4 n q(l)` (module documentation; this repairs the note's pitch-3
-/// routing, which meets FORMATS.md's rules only with knock-knees and three
+/// routing, which meets docs/formats.md's rules only with knock-knees and three
 /// paths through one point).
 pub fn fold_and_squash_3d(n: u64, l: u32) -> Result<Embedding, SpecError> {
     check_params(n, 3, l)?;

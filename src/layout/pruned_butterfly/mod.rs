@@ -1,5 +1,5 @@
 //! The pruned butterfly of Bay and Bilardi (`pruned-butterfly`) laid out
-//! as an H-tree after their Fig. 3 (spec note 000 §2.3): every PB vertex a
+//! as an H-tree after their Fig. 3: every PB vertex a
 //! node box, every PB edge a wire, for `N` a power of 4.
 //!
 //! The square `F_t` of the subtree of `m = 4^t` leaves, rooted at the

@@ -1,4 +1,4 @@
-//! The fat-pyramid (thesis section 4.3; spec note 003 part 1, section 2.7):
+//! The fat-pyramid (thesis section 4.3):
 //! a butterfly fat-tree over H-tree blocks, laid out regularly, with a mesh
 //! superposed on the switches of every level.
 //!
@@ -57,7 +57,7 @@ pub struct PyramidSpec {
     /// Block levels: `b = 4^beta` processors per block.
     pub beta: u32,
     /// Parallel links between mesh neighbours (the thesis asks for a large
-    /// enough constant; the spec note's kappa = 6). Default 1.
+    /// enough constant; the construction's kappa is 6). Default 1.
     pub mesh_capacity: u32,
 }
 

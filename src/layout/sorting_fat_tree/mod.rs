@@ -1,10 +1,10 @@
 //! The sorting fat-tree of Bay and Bilardi (`sorting-fat-tree`) after
-//! their Fig. 5 (spec note 000 §3.2): `N` terminals in `L x L` meshes at
+//! their Fig. 5: `N` terminals in `L x L` meshes at
 //! the leaves of an H-tree fat-tree whose nodes are flexible-sorter
 //! blocks, every channel wired at its capacity.
 //!
 //! Sizes: `N` a power of 4 and the mesh side `L` a power of 2 (by default
-//! the least one `>= lg N`, spec §6.10) with `M = N / L^2 >= 4` meshes,
+//! the least one `>= lg N`) with `M = N / L^2 >= 4` meshes,
 //! `M` a power of 4: `N = 256` (`L = 8`), 1024, 4096, 16384, 65536
 //! (`L = 16`). Others are refused.
 //!

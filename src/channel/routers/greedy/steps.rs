@@ -197,7 +197,7 @@ impl<'a> State<'a> {
     /// Step 2: join split nets. Candidates are chains of a net's slots
     /// (rows `lo ..= hi` on the vertical layer, free of other nets); a chain
     /// is worth the tracks it frees (its components less one), plus one when
-    /// it joins the whole net and the net ends here (the spec note's
+    /// it joins the whole net and the net ends here (the
     /// weighting after Rivest and Fiduccia). The heaviest set of chains on
     /// disjoint rows is chosen by dynamic programming over the rows.
     pub(super) fn collapse(&mut self, x: i64) {

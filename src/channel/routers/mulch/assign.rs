@@ -1,5 +1,4 @@
-//! Net assignment of the MulCh partitioner (thesis section 6.3; spec note
-//! 003 part 2, section 2.2): each net, in the context's order, is tried in
+//! Net assignment of the MulCh partitioner (thesis section 6.3): each net, in the context's order, is tried in
 //! every group of a configuration and kept in the best one.
 //!
 //! Densities are kept per group in a [`DensityTree`] (insert, read, remove);

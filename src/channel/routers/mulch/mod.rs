@@ -1,5 +1,5 @@
 //! MulCh: multilayer channel routing with HV, HVH and single-layer B groups
-//! (thesis chapter 6; spec note 003 part 2, sections 2 and 4.4).
+//! (thesis chapter 6).
 //!
 //! 1. [`selection::select`] chooses the number of B layers and assigns every
 //!    net to one group.
@@ -309,7 +309,7 @@ pub fn route_mulch(
 }
 
 /// A B group's routing in a channel `width` rows wide: the plane router
-/// run again at that width (spec §4.4) when that saves wire over the
+/// run again at that width when that saves wire over the
 /// narrower routing lifted, else the lifted one.
 fn b_at(
     problem: &ChannelProblem,
@@ -366,7 +366,7 @@ pub fn route_partition(
         .map(|s| s.as_ref().map_or(0, |s| s.width))
         .collect();
     // B groups narrower than the channel re-run the final optimisation at
-    // its width (spec §4.4), kept when that saves wire.
+    // its width, kept when that saves wire.
     for (k, (g, s)) in part.groups.iter().zip(routed.iter_mut()).enumerate() {
         if let (GroupKind::B, Some(old)) = (g.kind, s.as_mut()) {
             let memo = if Some(k) == lent.lender {

@@ -1,5 +1,4 @@
-//! The MulCh partitioner's model (thesis section 6.3; spec note 003 part 2,
-//! section 2): the group types, the options of net assignment, a partition
+//! The MulCh partitioner's model (thesis section 6.3): the group types, the options of net assignment, a partition
 //! of the nets into groups with its figures, and the [`Context`] computed
 //! once per channel (the vertical constraint graph and its components, the
 //! crossings from one pass of the boundary-marching algorithm, the
@@ -83,7 +82,7 @@ pub enum CostFunction {
 }
 
 /// What "the excess number of nets crossed" counts (the thesis text is lost
-/// at a page break; spec note 003 part 2, ambiguity 7).
+/// at a page break; docs/routing.md gives the reading chosen).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Excess {
     /// Nets crossing `n` that are not assigned yet.

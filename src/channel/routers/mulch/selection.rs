@@ -1,4 +1,4 @@
-//! MulCh's group-type selection loop (spec note 003 part 2, section 2.1):
+//! MulCh's group-type selection loop:
 //! how many B layers to use, each configuration tried by net assignment.
 
 use super::assign::assign_nets;
@@ -52,7 +52,7 @@ pub enum SelectError {
     NoConfiguration,
 }
 
-/// MulCh's selection loop (spec note section 2.1): start with no B layers,
+/// MulCh's selection loop: start with no B layers,
 /// add B layers while the area estimate is at least as good, settle on the
 /// best (ties to more B layers).
 pub fn select(

@@ -1,5 +1,5 @@
 //! Track assignment of whole nets (trunks) to slots `(row, H layer)`, after
-//! YACR2 (spec note 003 part 2, section 4.1 step 3), as a sweep that never
+//! YACR2's track assignment, as a sweep that never
 //! needs more than `W >= density` slots per column:
 //!
 //! 1. the nets crossing a column of maximum density are placed first, in

@@ -1,6 +1,6 @@
 //! Reserved-layer detailed channel routing in two layers (HV, VH) and three
 //! layers (HVH, VHV) after YACR2 (thesis section 6.4 uses it for MulCh's HV and
-//! HVH groups; design in spec note 003 part 2, section 4):
+//! HVH groups; docs/routing.md gives the design):
 //!
 //! 1. start at the lower bound `W = ceil(d / H)`;
 //! 2. assign every net's trunk to a slot (row, horizontal layer) with few
