@@ -88,7 +88,10 @@ pub struct Message {
 /// What a switch does with more arrivals than a channel has wires (spec
 /// note §3.1). With no more arrivals than wires, every policy passes all
 /// of them (ideal concentrators).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Policy {
     /// Keep `cap` of the arrivals, chosen uniformly at random.
     IdealRandom,
@@ -252,8 +255,8 @@ pub struct ChannelLoad {
     pub level: u32,
     /// Which subtree at that level (its first processor).
     pub first_processor: u32,
-    /// `up` (leaving the subtree) or `down` (entering it).
-    pub direction: &'static str,
+    /// Leaving the subtree or entering it.
+    pub direction: Direction,
     /// Messages of the set that cross the channel in that direction.
     pub load: u64,
     /// Wires of the channel in that direction.
@@ -275,6 +278,16 @@ impl ChannelLoad {
             Some(b) => self.load * b.capacity > b.load * self.capacity,
         }
     }
+}
+
+/// Which way a channel carries messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Leaving the subtree, towards the root.
+    Up,
+    /// Entering the subtree, from above.
+    Down,
 }
 
 /// The load factor of a message set and the channel attaining it.
@@ -299,7 +312,7 @@ pub fn heaviest(
     cap: impl Fn(usize) -> u64,
 ) -> Option<ChannelLoad> {
     let mut best: Option<ChannelLoad> = None;
-    for (direction, table) in [("up", up), ("down", down)] {
+    for (direction, table) in [(Direction::Up, up), (Direction::Down, down)] {
         for (j, &load) in table.iter().enumerate() {
             let c = ChannelLoad {
                 level,
@@ -506,7 +519,7 @@ pub struct SimReport {
 }
 
 /// Mean, smallest, largest and standard deviation of a sample.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Spread {
     /// Arithmetic mean.
     pub mean: f64,

@@ -8,10 +8,12 @@
 //! has the same keys and every key has one type from run to run.
 
 pub mod channel;
+pub mod fat_tree;
 pub mod route;
 pub mod sweep;
 
 pub use channel::{AnalysisReport, SeparationReport, SwitchboxReport};
+pub use fat_tree::FatTreeSimReport;
 pub use route::{RouteReport, ROUTE_SCHEMA, ROUTE_SCHEMA_VERSION};
 pub use sweep::SweepReport;
 
@@ -33,7 +35,9 @@ pub enum Format {
 
 /// `--format csv` asked of a report without a table.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("--format csv applies to reports with a table (fabric layout --sweep); a {schema} report has none: use yaml or json")]
+#[error(
+    "--format csv applies to reports with a table; a {schema} report has none: use yaml or json"
+)]
 pub struct NoTable {
     /// The report's schema.
     pub schema: &'static str,
@@ -162,6 +166,7 @@ pub fn schemas() -> Vec<(String, String)> {
     }
     vec![
         one::<AnalysisReport>(),
+        one::<FatTreeSimReport>(),
         one::<RouteReport>(),
         one::<SeparationReport>(),
         one::<SwitchboxReport>(),
