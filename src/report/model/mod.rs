@@ -11,11 +11,13 @@ pub mod channel;
 pub mod fat_tree;
 pub mod route;
 pub mod sweep;
+pub mod wire_delay;
 
 pub use channel::{AnalysisReport, SeparationReport, SwitchboxReport};
 pub use fat_tree::FatTreeSimReport;
 pub use route::{RouteReport, ROUTE_SCHEMA, ROUTE_SCHEMA_VERSION};
 pub use sweep::SweepReport;
+pub use wire_delay::WireDelayReport;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -167,6 +169,7 @@ pub fn schemas() -> Vec<(String, String)> {
     vec![
         one::<AnalysisReport>(),
         one::<FatTreeSimReport>(),
+        one::<WireDelayReport>(),
         one::<RouteReport>(),
         one::<SeparationReport>(),
         one::<SwitchboxReport>(),
