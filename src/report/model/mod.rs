@@ -11,12 +11,14 @@ pub mod channel;
 pub mod fat_tree;
 pub mod route;
 pub mod sweep;
+pub mod universality;
 pub mod wire_delay;
 
 pub use channel::{AnalysisReport, SeparationReport, SwitchboxReport};
 pub use fat_tree::FatTreeSimReport;
 pub use route::{RouteReport, ROUTE_SCHEMA, ROUTE_SCHEMA_VERSION};
 pub use sweep::SweepReport;
+pub use universality::UniversalityReport;
 pub use wire_delay::WireDelayReport;
 
 use schemars::JsonSchema;
@@ -174,5 +176,6 @@ pub fn schemas() -> Vec<(String, String)> {
         one::<SeparationReport>(),
         one::<SwitchboxReport>(),
         one::<SweepReport>(),
+        one::<UniversalityReport>(),
     ]
 }
