@@ -9,6 +9,7 @@
 
 pub mod channel;
 pub mod fat_tree;
+pub mod fsm;
 pub mod route;
 pub mod sweep;
 pub mod universality;
@@ -16,6 +17,7 @@ pub mod wire_delay;
 
 pub use channel::{AnalysisReport, SeparationReport, SwitchboxReport};
 pub use fat_tree::FatTreeSimReport;
+pub use fsm::FsmReport;
 pub use route::{RouteReport, ROUTE_SCHEMA, ROUTE_SCHEMA_VERSION};
 pub use sweep::SweepReport;
 pub use universality::UniversalityReport;
@@ -171,6 +173,7 @@ pub fn schemas() -> Vec<(String, String)> {
     vec![
         one::<AnalysisReport>(),
         one::<FatTreeSimReport>(),
+        one::<FsmReport>(),
         one::<WireDelayReport>(),
         one::<RouteReport>(),
         one::<SeparationReport>(),
