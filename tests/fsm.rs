@@ -8,6 +8,8 @@ use std::process::Command;
 use fabric::fsm::kiss::{parse_kiss2, KissError, KissErrorKind};
 use fabric::fsm::table::Table;
 
+mod common;
+
 fn fabric() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fabric"))
 }
@@ -293,8 +295,9 @@ fn malformed_files_exit_2_without_output() {
     }
 }
 
-fn yaml_of(path: &Path) -> serde_norway::Value {
-    serde_norway::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+/// A report read back and checked against its schema.
+fn yaml_of(path: &Path) -> serde_json::Value {
+    common::checked_report(&std::fs::read_to_string(path).unwrap())
 }
 
 /// The worked example through the command line: 32 terms, 5 inputs, 4
@@ -311,7 +314,8 @@ fn the_worked_example_through_the_command_line() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("worst case over (s, k) machines"), "{out}");
     let doc = yaml_of(&yaml);
-    assert_eq!(doc["schema"].as_u64(), Some(1));
+    assert_eq!(doc["schema"].as_str(), Some("fabric.fsm"));
+    assert_eq!(doc["schema_version"].as_u64(), Some(2));
     assert_eq!(doc["machine"]["states"].as_u64(), Some(16));
     assert_eq!(doc["machine"]["kind"].as_str(), Some("dfa"));
     let lb = &doc["lower_bounds"];
@@ -323,7 +327,7 @@ fn the_worked_example_through_the_command_line() {
     assert_eq!(lb["dfa"]["area"].as_f64(), Some(16.0));
     assert_eq!(lb["nfa"]["bits"].as_f64(), Some(256.0));
     let thesis = &doc["realisations"][0];
-    assert_eq!(thesis["construction"].as_str(), Some("dfa-thesis"));
+    assert_eq!(thesis["construction"].as_str(), Some("dfa_thesis"));
     assert_eq!(thesis["inputs"].as_u64(), Some(5));
     assert_eq!(thesis["outputs"].as_u64(), Some(4));
     assert_eq!(thesis["terms"].as_u64(), Some(32));
@@ -352,8 +356,8 @@ fn the_pla_is_checked_and_written() {
     assert!(text.contains(".p 11\n") && text.ends_with(".e\n"), "{text}");
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
     let doc = yaml_of(&yaml);
-    assert_eq!(doc["pla"]["construction"].as_str(), Some("dfa-file"));
-    assert_eq!(doc["pla"]["coverage"].as_str(), Some("exhaustive"));
+    assert_eq!(doc["pla"]["construction"].as_str(), Some("dfa_file"));
+    assert_eq!(doc["pla"]["coverage"]["kind"].as_str(), Some("exhaustive"));
     assert_eq!(doc["pla"]["pairs"].as_u64(), Some(32));
 
     let nfa_pla = tmp("nfa.pla");
@@ -367,8 +371,8 @@ fn the_pla_is_checked_and_written() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let doc = yaml_of(&yaml);
     assert_eq!(doc["machine"]["kind"].as_str(), Some("nfa"));
-    assert_eq!(doc["pla"]["construction"].as_str(), Some("nfa-one-hot"));
-    assert_eq!(doc["not_applicable"].as_sequence().map(Vec::len), Some(3));
+    assert_eq!(doc["pla"]["construction"].as_str(), Some("nfa_one_hot"));
+    assert_eq!(doc["not_applicable"].as_array().map(Vec::len), Some(3));
     assert!(std::fs::read_to_string(&nfa_pla)
         .unwrap()
         .contains(".ilb sym_b0 a b c\n"));

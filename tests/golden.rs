@@ -195,6 +195,7 @@ fn simulations() -> Vec<String> {
                 String::from_utf8_lossy(&o.stderr)
             );
             let text = std::fs::read(&file).unwrap();
+            common::checked_report(&String::from_utf8_lossy(&text));
             format!(
                 "simulate {}: {} bytes fnv {:016x}",
                 words.join(" "),

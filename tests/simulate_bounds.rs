@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("fabric-bounds-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -13,8 +15,9 @@ fn scratch(test: &str) -> PathBuf {
     dir
 }
 
-/// `fabric simulate fat-tree ARGS -o out`: the output and the report.
-fn simulate(args: &[&str], out: &Path) -> (Output, serde_norway::Value) {
+/// `fabric simulate fat-tree ARGS -o out`: the output and the report,
+/// checked against its schema.
+fn simulate(args: &[&str], out: &Path) -> (Output, serde_json::Value) {
     let o = Command::new(env!("CARGO_BIN_EXE_fabric"))
         .args(["simulate", "fat-tree"])
         .args(args)
@@ -27,7 +30,7 @@ fn simulate(args: &[&str], out: &Path) -> (Output, serde_norway::Value) {
         "{args:?}: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let y = serde_norway::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
+    let y = common::checked_report(&std::fs::read_to_string(out).unwrap());
     (o, y)
 }
 
@@ -62,15 +65,16 @@ fn rotating_priority_below_theorem_8_is_flagged() {
         &words(&greedy_adversary("rotating", "262144")),
         &dir.join("r.yaml"),
     );
-    assert_eq!(y["simulation"]["schema"].as_u64(), Some(2));
+    assert_eq!(y["schema"].as_str(), Some("fabric.simulate.fat_tree"));
+    assert_eq!(y["schema_version"].as_u64(), Some(2));
     let run = &y["runs"][0];
     let b = &run["bound"];
-    assert_eq!(b["source"].as_str(), Some("Theorem 8"));
-    assert_eq!(b["claim"].as_str(), Some("forced-at-least"));
+    assert_eq!(b["source"].as_str(), Some("theorem8"));
+    assert_eq!(b["claim"].as_str(), Some("forced_at_least"));
     assert_eq!(b["value"]["min"].as_f64(), Some(20.0));
     let cycles = run["cycles"]["max"].as_f64().unwrap();
     assert!(cycles < 20.0, "{cycles}");
-    assert_eq!(b["verdict"].as_str(), Some("below the bound"));
+    assert_eq!(b["verdict"].as_str(), Some("below_the_bound"));
     assert_eq!(b["below_the_bound"].as_u64(), Some(1));
     assert_eq!(b["ratio"]["max"].as_f64(), Some(cycles / 20.0));
     let table = String::from_utf8_lossy(&o.stdout);
@@ -113,7 +117,7 @@ fn shapes_report_a_ratio_and_no_verdict() {
         &dir.join("r.yaml"),
     );
     let b = &y["runs"][0]["bound"];
-    assert_eq!(b["source"].as_str(), Some("Theorem 7"));
+    assert_eq!(b["source"].as_str(), Some("theorem7"));
     assert_eq!(b["claim"].as_str(), Some("shape"));
     assert!(b["below_the_bound"].is_null());
     // cycles / (lambda + lg n lg lg n) with lg n = 8, lg lg n = 3.
@@ -144,7 +148,7 @@ fn r_auto_with_default_k1_warns() {
     );
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("warning: --r auto gives r = "), "{stderr}");
-    let w = y["simulation"]["warnings"].as_sequence().unwrap();
+    let w = y["simulation"]["warnings"].as_array().unwrap();
     assert_eq!(w.len(), 1);
     assert!(w[0].as_str().unwrap().contains("k1/r"));
     // With k1 at r or above, no warning.
@@ -154,7 +158,7 @@ fn r_auto_with_default_k1_warns() {
     );
     assert!(!String::from_utf8_lossy(&o.stderr).contains("warning"));
     assert_eq!(
-        y["simulation"]["warnings"].as_sequence().map(Vec::len),
+        y["simulation"]["warnings"].as_array().map(Vec::len),
         Some(0)
     );
     let _ = std::fs::remove_dir_all(&dir);

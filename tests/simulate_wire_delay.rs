@@ -8,6 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("fabric-wire-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -41,6 +43,11 @@ fn layout(dir: &Path, kind: &str, size: &str) -> PathBuf {
 
 fn report(path: &Path) -> serde_norway::Value {
     serde_norway::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// A simulation report read back and checked against its schema.
+fn checked(path: &Path) -> serde_json::Value {
+    common::checked_report(&std::fs::read_to_string(path).unwrap())
 }
 
 /// The layout with every coordinate doubled: the same network, every wire
@@ -95,7 +102,7 @@ fn every_tree_layout_simulates_as_a_fat_tree() {
             "-o",
             out.to_str().unwrap(),
         ]);
-        let y = report(&out);
+        let y = checked(&out);
         assert_eq!(y["simulation"]["network"].as_str(), Some(network), "{kind}");
         let run = &y["runs"][0];
         assert!(run["cycles"]["mean"].as_f64().unwrap() >= 1.0, "{kind}");
@@ -115,9 +122,9 @@ fn every_tree_layout_simulates_as_a_fat_tree() {
             "-o",
             out.to_str().unwrap(),
         ]);
-        let z = report(&out);
+        let z = checked(&out);
         assert_eq!(run["cycles"], z["runs"][0]["cycles"], "{kind}");
-        let bits = |r: &serde_norway::Value| r["bit_time"]["mean"].as_f64().unwrap();
+        let bits = |r: &serde_json::Value| r["bit_time"]["mean"].as_f64().unwrap();
         assert!(bits(&z["runs"][0]) > bits(run), "{kind}");
     }
     // The fat-pyramid and the trees of meshes are routed by wire-delay.
@@ -138,7 +145,7 @@ fn every_tree_layout_simulates_as_a_fat_tree() {
 }
 
 /// `fabric simulate wire-delay --layout FILE`: the report's first cell.
-fn wire_delay(file: &Path, out: &Path, delay: &str) -> serde_norway::Value {
+fn wire_delay(file: &Path, out: &Path, delay: &str) -> serde_json::Value {
     ok(&[
         "simulate",
         "wire-delay",
@@ -153,19 +160,19 @@ fn wire_delay(file: &Path, out: &Path, delay: &str) -> serde_norway::Value {
         "-o",
         out.to_str().unwrap(),
     ]);
-    report(out)["cells"][0].clone()
+    checked(out)["cells"][0].clone()
 }
 
 #[test]
 fn every_wire_delay_layout_simulates_and_stretching_changes_only_times() {
     let dir = scratch("wire");
     for (kind, size, network) in [
-        ("fat-pyramid", "256", "fat-pyramid"),
-        ("fat-tree", "256", "fat-tree"),
+        ("fat-pyramid", "256", "fat_pyramid"),
+        ("fat-tree", "256", "fat_tree"),
         ("htree", "256", "htree"),
-        ("tree-of-meshes", "8", "tree-of-meshes"),
-        ("folded-tree-of-meshes", "8", "tree-of-meshes"),
-        ("tree-of-meshes-3d", "4", "tree-of-meshes-3d"),
+        ("tree-of-meshes", "8", "tree_of_meshes"),
+        ("folded-tree-of-meshes", "8", "tree_of_meshes"),
+        ("tree-of-meshes-3d", "4", "tree_of_meshes_3d"),
     ] {
         let file = layout(&dir, kind, size);
         let a = wire_delay(&file, &dir.join(format!("{kind}-a.yaml")), "linear");
@@ -175,7 +182,7 @@ fn every_wire_delay_layout_simulates_and_stretching_changes_only_times() {
         let b = wire_delay(&long, &dir.join(format!("{kind}-b.yaml")), "linear");
         assert_eq!(a["rounds"], b["rounds"], "{kind}: rounds changed");
         assert_eq!(a["messages"], b["messages"], "{kind}");
-        let t = |c: &serde_norway::Value| c["mean_time"]["mean"].as_f64().unwrap();
+        let t = |c: &serde_json::Value| c["mean_time"]["mean"].as_f64().unwrap();
         assert!(t(&b) > t(&a), "{kind}: {} vs {}", t(&b), t(&a));
         // Unit delay does not see the stretch at all.
         let (ua, ub) = (
@@ -206,10 +213,10 @@ fn fat_pyramid_local_paths_stay_bounded_where_the_fat_trees_grow() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    let y = report(&out);
+    let y = checked(&out);
     let c = |network: &str, n: u64| {
         y["cells"]
-            .as_sequence()
+            .as_array()
             .unwrap()
             .iter()
             .find(|c| c["network"].as_str() == Some(network) && c["processors"].as_u64() == Some(n))
@@ -217,10 +224,10 @@ fn fat_pyramid_local_paths_stay_bounded_where_the_fat_trees_grow() {
             .unwrap()
     };
     // The fat-tree's local paths cross seams of wire ~sqrt n: c grows.
-    assert!(c("fat-tree", 65536) > 4.0 * c("fat-tree", 256));
+    assert!(c("fat_tree", 65536) > 4.0 * c("fat_tree", 256));
     // The fat-pyramid's stay within twice their small-n value.
-    assert!(c("fat-pyramid", 65536) < 2.0 * c("fat-pyramid", 256));
-    assert!(c("fat-pyramid", 65536) < c("fat-tree", 65536));
+    assert!(c("fat_pyramid", 65536) < 2.0 * c("fat_pyramid", 256));
+    assert!(c("fat_pyramid", 65536) < c("fat_tree", 65536));
 }
 
 #[test]

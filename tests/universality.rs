@@ -7,7 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use serde_norway::Value;
+use serde_json::Value;
+
+mod common;
 
 fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("fabric-univ-{}-{test}", std::process::id()));
@@ -24,7 +26,8 @@ fn fabric(args: &[&str]) -> Output {
         .expect("the fabric binary runs")
 }
 
-/// `fabric universality ARGS -o out`: the terminal text and the report.
+/// `fabric universality ARGS -o out`: the terminal text and the report,
+/// checked against its schema.
 fn report(args: &[&str], out: &Path) -> (String, Value) {
     let mut all: Vec<&str> = args.to_vec();
     all.extend(["-o", out.to_str().unwrap()]);
@@ -34,7 +37,7 @@ fn report(args: &[&str], out: &Path) -> (String, Value) {
         "{args:?}: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let y = serde_norway::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
+    let y = common::checked_report(&std::fs::read_to_string(out).unwrap());
     (String::from_utf8(o.stdout).unwrap(), y)
 }
 
@@ -44,7 +47,7 @@ fn f(v: &Value) -> f64 {
 
 fn claim<'a>(y: &'a Value, prefix: &str) -> &'a Value {
     y["claims"]
-        .as_sequence()
+        .as_array()
         .unwrap()
         .iter()
         .find(|c| c["quantity"].as_str().unwrap().starts_with(prefix))
@@ -55,7 +58,7 @@ fn claim<'a>(y: &'a Value, prefix: &str) -> &'a Value {
 /// its load over its capacity.
 fn check_levels(m: &Value) -> f64 {
     let mut max = 0f64;
-    for l in m["levels"].as_sequence().unwrap() {
+    for l in m["levels"].as_array().unwrap() {
         let ratio = f(&l["load"]) / f(&l["capacity"]);
         assert!((f(&l["ratio"]) - ratio).abs() < 1e-9);
         max = max.max(ratio);
@@ -71,7 +74,8 @@ fn mesh_competitor_range_2d() {
         let area = (1u64 << (2 * k)).to_string();
         let out = dir.join(format!("u{k}.yaml"));
         let (text, y) = report(&["--area", &area, "--measure-pyramid", "never"], &out);
-        assert_eq!(y["schema"].as_u64(), Some(1));
+        assert_eq!(y["schema"].as_str(), Some("fabric.universality"));
+        assert_eq!(y["schema_version"].as_u64(), Some(2));
         let m = &y["lemma10"];
         let lambda = check_levels(m);
         let lg = f64::from(2 * k);
@@ -113,11 +117,11 @@ fn three_d_capacity_argument() {
         let bound = 2f64.powf(8.0 / 3.0);
         // Section 5.3: every level's load factor is O(lg V), here within
         // the derived constant.
-        for l in m["levels"].as_sequence().unwrap() {
+        for l in m["levels"].as_array().unwrap() {
             assert!(f(&l["ratio"]) / lg <= bound, "8^{k}: {l:?}");
         }
         assert_eq!(claim(&y, "lambda (mesh")["verdict"].as_str(), Some("held"));
-        assert!(y["wire_delay"].is_null() && y["larger"].as_sequence().unwrap().is_empty());
+        assert!(y["wire_delay"].is_null() && y["larger"].as_array().unwrap().is_empty());
         per_lg.push(lambda / lg);
     }
     // Bounded and not vanishing: the shape is lg V.
@@ -144,7 +148,7 @@ fn processor_size_wire_delay_and_asynchrony() {
     let (text, y) = report(&args, &dir.join("d.yaml"));
     let p = &y["processor_size"];
     assert_eq!(p["theorem"].as_str(), Some("theorem13"));
-    for row in p["rows"].as_sequence().unwrap() {
+    for row in p["rows"].as_array().unwrap() {
         let big = f(&row["big_delta"]);
         assert_eq!(big, f(&row["delta"]).max(16.0 / 4.0));
     }
@@ -158,7 +162,7 @@ fn processor_size_wire_delay_and_asynchrony() {
     assert_eq!(f(&thesis["bound"]), 2.0);
     assert!(text.contains("Theorem 13") && text.contains("Lemma 21"));
     // Five competitor areas by default, from A to A^2.
-    let larger = y["larger"].as_sequence().unwrap();
+    let larger = y["larger"].as_array().unwrap();
     assert_eq!(larger.len(), 5);
     assert_eq!(f(&larger[4]["competitor_area"]), 4096f64 * 4096.0);
 }

@@ -7,7 +7,8 @@ use crate::report::model::Format;
 pub struct FormatArgs {
     /// Format of the --output report: yaml (default), json (the same
     /// data; fast to load for large reports) or csv (the table of reports
-    /// that have one: `layout --sweep`).
+    /// that have one: `layout --sweep`, `simulate fat-tree`, `simulate
+    /// wire-delay`, `universality`, `fsm`).
     #[arg(long, value_enum, default_value_t = Format::Yaml)]
     pub format: Format,
 }

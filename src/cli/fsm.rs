@@ -16,9 +16,7 @@ use crate::fsm::family::{check_family, member_kiss2, random_member};
 use crate::fsm::kiss::parse_kiss2;
 use crate::fsm::realise::{build, figures, Construction};
 use crate::fsm::table::Table;
-use crate::report::fsm::{
-    coverage_text, fsm_table, fsm_yaml, pla_svg, FsmReport, LowerBounds, Realisation, SCHEMA,
-};
+use crate::report::fsm::{coverage_text, fsm_table, pla_svg, FsmReport, LowerBounds, Realisation};
 
 /// The longest `.pla` text written (characters).
 pub const MAX_PLA_TEXT: u64 = 1 << 28;
@@ -63,9 +61,13 @@ pub struct FsmArgs {
     /// Draw that PLA's AND and OR planes with its personality matrix.
     #[arg(long)]
     pub svg: Option<PathBuf>,
-    /// Write the report as YAML (with --family: the KISS2 text).
+    /// Write the report (schema fabric.fsm; see --format); with
+    /// --family, the KISS2 text.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// The report's format (csv: one row per realisation).
+    #[command(flatten)]
+    pub format: super::FormatArgs,
 }
 
 /// The rules followed where the paper leaves a choice.
@@ -92,6 +94,7 @@ pub fn run(args: &FsmArgs) -> Result<i32> {
 }
 
 fn run_machine(args: &FsmArgs, file: &Path) -> Result<i32> {
+    args.format.check::<FsmReport>()?;
     let outputs: Vec<&Path> = [&args.output, &args.pla, &args.svg]
         .into_iter()
         .flatten()
@@ -165,7 +168,7 @@ fn run_machine(args: &FsmArgs, file: &Path) -> Result<i32> {
         }
     }
     let report = FsmReport {
-        schema: SCHEMA,
+        header: <FsmReport as crate::report::model::Report>::header(),
         file: name,
         machine: analysis,
         lower_bounds: lower,
@@ -175,7 +178,10 @@ fn run_machine(args: &FsmArgs, file: &Path) -> Result<i32> {
         rules: rules(),
     };
     if let Some(path) = &args.output {
-        written.push((path.clone(), fsm_yaml(&report)));
+        written.push((
+            path.clone(),
+            crate::report::model::render(&report, args.format.format)?,
+        ));
     }
     write_all_or_nothing(&written)?;
     print!("{}", fsm_table(&report));
@@ -196,6 +202,12 @@ fn numbered(path: &Path, n: u32) -> PathBuf {
 }
 
 fn run_family(args: &FsmArgs, s: u32, k: u32) -> Result<i32> {
+    if args.format.format != crate::report::model::Format::Yaml {
+        return Err(Error::Usage(
+            "--family writes KISS2 machines, not a report: --format applies to a machine's report"
+                .into(),
+        ));
+    }
     check_family(s, k, args.kind).map_err(|e| Error::Usage(e.to_string()))?;
     let per = u64::from(s)
         * u64::from(k)

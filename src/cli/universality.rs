@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use super::{check_output_paths, parse_delay, write_all_or_nothing, DelayArg};
 use crate::error::{Error, Result};
 use crate::layout::{Dims, LayoutKind};
-use crate::report::universality::{universality_report, universality_table, universality_yaml};
+use crate::report::model::UniversalityReport;
+use crate::report::universality::{universality_report, universality_table};
 use crate::sim::universality::{universality, Dimensions, PyramidMeasure, Routing, Setting};
 
 /// Arguments of `fabric universality`.
@@ -52,9 +53,12 @@ pub struct UniversalityArgs {
     /// auto (A <= 4^8), always, never
     #[arg(long, value_enum, default_value = "auto")]
     pub measure_pyramid: PyramidMeasure,
-    /// Write the report as YAML
+    /// Write the report (schema fabric.universality; see --format)
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// The report's format (csv: one row per claim).
+    #[command(flatten)]
+    pub format: super::FormatArgs,
 }
 
 /// A positive finite time.
@@ -83,6 +87,7 @@ fn setting(args: &UniversalityArgs) -> Setting {
 /// Run `fabric universality`.
 pub(super) fn run(args: &UniversalityArgs) -> Result<i32> {
     let outputs: Vec<&std::path::Path> = args.output.iter().map(PathBuf::as_path).collect();
+    args.format.check::<UniversalityReport>()?;
     check_output_paths(&[], &outputs)?;
     let s = setting(args);
     s.check().map_err(|e| Error::Usage(e.to_string()))?;
@@ -101,7 +106,8 @@ pub(super) fn run(args: &UniversalityArgs) -> Result<i32> {
     let u = universality(&s).map_err(|e| Error::Usage(e.to_string()))?;
     let report = universality_report(&s, &args.delay.text, u);
     if let Some(path) = &args.output {
-        write_all_or_nothing(&[(path.clone(), universality_yaml(&report))])?;
+        let text = crate::report::model::render(&report, args.format.format)?;
+        write_all_or_nothing(&[(path.clone(), text)])?;
     }
     print!("{}", universality_table(&report));
     Ok(0)

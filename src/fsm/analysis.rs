@@ -9,8 +9,8 @@ use crate::fsm::minimise::{hopcroft, Dfa};
 use crate::fsm::table::Table;
 
 /// Deterministic or not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
 pub enum MachineKind {
     /// At most one next state per state and input.
     Dfa,
@@ -19,7 +19,7 @@ pub enum MachineKind {
 }
 
 /// The minimised machine's size (DFAs only).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Minimised {
     /// Classes of equivalent states among all states (the unspecified
     /// transitions treated as one more behaviour, `-` outputs as a third
@@ -31,7 +31,7 @@ pub struct Minimised {
 }
 
 /// What `fabric fsm` reports of a machine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Analysis {
     /// `s`: states.
     pub states: u32,

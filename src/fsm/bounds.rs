@@ -35,7 +35,7 @@ pub fn b_nfa(s: u64, k: u64) -> f64 {
 }
 
 /// The lower bound of one kind of machine with `(s, k)`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct LowerBound {
     /// DFA or NFA.
     pub kind: MachineKind,

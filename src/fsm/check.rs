@@ -22,8 +22,8 @@ pub const SAMPLES: u64 = 1 << 16;
 pub const EXHAUSTIVE_BITS: u32 = 16;
 
 /// How the pairs were chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Coverage {
     /// Every (state, input) pair.
     Exhaustive,
@@ -35,7 +35,7 @@ pub enum Coverage {
 }
 
 /// A passed check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CheckReport {
     /// What was checked.
     pub construction: Construction,

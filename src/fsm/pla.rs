@@ -31,7 +31,7 @@ impl Term {
 }
 
 /// A PLA's size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct PlaSize {
     /// Input lines.
     pub inputs: u64,

@@ -29,8 +29,8 @@ use crate::fsm::table::{Table, NONE};
 use crate::fsm::{ceil_lg, OutBits};
 
 /// A construction of the table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Construction {
     /// States and symbols encoded in binary, one term per transition.
     DfaThesis,
@@ -93,7 +93,7 @@ impl Construction {
 }
 
 /// The figures of one construction for one machine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Figures {
     /// The construction.
     pub construction: Construction,

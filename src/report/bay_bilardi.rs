@@ -33,7 +33,7 @@ pub struct BbReport {
 }
 
 /// Mean, smallest and largest over the trials.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Spread {
     /// Mean.
     pub mean: f64,

@@ -1,98 +1,16 @@
 //! The report of `fabric fsm`: the machine's figures, the PLA realisations
 //! (upper bounds) beside the counting lower bounds of its `(s, k)` with
-//! their ratio, and the check of the PLA written; as YAML (serde), a
-//! terminal table, and an SVG of a PLA's AND and OR planes with its
+//! their ratio, and the check of the PLA written; as the typed report
+//! `fabric.fsm`, a terminal table, and an SVG of a PLA's AND and OR planes with its
 //! personality matrix.
 
-use serde::Serialize;
 use svg::node::element::{Circle, Group, Line, Rectangle, Text};
 use svg::Document;
 
-use crate::fsm::analysis::{Analysis, MachineKind};
-use crate::fsm::bounds::LowerBound;
-use crate::fsm::check::{CheckReport, Coverage};
+use crate::fsm::analysis::MachineKind;
+use crate::fsm::check::Coverage;
 use crate::fsm::pla::Pla;
-use crate::fsm::realise::{Construction, Figures};
-
-/// The layout of the YAML report; raised when a field changes meaning.
-pub const SCHEMA: u32 = 1;
-
-/// The whole report.
-#[derive(Clone, Debug, Serialize)]
-pub struct FsmReport {
-    /// [`SCHEMA`].
-    pub schema: u32,
-    /// The KISS2 file as given.
-    pub file: String,
-    /// The machine's figures.
-    pub machine: Analysis,
-    /// The lower bounds for the machine's `(s, k)`.
-    pub lower_bounds: LowerBounds,
-    /// The constructions that apply, with their ratio to the lower bound
-    /// of their kind.
-    pub realisations: Vec<Realisation>,
-    /// Constructions that do not apply (the DFA ones, for an NFA).
-    pub not_applicable: Vec<Construction>,
-    /// The PLA checked and written with `--pla` or `--svg`.
-    pub pla: Option<CheckReport>,
-    /// The rules followed where the paper leaves a choice.
-    pub rules: Vec<String>,
-}
-
-/// The counting bounds (thesis §8.2–§8.4).
-#[derive(Clone, Debug, Serialize)]
-pub struct LowerBounds {
-    /// Always [`crate::fsm::bounds::WORST_CASE`]: the bound is for some machine with this
-    /// `(s, k)`, not for this machine.
-    pub label: String,
-    /// `s`.
-    pub s: u64,
-    /// `k`.
-    pub k: u64,
-    /// Bits per unit square.
-    pub b0: f64,
-    /// `B_DFA = s(k−1) lg s` and `B_DFA / b0`.
-    pub dfa: LowerBound,
-    /// `B_NFA = s²(k−1)` and `B_NFA / b0`.
-    pub nfa: LowerBound,
-}
-
-impl LowerBounds {
-    /// The bound of machines of `kind`.
-    pub fn of(&self, kind: MachineKind) -> &LowerBound {
-        match kind {
-            MachineKind::Dfa => &self.dfa,
-            MachineKind::Nfa => &self.nfa,
-        }
-    }
-}
-
-/// One construction beside its lower bound.
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct Realisation {
-    /// The PLA's figures.
-    #[serde(flatten)]
-    pub figures: Figures,
-    /// `area / (B / b0)` for the construction's kind; `None` when the
-    /// bound is 0 (`s = 1` or `k = 1`).
-    pub ratio: Option<f64>,
-}
-
-impl Realisation {
-    /// `figures` beside `bounds`.
-    pub fn of(figures: Figures, bounds: &LowerBounds) -> Realisation {
-        let lower = bounds.of(figures.construction.machine()).area;
-        Realisation {
-            figures,
-            ratio: (lower > 0.0).then(|| figures.area as f64 / lower),
-        }
-    }
-}
-
-/// The report as YAML.
-pub fn fsm_yaml(r: &FsmReport) -> String {
-    serde_norway::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
-}
+pub use crate::report::model::fsm::{FsmReport, LowerBounds, Realisation};
 
 fn kind_name(k: MachineKind) -> &'static str {
     match k {

@@ -1,88 +1,13 @@
 //! The report of `fabric universality` (thesis chapter 4): every number
 //! with the theorem it comes from, the bound it is held against where the
-//! source gives one with a constant, and whether it held; as YAML (serde)
-//! and a terminal table.
+//! source gives one with a constant, and whether it held; as the typed
+//! report `fabric.universality` and a terminal table.
 
-use serde::Serialize;
-
+pub use crate::report::model::universality::{Claim, UniversalityReport, Verdict};
+use crate::report::model::Report;
 use crate::sim::universality::{
-    Dimensions, MaxAt, ProcessorTheorem, RangePlace, Routing, Setting, TimeSource, Universality,
+    Dimensions, MaxAt, ProcessorTheorem, RangePlace, Setting, TimeSource, Universality,
 };
-
-/// The layout of the YAML report; raised when a field changes meaning.
-pub const SCHEMA: u32 = 1;
-
-/// The whole report.
-#[derive(Clone, Debug, Serialize)]
-pub struct UniversalityReport {
-    /// [`SCHEMA`].
-    pub schema: u32,
-    /// `2` or `3`.
-    pub dims: Dimensions,
-    /// Area `A` (volume `V` in 3-D).
-    pub area: u64,
-    /// The fat-tree's processor area `alpha_F`.
-    pub processor_area: u64,
-    /// The competitor's processor area `alpha_R`.
-    pub competitor_processor_area: u64,
-    /// The algorithm of Theorems 19-20 and Lemma 21.
-    pub routing: Routing,
-    /// The wire delay function, as given.
-    pub delay: String,
-    /// The rules followed where the thesis leaves a choice.
-    pub rules: Vec<String>,
-    /// Every headline number, its source, bound and verdict.
-    pub claims: Vec<Claim>,
-    /// The computed sections.
-    #[serde(flatten)]
-    pub detail: Universality,
-}
-
-/// One number and where it comes from.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Claim {
-    /// What it is.
-    pub quantity: String,
-    /// Its value.
-    pub value: f64,
-    /// The lemma, theorem or section it comes from.
-    pub source: String,
-    /// The bound it is held against, when the source gives a constant.
-    pub bound: Option<f64>,
-    /// Whether it held.
-    pub verdict: Verdict,
-}
-
-/// Whether a number kept to its bound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    /// At most the bound.
-    Held,
-    /// Over the bound.
-    Exceeded,
-    /// An `O()` shape without a constant: no verdict.
-    Shape,
-}
-
-impl Verdict {
-    /// The name in the terminal.
-    pub fn name(self) -> &'static str {
-        match self {
-            Verdict::Held => "held",
-            Verdict::Exceeded => "EXCEEDED",
-            Verdict::Shape => "shape (no constant)",
-        }
-    }
-
-    fn of(value: f64, bound: f64) -> Verdict {
-        if value <= bound + 1e-9 {
-            Verdict::Held
-        } else {
-            Verdict::Exceeded
-        }
-    }
-}
 
 fn bounded(quantity: String, value: f64, source: &str, bound: f64) -> Claim {
     Claim {
@@ -211,7 +136,7 @@ fn claims(s: &Setting, u: &Universality) -> Vec<Claim> {
 /// The report of `u`, computed for `s` with the delay written `delay`.
 pub fn universality_report(s: &Setting, delay: &str, u: Universality) -> UniversalityReport {
     UniversalityReport {
-        schema: SCHEMA,
+        header: UniversalityReport::header(),
         dims: s.dims,
         area: s.area,
         processor_area: s.processor_area,
@@ -222,11 +147,6 @@ pub fn universality_report(s: &Setting, delay: &str, u: Universality) -> Univers
         claims: claims(s, &u),
         detail: u,
     }
-}
-
-/// The YAML text.
-pub fn universality_yaml(r: &UniversalityReport) -> String {
-    serde_norway::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
 }
 
 fn lemma10_table(r: &UniversalityReport) -> String {
@@ -397,7 +317,8 @@ pub fn universality_table(r: &UniversalityReport) -> String {
 mod tests {
     use super::*;
     use crate::layout::metrics::Delay;
-    use crate::sim::universality::{universality, PyramidMeasure};
+    use crate::report::model::{render, Format};
+    use crate::sim::universality::{universality, PyramidMeasure, Routing};
 
     #[test]
     fn every_claim_names_its_source_and_a_bound_has_a_verdict() {
@@ -421,8 +342,10 @@ mod tests {
                 None => assert_eq!(c.verdict, Verdict::Shape),
             }
         }
-        let y: serde_norway::Value = serde_norway::from_str(&universality_yaml(&r)).unwrap();
-        assert_eq!(y["schema"].as_u64(), Some(SCHEMA as u64));
+        let text = render(&r, Format::Yaml).unwrap();
+        let y: serde_norway::Value = serde_norway::from_str(&text).unwrap();
+        assert_eq!(y["schema"].as_str(), Some("fabric.universality"));
+        assert_eq!(y["dims"].as_u64(), Some(2));
         assert_eq!(y["lemma10"]["levels"].as_sequence().unwrap().len(), 8);
         let table = universality_table(&r);
         assert!(table.contains("Lemma 10") && table.contains("Lemma 21"));

@@ -1,88 +1,13 @@
 //! The report of `fabric simulate wire-delay`: per network, size, wire
 //! delay and traffic, the rounds, the delivery times in bit-times, `c` (the
 //! largest delivery time over `d + lg A`, Theorem 18's shape), and Delta
-//! delta measured on the routed paths beside its analytic value; as YAML
-//! (serde), a terminal table and a chart of `c` against the size.
+//! delta measured on the routed paths beside its analytic value; as the
+//! typed report `fabric.simulate.wire_delay` (YAML, JSON, or CSV of its
+//! cells), a terminal table and a chart of `c` against the size.
 
-use serde::Serialize;
-
-use crate::report::bay_bilardi::Spread;
 use crate::report::chart::{bar_chart, Axis, BarChart, BarPoint, BarSeries, ChartError};
-use crate::sim::circuit::{DistanceRow, ExchangeKind, TrialFigures, WireNetwork};
-
-/// The layout of the YAML report; raised when a field changes meaning.
-pub const SCHEMA: u32 = 1;
-
-/// The whole report.
-#[derive(Clone, Debug, Serialize)]
-pub struct WireDelayReport {
-    /// [`SCHEMA`].
-    pub schema: u32,
-    /// Trials per cell.
-    pub trials: u64,
-    /// The seed the cells' seeds derive from.
-    pub seed: u64,
-    /// Bit-times through a switch.
-    pub switch_delay: f64,
-    /// How the engine times and routes, in a few lines.
-    pub rules: Vec<String>,
-    /// One entry per network, size, delay and traffic.
-    pub cells: Vec<WireCell>,
-}
-
-/// One cell.
-#[derive(Clone, Debug, Serialize)]
-pub struct WireCell {
-    /// The network.
-    pub network: WireNetwork,
-    /// Its routing algorithm.
-    pub algorithm: String,
-    /// The layout file, or `built in memory`.
-    pub layout: String,
-    /// Processors, `A` of `lg A`.
-    pub processors: u64,
-    /// Area of the layout.
-    pub area: u64,
-    /// The wire delay function, as given.
-    pub delay: String,
-    /// The traffic.
-    pub traffic: ExchangeKind,
-    /// Radius of local traffic.
-    pub radius: Option<u64>,
-    /// Bits per message, `2 lg n` plus the payload.
-    pub message_bits: u64,
-    /// The seed of the cell's trials.
-    pub seed: u64,
-    /// Messages per trial.
-    pub messages: Spread,
-    /// Rounds until all were delivered.
-    pub rounds: Spread,
-    /// Mean delivery time per trial (bit-times).
-    pub mean_time: Spread,
-    /// Largest delivery time per trial (bit-times).
-    pub max_time: Spread,
-    /// Sum of the rounds' longest attempts (bit-times).
-    pub synchronous_time: Spread,
-    /// `c`: largest delivery time over `d + lg A`, contention included.
-    pub c: Spread,
-    /// Largest time of a path alone over `d + lg A` (Theorem 18's
-    /// measure).
-    pub c_path: Spread,
-    /// Delta delta measured on the routed paths (largest over the trials).
-    pub delta_delta: f64,
-    /// Delta delta from the layout's longest wires per level
-    /// (`pyramid::delta_delta`; fat-pyramid only).
-    pub delta_delta_analytic: Option<f64>,
-    /// The thesis's expression `w(d + lg A) lg d / (w(d) lg A)`, largest
-    /// over `d` (fat-pyramid only).
-    pub delta_delta_thesis: Option<f64>,
-    /// Delivery times by mesh distance, over every trial.
-    pub by_distance: Vec<DistanceRow>,
-    /// Wall seconds of the cell (not in the YAML, which the seed fixes
-    /// byte for byte).
-    #[serde(skip)]
-    pub seconds: f64,
-}
+pub use crate::report::model::wire_delay::{WireCell, WireDelayReport};
+use crate::sim::circuit::{DistanceRow, TrialFigures};
 
 /// The rows of several trials merged: counts added, means weighted,
 /// maxima taken.
@@ -103,11 +28,6 @@ pub fn merge_rows(trials: &[TrialFigures]) -> Vec<DistanceRow> {
     }
     out.sort_by_key(|r| r.lo);
     out
-}
-
-/// The report as YAML.
-pub fn wire_delay_yaml(r: &WireDelayReport) -> String {
-    serde_norway::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
 }
 
 fn name<T: clap::ValueEnum>(v: T) -> String {

@@ -62,7 +62,10 @@ pub enum Algorithm {
 
 /// The routing algorithms by name, as the command line gives them (the
 /// constants of RANDOM apart).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum AlgorithmKind {
     /// RANDOM with TRY-GUESS.
     Random,
@@ -87,6 +90,16 @@ impl AlgorithmKind {
 }
 
 impl Algorithm {
+    /// The algorithm by name, its constants apart.
+    pub fn kind(&self) -> AlgorithmKind {
+        match self {
+            Algorithm::Random(_) => AlgorithmKind::Random,
+            Algorithm::RandomPrime => AlgorithmKind::RandomPrime,
+            Algorithm::Greedy => AlgorithmKind::Greedy,
+            Algorithm::ButterflyFatTree => AlgorithmKind::ButterflyFatTree,
+        }
+    }
+
     /// The command-line and report name, as [`AlgorithmKind::name`].
     pub fn name(&self) -> &'static str {
         match self {

@@ -23,7 +23,8 @@ use super::traffic::Traffic;
 use super::{lg, SimReport, SimRun, Spread, Trial};
 
 /// Where a bound comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Source {
     /// Theorem 7 (Figures 3-1 to 3-3): RANDOM takes `O(lambda + lg n lg lg
     /// n)` cycles with probability `1 - O(1/n)`.
@@ -70,7 +71,8 @@ impl Source {
 }
 
 /// What a bound claims of the measured cycles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Claim {
     /// The adversary forces at least this many cycles: a trial below it
     /// means the construction fell short.

@@ -62,6 +62,7 @@ pub mod fattree;
 pub mod mesh;
 pub mod openloop;
 pub mod packet;
+mod spread;
 pub mod traffic;
 pub mod universality;
 pub mod wormhole;
@@ -71,6 +72,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 pub use error::SimError;
+pub use spread::Spread;
 
 /// The destination of a message that leaves the tree through the root's
 /// external channel (the virtual sink of Theorem 8).
@@ -88,7 +90,10 @@ pub struct Message {
 /// What a switch does with more arrivals than a channel has wires (spec
 /// note §3.1). With no more arrivals than wires, every policy passes all
 /// of them (ideal concentrators).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Policy {
     /// Keep `cap` of the arrivals, chosen uniformly at random.
     IdealRandom,
@@ -252,8 +257,8 @@ pub struct ChannelLoad {
     pub level: u32,
     /// Which subtree at that level (its first processor).
     pub first_processor: u32,
-    /// `up` (leaving the subtree) or `down` (entering it).
-    pub direction: &'static str,
+    /// Leaving the subtree or entering it.
+    pub direction: Direction,
     /// Messages of the set that cross the channel in that direction.
     pub load: u64,
     /// Wires of the channel in that direction.
@@ -275,6 +280,16 @@ impl ChannelLoad {
             Some(b) => self.load * b.capacity > b.load * self.capacity,
         }
     }
+}
+
+/// Which way a channel carries messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Leaving the subtree, towards the root.
+    Up,
+    /// Entering the subtree, from above.
+    Down,
 }
 
 /// The load factor of a message set and the channel attaining it.
@@ -299,7 +314,7 @@ pub fn heaviest(
     cap: impl Fn(usize) -> u64,
 ) -> Option<ChannelLoad> {
     let mut best: Option<ChannelLoad> = None;
-    for (direction, table) in [("up", up), ("down", down)] {
+    for (direction, table) in [(Direction::Up, up), (Direction::Down, down)] {
         for (j, &load) in table.iter().enumerate() {
             let c = ChannelLoad {
                 level,
@@ -505,42 +520,6 @@ pub struct SimReport {
     pub runs: Vec<SimRun>,
 }
 
-/// Mean, smallest, largest and standard deviation of a sample.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct Spread {
-    /// Arithmetic mean.
-    pub mean: f64,
-    /// Smallest value.
-    pub min: f64,
-    /// Largest value.
-    pub max: f64,
-    /// Population standard deviation (divided by the count, not count - 1).
-    pub stddev: f64,
-}
-
-impl Spread {
-    /// The figures of `values`; all 0 for an empty sample.
-    pub fn of(values: &[f64]) -> Spread {
-        if values.is_empty() {
-            return Spread {
-                mean: 0.0,
-                min: 0.0,
-                max: 0.0,
-                stddev: 0.0,
-            };
-        }
-        let n = values.len() as f64;
-        let mean = values.iter().sum::<f64>() / n;
-        let var = values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
-        Spread {
-            mean,
-            min: values.iter().cloned().fold(f64::INFINITY, f64::min),
-            max: values.iter().cloned().fold(f64::NEG_INFINITY, f64::max),
-            stddev: var.sqrt(),
-        }
-    }
-}
-
 /// `lg` of a processor count, at least 1.
 pub fn lg(n: u32) -> f64 {
     (n.max(2) as f64).log2()
@@ -581,11 +560,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn spread_figures() {
-        let s = Spread::of(&[1.0, 3.0]);
-        assert_eq!((s.mean, s.min, s.max, s.stddev), (2.0, 1.0, 3.0, 1.0));
     }
 }

@@ -39,7 +39,10 @@ pub enum Traffic {
 /// Traffic names as the command line spells them.
 /// The message sets by name, as the command line gives them (`local`
 /// takes its block size apart).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum TrafficKind {
     /// Permutations.
     Permutation,
@@ -65,6 +68,18 @@ impl Traffic {
             TrafficKind::ManyToOne => Traffic::ManyToOne,
             TrafficKind::Mesh => Traffic::Mesh,
             TrafficKind::GreedyAdversary => Traffic::GreedyAdversary,
+        }
+    }
+
+    /// The kind of the message set (its block size apart).
+    pub fn kind(self) -> TrafficKind {
+        match self {
+            Traffic::Permutation => TrafficKind::Permutation,
+            Traffic::Random => TrafficKind::Random,
+            Traffic::Local { .. } => TrafficKind::Local,
+            Traffic::ManyToOne => TrafficKind::ManyToOne,
+            Traffic::Mesh => TrafficKind::Mesh,
+            Traffic::GreedyAdversary => TrafficKind::GreedyAdversary,
         }
     }
 

@@ -116,9 +116,12 @@ pub struct SimulateArgs {
     /// Give up on a trial after this many delivery cycles (exit 1).
     #[arg(long, default_value_t = 1_000_000)]
     pub max_cycles: u64,
-    /// Write the report as YAML.
+    /// Write the report (schema fabric.simulate.fat_tree; see --format).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// The report's format (csv: one row per trial of every rate).
+    #[command(flatten)]
+    pub format: crate::cli::FormatArgs,
     /// Draw delivery cycles against the load factor (SVG), with Figure 3-3's
     /// regions.
     #[arg(long)]

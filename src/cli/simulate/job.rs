@@ -92,8 +92,10 @@ pub(super) struct SimulateJob {
     pub payload: u64,
     /// Where the wire lengths come from, as the report words it.
     pub layout_name: String,
-    /// The YAML report's path.
+    /// The report's path.
     pub output: Option<PathBuf>,
+    /// The report's format.
+    pub format: crate::report::model::Format,
     /// The chart's path.
     pub plot: Option<PathBuf>,
     /// What the setup warns of.
@@ -115,6 +117,8 @@ impl SimulateJob {
     /// flags, the layout, the network's shape, the algorithm, the memory
     /// budget and the message sets, in that order.
     pub fn from_args(args: &SimulateArgs) -> Result<SimulateJob> {
+        args.format
+            .check::<crate::report::model::FatTreeSimReport>()?;
         check_output_paths(
             &args.layout.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
             &outputs_of(&args.output, &args.plot),
@@ -154,6 +158,7 @@ impl SimulateJob {
                 .as_ref()
                 .map_or("built in memory".into(), |p| p.display().to_string()),
             output: args.output.clone(),
+            format: args.format.format,
             plot: args.plot.clone(),
             warnings,
         };

@@ -316,7 +316,8 @@ fn finish(job: &SimulateJob, rep: &SimReport, timing: &Timing) -> Result<i32> {
     let total = job.trials * job.rates.len() as u64;
     let mut outputs = Vec::new();
     if let Some(path) = &job.output {
-        outputs.push((path.clone(), report::yaml::simulation_yaml(rep)));
+        let model = report::model::FatTreeSimReport::new(rep);
+        outputs.push((path.clone(), report::model::render(&model, job.format)?));
     }
     if let Some(path) = &job.plot {
         outputs.push((path.clone(), report::chart::cycles_chart(rep)?));

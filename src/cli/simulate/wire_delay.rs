@@ -17,9 +17,9 @@ use crate::error::{Error, Result};
 use crate::layout::pyramid::{delta_delta, PyramidSpec};
 use crate::layout::{Embedding, NetworkName};
 use crate::report::bay_bilardi::Spread;
+use crate::report::model::Report;
 use crate::report::wire_delay::{
-    merge_rows, wire_delay_chart, wire_delay_table, wire_delay_yaml, WireCell, WireDelayReport,
-    SCHEMA,
+    merge_rows, wire_delay_chart, wire_delay_table, WireCell, WireDelayReport,
 };
 use crate::sim::circuit::{trial, Exchange, ExchangeKind, Routable, Timing, WireNetwork};
 use crate::sim::seeded_trials;
@@ -91,9 +91,12 @@ pub struct WireDelayArgs {
     /// Give up a trial after this many rounds (exit 1).
     #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_rounds: u32,
-    /// Write the report as YAML.
+    /// Write the report (schema fabric.simulate.wire_delay; see --format).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// The report's format (csv: one row per cell).
+    #[command(flatten)]
+    pub format: crate::cli::FormatArgs,
     /// Draw c path (the largest path time over d + lg A) against the
     /// processors (SVG).
     #[arg(long)]
@@ -216,6 +219,7 @@ fn analytic(net: &Net, delay: &DelayArg) -> (Option<f64>, Option<f64>) {
 
 /// `fabric simulate wire-delay`.
 pub fn run(args: &WireDelayArgs) -> Result<i32> {
+    args.format.check::<WireDelayReport>()?;
     let layouts: Vec<&std::path::Path> = args.layout.iter().map(PathBuf::as_path).collect();
     check_output_paths(&layouts, &outputs_of(&args.output, &args.plot))?;
     if !(args.switch_delay >= 0.0 && args.switch_delay.is_finite()) {
@@ -291,7 +295,7 @@ pub fn run(args: &WireDelayArgs) -> Result<i32> {
     }
     drop(bar);
     let report = WireDelayReport {
-        schema: SCHEMA,
+        header: WireDelayReport::header(),
         trials: args.trials,
         seed: args.seed,
         switch_delay: args.switch_delay,
@@ -300,7 +304,10 @@ pub fn run(args: &WireDelayArgs) -> Result<i32> {
     };
     let mut outputs = Vec::new();
     if let Some(path) = &args.output {
-        outputs.push((path.clone(), wire_delay_yaml(&report)));
+        outputs.push((
+            path.clone(),
+            crate::report::model::render(&report, args.format.format)?,
+        ));
     }
     if let Some(path) = &args.plot {
         outputs.push((path.clone(), wire_delay_chart(&report)?));

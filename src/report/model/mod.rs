@@ -8,12 +8,20 @@
 //! has the same keys and every key has one type from run to run.
 
 pub mod channel;
+pub mod fat_tree;
+pub mod fsm;
 pub mod route;
 pub mod sweep;
+pub mod universality;
+pub mod wire_delay;
 
 pub use channel::{AnalysisReport, SeparationReport, SwitchboxReport};
+pub use fat_tree::FatTreeSimReport;
+pub use fsm::FsmReport;
 pub use route::{RouteReport, ROUTE_SCHEMA, ROUTE_SCHEMA_VERSION};
 pub use sweep::SweepReport;
+pub use universality::UniversalityReport;
+pub use wire_delay::WireDelayReport;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -33,7 +41,9 @@ pub enum Format {
 
 /// `--format csv` asked of a report without a table.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("--format csv applies to reports with a table (fabric layout --sweep); a {schema} report has none: use yaml or json")]
+#[error(
+    "--format csv applies to reports with a table; a {schema} report has none: use yaml or json"
+)]
 pub struct NoTable {
     /// The report's schema.
     pub schema: &'static str,
@@ -162,9 +172,13 @@ pub fn schemas() -> Vec<(String, String)> {
     }
     vec![
         one::<AnalysisReport>(),
+        one::<FatTreeSimReport>(),
+        one::<FsmReport>(),
+        one::<WireDelayReport>(),
         one::<RouteReport>(),
         one::<SeparationReport>(),
         one::<SwitchboxReport>(),
         one::<SweepReport>(),
+        one::<UniversalityReport>(),
     ]
 }

@@ -1,12 +1,10 @@
 //! YAML writers for the reports not yet in [`crate::report::model`]:
-//! layouts in `layout`, simulation reports in `simulation`.
-//! Written by hand, ordered and byte-identical from run to run.
+//! layouts in `layout`. Written by hand, ordered and byte-identical from
+//! run to run.
 
 mod layout;
-mod simulation;
 
 pub use layout::layout_yaml;
-pub use simulation::simulation_yaml;
 
 use std::fmt::Write;
 

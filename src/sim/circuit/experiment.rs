@@ -26,8 +26,10 @@ pub enum Exchange {
 
 /// The networks the circuit engine routes, built in memory by `fabric
 /// layout`'s constructions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum WireNetwork {
     /// The fat-pyramid (thesis §4.3), Theorem 18's shortcuts.
     FatPyramid,
@@ -41,7 +43,7 @@ pub enum WireNetwork {
     /// The tree of meshes `T(3, cbrt n)` folded in 3-D, every level (`n` a
     /// power of 8).
     #[value(name = "tree-of-meshes-3d")]
-    #[serde(rename = "tree-of-meshes-3d")]
+    #[serde(rename = "tree_of_meshes_3d")]
     TreeOfMeshes3d,
 }
 
@@ -93,8 +95,10 @@ impl WireNetwork {
 }
 
 /// Which pairs exchange messages, as the command line names them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum ExchangeKind {
     /// Each processor to one within `--radius` in the competing mesh.
     Local = 0,
@@ -236,7 +240,7 @@ pub fn exchange(points: &MeshPoints, how: Exchange, rng: &mut ChaCha8Rng) -> Vec
 }
 
 /// Delivery times of messages whose mesh distance lies in `[lo, hi]`.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct DistanceRow {
     /// Smallest distance of the row.
     pub lo: u64,

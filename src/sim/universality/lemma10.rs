@@ -18,13 +18,14 @@
 //! [`mesh_load`] computes that closed form in `O(lg^2 A)`; the tests hold it
 //! against a count over every mesh edge.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Dimensions, UniversalityError};
 use crate::layout::fattree::Capacity;
 
 /// One level of channels: those above subtrees of `2^level` processors.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct LevelLoad {
     /// Binary level `i`: each channel is above `2^i` processors.
     pub level: u32,
@@ -45,7 +46,7 @@ pub struct LevelLoad {
 }
 
 /// Lemma 10 (2-D) or its section 5.3 analogue (3-D) on the mesh competitor.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct MeshLoad {
     /// The competitor's space.
     pub dims: Dimensions,

@@ -20,6 +20,7 @@ pub mod processor;
 mod slow;
 pub mod wire;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use thiserror::Error;
 
@@ -37,18 +38,36 @@ use crate::layout::metrics::Delay;
 /// `A_F^2` must stay a finite float well inside `u64`'s reach.
 pub const MAX_AREA: u64 = 1 << 40;
 
-/// The competitor's space.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+/// The competitor's space; reports write it as the number 2 or 3.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Dimensions {
     /// The plane: area `A`, a power of 4.
     #[default]
     #[value(name = "2")]
-    #[serde(rename = "2")]
     Two,
     /// Space: volume `V`, a power of 8 (section 5.3).
     #[value(name = "3")]
-    #[serde(rename = "3")]
     Three,
+}
+
+impl Serialize for Dimensions {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(self.count() as u64)
+    }
+}
+
+impl JsonSchema for Dimensions {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Dimensions".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "The competitor's space: 2 (area) or 3 (volume).",
+            "type": "integer",
+            "enum": [2, 3]
+        })
+    }
 }
 
 impl Dimensions {
@@ -205,7 +224,7 @@ impl Setting {
 }
 
 /// The chapter 4 reports for one setting.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct Universality {
     /// Lemma 10 (2-D) or section 5.3 (3-D) on the mesh competitor.
     pub lemma10: MeshLoad,

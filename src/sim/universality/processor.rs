@@ -4,11 +4,12 @@
 //! (Lemma 21). Every `delta` is an `O()` shape in bit-times without a
 //! constant: the report gives its value and the theorem, no verdict.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// A fat-tree routing algorithm, for its delivery time `delta(lambda, n)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
 pub enum Routing {
     /// RANDOM (Theorem 7): `O(lambda + lg n lg lg n)` cycles of `O(lg^2 n)`
     /// bit-times.
@@ -79,8 +80,8 @@ impl Routing {
 }
 
 /// Which of Theorems 11-15 covers a pair of processor areas.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum ProcessorTheorem {
     /// Same processors, `alpha >= lg A`: `Delta = delta(lg(A/alpha))`
     /// (Corollary 12 with LMR: `lg^2(A/alpha)`).
@@ -124,8 +125,8 @@ impl ProcessorTheorem {
 }
 
 /// Where the fat-tree's processor area sits against Corollary 16's range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum RangePlace {
     /// Below `lg A`.
     Below,
@@ -136,7 +137,7 @@ pub enum RangePlace {
 }
 
 /// `Delta` for one routing algorithm.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct DeltaRow {
     /// The algorithm.
     pub routing: Routing,
@@ -151,7 +152,7 @@ pub struct DeltaRow {
 }
 
 /// Processor size (Theorems 11-17).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct ProcessorSize {
     /// `alpha_F`, the fat-tree's processor area.
     pub alpha_f: u64,
@@ -213,8 +214,8 @@ pub fn processor_size(lg_a: f64, alpha_f: u64, alpha_r: u64) -> ProcessorSize {
 }
 
 /// Which of Theorems 19 and 20 gives the smaller load factor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum LargerTheorem {
     /// `sqrt(A_R/A_F) lg A_F`.
     Theorem19,
@@ -223,7 +224,7 @@ pub enum LargerTheorem {
 }
 
 /// A competitor of area `A_R >= A_F` with processor area `A_F`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct Larger {
     /// `A_R`.
     pub competitor_area: f64,
@@ -266,8 +267,8 @@ pub fn default_competitor_areas(a_f: u64) -> Vec<f64> {
 }
 
 /// Where one of Lemma 21's two times comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum TimeSource {
     /// Given on the command line.
     Given,
@@ -279,7 +280,7 @@ pub enum TimeSource {
 
 /// Lemma 21: an asynchronous competitor is simulated with slowdown
 /// `max{f, g}`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct Asynchrony {
     /// Time to deliver the messages the competitor delivers in unit time.
     pub f: f64,

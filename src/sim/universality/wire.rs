@@ -15,6 +15,7 @@
 //! - measured on the laid-out fat-pyramid with its own wires
 //!   ([`crate::layout::pyramid::delta_delta`]), when the layout is built.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::layout::metrics::Delay;
@@ -24,7 +25,7 @@ use crate::layout::pyramid::{delta_delta, fat_pyramid, PyramidSpec};
 pub const THESIS_BOUND: f64 = 2.0;
 
 /// A maximum over competing distances and where it is reached.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct MaxAt {
     /// The largest value.
     pub value: f64,
@@ -61,7 +62,7 @@ pub enum PyramidMeasure {
 pub const AUTO_MEASURE_MAX_AREA: u64 = 1 << 16;
 
 /// `Delta delta` measured on the laid-out fat-pyramid.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct Measured {
     /// `max_d T_w(d) / (T_1 w(d))` with the layout's longest wire per level.
     pub value: f64,
@@ -70,7 +71,7 @@ pub struct Measured {
 }
 
 /// Section 4.3's report for one delay function.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct WireDelay {
     /// `lg A`.
     pub lg_a: f64,
