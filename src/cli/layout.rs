@@ -7,6 +7,8 @@ use super::build::{build_layout, capacity_name};
 use super::*;
 use crate::layout::LayoutKind;
 
+mod drawable;
+
 /// What `fabric verify-layout` finds in a layout file.
 #[derive(Clone, Debug)]
 pub struct LayoutVerdict {
@@ -146,15 +148,18 @@ fn build_size(args: &LayoutArgs) -> Result<super::build::Built> {
 }
 
 /// Refuse `--svg` before any work when the layout's network, built from
-/// its parameters alone, has more nodes and links than an SVG draws.
+/// its parameters alone, has more nodes and links than an SVG draws, or a
+/// 3-D layout more planes.
 fn check_drawable(args: &LayoutArgs, size: u64) -> Result<()> {
     if args.svg.is_none() {
         return Ok(());
     }
     let usage = |e: crate::layout::LayoutError| Error::Usage(e.to_string());
+    let options = super::build::options(args);
+    drawable::check_planes(args.kind, size, &options)?;
     let net = args
         .kind
-        .construction(size, &super::build::options(args))
+        .construction(size, &options)
         .map_err(usage)?
         .network()
         .map_err(usage)?;
