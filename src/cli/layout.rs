@@ -144,7 +144,11 @@ fn build_size(args: &LayoutArgs) -> Result<super::build::Built> {
         crate::limits::layout_bytes(args.kind, size, args.dims.unwrap_or_default()),
     )?;
     check_drawable(args, size)?;
-    build_layout(args, size)
+    let spinner = crate::cli::progress::Progress::spinner_after(
+        format!("{} --size {size}", args.kind),
+        std::time::Duration::from_secs(1),
+    );
+    build_layout(args, size, &|stage| spinner.message(stage.name()))
 }
 
 /// Refuse `--svg` before any work when the layout's network, built from
@@ -255,8 +259,9 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
     let bar = crate::cli::progress::Progress::bar(sizes.len() as u64, "sizes");
     let mut rows = Vec::new();
     for &n in &sizes {
-        bar.message(format!("{} {n}", args.kind));
-        let b = build_layout(args, n)?;
+        let b = build_layout(args, n, &|stage| {
+            bar.message(format!("{} {n}: {}", args.kind, stage.name()))
+        })?;
         let forms = &b.laid.forms;
         rows.push(sweep::SweepRow {
             n,
