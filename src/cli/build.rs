@@ -50,9 +50,34 @@ pub(super) fn options(args: &LayoutArgs) -> LayoutOptions {
     }
 }
 
-pub(super) fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
+/// A stage of building one layout, for its progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stage {
+    /// The construction lays the network out.
+    Building,
+    /// The independent checker reads the layout.
+    Checking,
+    /// Its figures are measured and held against the closed forms.
+    Measuring,
+}
+
+impl Stage {
+    /// The stage's word for a progress line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Building => "building",
+            Stage::Checking => "checking",
+            Stage::Measuring => "measuring",
+        }
+    }
+}
+
+/// Build, check and measure the layout of `args` at `size`, telling
+/// `stage` each stage as it starts.
+pub(super) fn build_layout(args: &LayoutArgs, size: u64, stage: &dyn Fn(Stage)) -> Result<Built> {
     use crate::layout::{check, metrics};
     let start = Instant::now();
+    stage(Stage::Building);
     let construction = args
         .kind
         .construction(size, &options(args))
@@ -61,6 +86,7 @@ pub(super) fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
         .build()
         .map_err(|e| Error::Usage(e.to_string()))?;
     let embedding = &laid.embedding;
+    stage(Stage::Checking);
     let verdict = check::check(embedding);
     if let Some(v) = verdict.too_large() {
         return Err(Error::Usage(format!(
@@ -81,6 +107,7 @@ pub(super) fn build_layout(args: &LayoutArgs, size: u64) -> Result<Built> {
                 .join("\n  ")
         )));
     }
+    stage(Stage::Measuring);
     let m = metrics::measure(embedding);
     laid.forms
         .check(&m, embedding.dimensions)

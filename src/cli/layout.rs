@@ -7,6 +7,8 @@ use super::build::{build_layout, capacity_name};
 use super::*;
 use crate::layout::LayoutKind;
 
+mod drawable;
+
 /// What `fabric verify-layout` finds in a layout file.
 #[derive(Clone, Debug)]
 pub struct LayoutVerdict {
@@ -142,19 +144,26 @@ fn build_size(args: &LayoutArgs) -> Result<super::build::Built> {
         crate::limits::layout_bytes(args.kind, size, args.dims.unwrap_or_default()),
     )?;
     check_drawable(args, size)?;
-    build_layout(args, size)
+    let spinner = crate::cli::progress::Progress::spinner_after(
+        format!("{} --size {size}", args.kind),
+        std::time::Duration::from_secs(1),
+    );
+    build_layout(args, size, &|stage| spinner.message(stage.name()))
 }
 
 /// Refuse `--svg` before any work when the layout's network, built from
-/// its parameters alone, has more nodes and links than an SVG draws.
+/// its parameters alone, has more nodes and links than an SVG draws, or a
+/// 3-D layout more planes.
 fn check_drawable(args: &LayoutArgs, size: u64) -> Result<()> {
     if args.svg.is_none() {
         return Ok(());
     }
     let usage = |e: crate::layout::LayoutError| Error::Usage(e.to_string());
+    let options = super::build::options(args);
+    drawable::check_planes(args.kind, size, &options)?;
     let net = args
         .kind
-        .construction(size, &super::build::options(args))
+        .construction(size, &options)
         .map_err(usage)?
         .network()
         .map_err(usage)?;
@@ -250,8 +259,9 @@ fn run_sweep(args: &LayoutArgs) -> Result<i32> {
     let bar = crate::cli::progress::Progress::bar(sizes.len() as u64, "sizes");
     let mut rows = Vec::new();
     for &n in &sizes {
-        bar.message(format!("{} {n}", args.kind));
-        let b = build_layout(args, n)?;
+        let b = build_layout(args, n, &|stage| {
+            bar.message(format!("{} {n}: {}", args.kind, stage.name()))
+        })?;
         let forms = &b.laid.forms;
         rows.push(sweep::SweepRow {
             n,

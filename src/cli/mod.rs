@@ -299,6 +299,10 @@ pub struct RouteArgs {
     /// Draw the routed channel as SVG.
     #[arg(long)]
     pub svg: Option<PathBuf>,
+    /// Draw only the columns A to B (both included, say 10..40) in the
+    /// --svg picture, its axes in the channel's column numbers.
+    #[arg(long, value_name = "A..B", requires = "svg")]
+    pub columns: Option<crate::report::svg::ColumnWindow>,
     /// Write a self-contained HTML viewer of the routing (docs/viewer.md).
     #[arg(long)]
     pub html: Option<PathBuf>,

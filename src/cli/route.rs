@@ -48,6 +48,9 @@ pub(super) struct RouteJob {
     output: Option<PathBuf>,
     format: crate::report::model::Format,
     svg: Option<PathBuf>,
+    /// The columns the SVG draws (`--columns`), checked against the
+    /// channel.
+    columns: Option<crate::report::svg::ColumnWindow>,
     html: Option<PathBuf>,
     /// GDSII, OASIS, DEF and LEF.
     physical: PhysicalPlan,
@@ -84,6 +87,11 @@ impl RouteJob {
                 "--model applies to the yacr router; mulch chooses its own groups".into(),
             ));
         }
+        let columns = args
+            .columns
+            .map(|w| w.within(problem.columns()))
+            .transpose()
+            .map_err(|e| Error::Usage(format!("--columns: {e}; nothing was routed")))?;
         crate::limits::check_channel(&problem, Some(args.layer_count()))?;
         physical.check_planes(args.layer_count(), false)?;
         let effort = Effort {
@@ -121,6 +129,7 @@ impl RouteJob {
             output: args.output,
             format: args.format.format,
             svg: args.svg,
+            columns,
             html: args.html,
             physical,
         })
@@ -255,6 +264,7 @@ fn write_outputs(job: &RouteJob, r: &Routed) -> Result<Vec<String>> {
                 &job.problem,
                 &r.solution,
                 &r.metrics,
+                job.columns,
             )),
         ));
     }
