@@ -506,7 +506,7 @@ pub struct SimReport {
 }
 
 /// Mean, smallest, largest and standard deviation of a sample.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Spread {
     /// Arithmetic mean.
     pub mean: f64,

@@ -11,8 +11,10 @@ use super::traffic::{generate, Params, TrafficError, Workload};
 use super::{pb, sft, Levels, Message};
 
 /// The two networks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema, clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Network {
     /// The pruned butterfly (H-tree layout, Fig. 3).
     PrunedButterfly,
@@ -49,7 +51,7 @@ pub enum RunError {
 }
 
 /// A trial's setting.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Setting {
     /// The network.
     pub network: Network,
@@ -65,10 +67,10 @@ pub struct Setting {
     pub area: u64,
 }
 
-/// What the routing measured, by network (serialised as the outcome
-/// alone: the report names the network once).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
+/// What the routing measured, by network: a mapping tagged by `kind`
+/// (`pruned_butterfly` or `sorting_fat_tree`) with the outcome's keys.
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Routed {
     /// The pruned butterfly's outcome.
     PrunedButterfly(pb::Outcome),
@@ -77,7 +79,7 @@ pub enum Routed {
 }
 
 /// One trial's figures.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Trial {
     /// Messages.
     pub messages: usize,
