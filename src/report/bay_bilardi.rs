@@ -28,14 +28,14 @@ fn own_figures(c: &BbCell) -> String {
     let mut worst = 0.0f64;
     for t in &c.trials {
         match &t.routed {
-            Routed::PrunedButterfly(o) => {
+            Routed::PrunedButterfly { outcome: o } => {
                 sum[0] += o.lambda_sum() as f64;
                 sum[1] += o.sidetracks as f64;
                 let lg = f64::from(o.stages.len() as u32);
                 let d = f64::from(t.degree);
                 worst = worst.max(f64::from(o.max_held) / ((d + 1.0) * lg + d));
             }
-            Routed::SortingFatTree(o) => {
+            Routed::SortingFatTree { outcome: o } => {
                 sum[0] += o.steps.up as f64;
                 sum[1] += o.steps.down as f64;
                 sum[2] += o.steps.peak_sorts as f64;

@@ -73,9 +73,17 @@ pub struct Setting {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Routed {
     /// The pruned butterfly's outcome.
-    PrunedButterfly(pb::Outcome),
+    PrunedButterfly {
+        /// Its figures, as keys beside `kind`.
+        #[serde(flatten)]
+        outcome: pb::Outcome,
+    },
     /// The sorting fat-tree's outcome.
-    SortingFatTree(sft::Outcome),
+    SortingFatTree {
+        /// Its figures, as keys beside `kind`.
+        #[serde(flatten)]
+        outcome: sft::Outcome,
+    },
 }
 
 /// One trial's figures.
@@ -120,7 +128,7 @@ pub fn run_trial(setting: &Setting, rng: &mut ChaCha8Rng) -> Result<Trial, RunEr
                 },
             );
             let t = out.bit_steps;
-            (Capacities::PrunedButterfly, Routed::PrunedButterfly(out), t)
+            (Capacities::PrunedButterfly, Routed::PrunedButterfly { outcome: out }, t)
         }
         Network::SortingFatTree => {
             if d > levels.n {
@@ -139,7 +147,7 @@ pub fn run_trial(setting: &Setting, rng: &mut ChaCha8Rng) -> Result<Trial, RunEr
             let caps = Capacities::SortingFatTree {
                 mesh_side: shape.mesh_side,
             };
-            (caps, Routed::SortingFatTree(out), t)
+            (caps, Routed::SortingFatTree { outcome: out }, t)
         }
     };
     let loads = load_factors(levels, &messages, caps)?;
@@ -221,7 +229,7 @@ fn check(
     let ceil = t.loads.total.value.ceil().max(1);
     let (lg, d) = (u64::from(levels.n), u64::from(t.degree));
     match &t.routed {
-        Routed::PrunedButterfly(o) => {
+        Routed::PrunedButterfly { outcome: o } => {
             let most = o
                 .stages
                 .iter()
@@ -256,7 +264,7 @@ fn check(
                 return fail(format!("{what} fails"));
             }
         }
-        Routed::SortingFatTree(o) => {
+        Routed::SortingFatTree { outcome: o } => {
             if o.lemma10_violations > 0 {
                 return fail(format!(
                     "Lemma 10 fails on {} batch-channel pairs",

@@ -382,8 +382,12 @@ mod tests {
             "mot-exp",
         ];
         assert_eq!(names, want);
+        // Reports name them in snake_case.
         for (w, name) in Workload::value_variants().iter().zip(want) {
-            assert_eq!(serde_norway::to_string(w).unwrap().trim(), name);
+            assert_eq!(
+                serde_norway::to_string(w).unwrap().trim(),
+                name.replace('-', "_")
+            );
         }
     }
 }
