@@ -128,7 +128,11 @@ pub fn run_trial(setting: &Setting, rng: &mut ChaCha8Rng) -> Result<Trial, RunEr
                 },
             );
             let t = out.bit_steps;
-            (Capacities::PrunedButterfly, Routed::PrunedButterfly { outcome: out }, t)
+            (
+                Capacities::PrunedButterfly,
+                Routed::PrunedButterfly { outcome: out },
+                t,
+            )
         }
         Network::SortingFatTree => {
             if d > levels.n {
