@@ -250,6 +250,212 @@ const JOBS: &[(&str, &[&str], i32)] = &[
     ("fabric.fsm", &["fsm", "benchmarks/fsm/ends_01.kiss2"], 0),
     ("fabric.sweep", &["layout", "htree", "--sweep"], 0),
     (
+        "fabric.simulate.mesh",
+        &[
+            "simulate",
+            "mesh",
+            "--algorithm",
+            "nowrap,wrap",
+            "--size",
+            "16",
+            "--k",
+            "2",
+            "--trials",
+            "2",
+        ],
+        0,
+    ),
+    (
+        "fabric.simulate.mesh",
+        &[
+            "simulate",
+            "mesh",
+            "--algorithm",
+            "local-unknown",
+            "--topology",
+            "torus",
+            "--traffic",
+            "local",
+            "--locality",
+            "2",
+            "--size",
+            "16",
+            "--k",
+            "4",
+            "--trials",
+            "2",
+        ],
+        0,
+    ),
+    (
+        "fabric.simulate.bay_bilardi",
+        &[
+            "simulate",
+            "pruned-butterfly",
+            "--traffic",
+            "nbr,random-perm",
+            "--size",
+            "64",
+            "--trials",
+            "2",
+        ],
+        0,
+    ),
+    (
+        "fabric.simulate.bay_bilardi",
+        &[
+            "simulate",
+            "sorting-fat-tree",
+            "--traffic",
+            "random-perm",
+            "--size",
+            "256",
+            "--trials",
+            "1",
+        ],
+        0,
+    ),
+    (
+        "fabric.simulate.open_loop",
+        &[
+            "simulate",
+            "open-loop",
+            "--topology",
+            "mesh,fat-tree",
+            "--size",
+            "16",
+            "--rates",
+            "0.05,0.2",
+            "--measure",
+            "500",
+            "--saturation",
+            "skip",
+        ],
+        0,
+    ),
+    (
+        "fabric.simulate.open_loop",
+        &[
+            "simulate",
+            "open-loop",
+            "--topology",
+            "torus",
+            "--size",
+            "16",
+            "--links",
+            "layout",
+            "--rates",
+            "0.1",
+            "--warmup",
+            "200",
+            "--measure",
+            "500",
+            "--drain",
+            "2000",
+        ],
+        0,
+    ),
+    (
+        "fabric.simulate.wormhole",
+        &[
+            "simulate",
+            "wormhole",
+            "--scheme",
+            "store,worm",
+            "--traffic",
+            "random,many-to-one",
+            "--size",
+            "16,64",
+            "--flits",
+            "8",
+            "--runs",
+            "3",
+        ],
+        0,
+    ),
+    (
+        "fabric.simulate.wormhole",
+        &[
+            "simulate",
+            "wormhole",
+            "--scheme",
+            "univ,split",
+            "--path",
+            "fp",
+            "--scan",
+            "ff",
+            "--priorities",
+            "lg",
+            "--size",
+            "16",
+            "--runs",
+            "2",
+        ],
+        0,
+    ),
+    (
+        "fabric.simulate.butterfly",
+        &[
+            "simulate",
+            "butterfly",
+            "--size",
+            "16,64",
+            "--queue",
+            "1,2",
+            "--trials",
+            "2",
+        ],
+        0,
+    ),
+    (
+        "fabric.simulate.butterfly",
+        &[
+            "simulate",
+            "butterfly",
+            "--model",
+            "t",
+            "--traffic",
+            "adversary",
+            "--size",
+            "4096",
+            "--queue",
+            "2",
+            "--trials",
+            "1",
+        ],
+        0,
+    ),
+    (
+        "fabric.simulate.butterfly",
+        &[
+            "simulate",
+            "butterfly",
+            "--model",
+            "c",
+            "--scheme",
+            "koch-random",
+            "--size",
+            "64",
+            "--trials",
+            "20",
+        ],
+        0,
+    ),
+    (
+        "fabric.simulate.butterfly",
+        &[
+            "simulate",
+            "butterfly",
+            "--routing",
+            "two-phase",
+            "--size",
+            "64",
+            "--trials",
+            "2",
+        ],
+        0,
+    ),
+    (
         "fabric.sweep",
         &["layout", "torus", "--sweep", "--dims", "2"],
         0,
@@ -419,6 +625,131 @@ fn csv_of_the_simulation_and_machine_reports_is_their_table() {
     });
 }
 
+/// Simulations with a table: the job and the key of its table (`a.b`:
+/// the lists `b` of every record of `a`, in order).
+const SIMULATION_TABLES: &[(&[&str], &str)] = &[
+    (
+        &[
+            "simulate",
+            "butterfly",
+            "--size",
+            "16,64",
+            "--queue",
+            "1,2",
+            "--trials",
+            "2",
+        ],
+        "cells",
+    ),
+    (
+        &[
+            "simulate",
+            "wormhole",
+            "--scheme",
+            "store,worm",
+            "--traffic",
+            "random,many-to-one",
+            "--size",
+            "16,64",
+            "--flits",
+            "8",
+            "--runs",
+            "3",
+        ],
+        "cells",
+    ),
+    (
+        &[
+            "simulate",
+            "mesh",
+            "--algorithm",
+            "nowrap,wrap",
+            "--size",
+            "16",
+            "--k",
+            "2",
+            "--trials",
+            "2",
+        ],
+        "cells",
+    ),
+    (
+        &[
+            "simulate",
+            "pruned-butterfly",
+            "--traffic",
+            "nbr,random-perm",
+            "--size",
+            "64",
+            "--trials",
+            "2",
+        ],
+        "cells",
+    ),
+    (
+        &[
+            "simulate",
+            "open-loop",
+            "--topology",
+            "mesh,fat-tree",
+            "--size",
+            "16",
+            "--rates",
+            "0.05,0.2",
+            "--measure",
+            "500",
+            "--saturation",
+            "skip",
+        ],
+        "configs.points",
+    ),
+];
+
+#[test]
+fn csv_of_a_simulation_is_its_table_flattened() {
+    let dir = scratch("sim-csv");
+    for (k, (args, table)) in SIMULATION_TABLES.iter().enumerate() {
+        let (json, csv) = (dir.join(format!("{k}.json")), dir.join(format!("{k}.csv")));
+        let o = run(fabric(args).arg("-o").arg(&json).args(["--format", "json"]));
+        assert!(o.status.success(), "{args:?}: {o:?}");
+        let o = run(fabric(args).arg("-o").arg(&csv).args(["--format", "csv"]));
+        assert!(o.status.success(), "{args:?} csv: {o:?}");
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let records: Vec<&serde_json::Value> = match table.split_once('.') {
+            Some((outer, inner)) => report[outer]
+                .as_array()
+                .expect("the outer list")
+                .iter()
+                .flat_map(|r| r[inner].as_array().expect("the table"))
+                .collect(),
+            None => report[*table]
+                .as_array()
+                .expect("the table")
+                .iter()
+                .collect(),
+        };
+        let mut reader = csv::Reader::from_path(&csv).unwrap();
+        let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+        let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+        assert_eq!(rows.len(), records.len(), "{args:?}: one row per record");
+        for (row, record) in rows.iter().zip(records) {
+            assert_eq!(row.len(), header.len(), "{args:?}: a full row");
+            let mut same = 0;
+            for (field, key) in row.iter().zip(&header) {
+                match record.get(key) {
+                    Some(v) if !v.is_object() && !v.is_array() => {
+                        assert_eq!(csv_field(field), *v, "{args:?}: {key}");
+                        same += 1;
+                    }
+                    _ => {}
+                }
+            }
+            assert!(same >= 3, "{args:?}: the columns name the record's keys");
+        }
+    }
+}
+
 #[test]
 fn yaml_and_json_of_a_run_carry_the_same_data_and_conform() {
     let dir = scratch("formats");
@@ -440,7 +771,10 @@ fn yaml_and_json_of_a_run_carry_the_same_data_and_conform() {
             "{args:?}"
         );
         let from_yaml = common::checked_report(&yaml_text);
-        let from_json: serde_json::Value = serde_json::from_str(&json_text).unwrap();
+        serde_json::from_str::<serde_json::Value>(&json_text).expect("valid JSON");
+        // Read by the YAML parser (JSON is YAML): it parses every float
+        // exactly, where serde_json's default parser may miss by an ulp.
+        let from_json = common::checked_report(&json_text);
         common::validate(&from_json, schema);
         // serde_json's default number parser may miss the last bit of a
         // 17-digit float; the YAML parser reads JSON too and rounds

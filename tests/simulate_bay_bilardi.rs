@@ -3,6 +3,8 @@
 
 use std::process::Command;
 
+mod common;
+
 fn fabric() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fabric"))
 }
@@ -31,9 +33,9 @@ fn the_regression_table_through_the_command_line() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let doc: serde_norway::Value =
-        serde_norway::from_str(&std::fs::read_to_string(&yaml).unwrap()).unwrap();
-    assert_eq!(doc["schema"].as_u64(), Some(1));
+    let doc = common::checked_report(&std::fs::read_to_string(&yaml).unwrap());
+    assert_eq!(doc["schema"], "fabric.simulate.bay_bilardi");
+    assert_eq!(doc["network"], "pruned_butterfly");
     let table: [(f64, [u64; 10], u64); 5] = [
         (1.0, [0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 0),
         (32.0, [16, 0, 0, 0, 0, 0, 0, 0, 0, 0], 0),
@@ -41,13 +43,14 @@ fn the_regression_table_through_the_command_line() {
         (16.0, [8, 2, 1, 1, 2, 0, 1, 0, 0, 0], 512),
         (511.5, [16, 8, 32, 4, 64, 2, 128, 1, 256, 1], 1878),
     ];
-    let cells = doc["cells"].as_sequence().unwrap();
+    let cells = doc["cells"].as_array().unwrap();
     assert_eq!(cells.len(), 5);
     for (cell, (lambda, stages, sidetracks)) in cells.iter().zip(table) {
         assert_eq!(cell["lambda"]["mean"].as_f64(), Some(lambda));
         let routed = &cell["trials"][0]["routed"];
+        assert_eq!(routed["kind"], "pruned_butterfly");
         let got: Vec<u64> = routed["stages"]
-            .as_sequence()
+            .as_array()
             .unwrap()
             .iter()
             .map(|s| s["max_lambda_t"].as_u64().unwrap())
@@ -87,8 +90,20 @@ fn a_sweep_reports_and_repeats() {
         "{text}"
     );
     let first = std::fs::read_to_string(&a).unwrap();
-    assert!(first.starts_with("schema: 1"));
-    assert_eq!(first.matches("- setting:").count(), 6);
+    let doc = common::checked_report(&first);
+    assert_eq!(doc["network"], "sorting_fat_tree");
+    let cells = doc["cells"].as_array().expect("cells");
+    assert_eq!(cells.len(), 6);
+    for c in cells {
+        assert_eq!(c["setting"]["network"], "sorting_fat_tree");
+        for t in c["trials"].as_array().expect("trials") {
+            assert_eq!(t["routed"]["kind"], "sorting_fat_tree");
+            assert!(
+                t["time"].as_f64().unwrap() >= t["floor"].as_f64().unwrap(),
+                "{t}"
+            );
+        }
+    }
     let b = tmp("b.yaml");
     run("2", &b);
     assert_eq!(first, std::fs::read_to_string(&b).unwrap());

@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+mod common;
+
 fn fabric(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fabric"))
         .args(args)
@@ -17,6 +19,11 @@ fn scratch(test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch directory");
     dir
+}
+
+/// A report written by the command, validated against its schema.
+fn report(bytes: &[u8]) -> serde_json::Value {
+    common::checked_report(std::str::from_utf8(bytes).expect("a UTF-8 report"))
 }
 
 fn text(b: &[u8]) -> String {
@@ -52,8 +59,8 @@ fn sweeps_report_each_cell_beside_its_bound() {
     }
     let (ya, yb) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     assert_eq!(ya, yb, "the same seed must give the same report");
-    let y: serde_norway::Value = serde_norway::from_slice(&ya).unwrap();
-    let cells = y["cells"].as_sequence().expect("cells");
+    let y = report(&ya);
+    let cells = y["cells"].as_array().expect("cells");
     assert_eq!(cells.len(), 4);
     for c in cells {
         assert_eq!(c["verdict"].as_str(), Some("holds"));
@@ -80,7 +87,7 @@ fn sweeps_report_each_cell_beside_its_bound() {
         a.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let y: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&a).unwrap()).unwrap();
+    let y = report(&std::fs::read(&a).unwrap());
     let c = &y["cells"][0];
     assert_eq!(c["replay"].as_str(), Some("identical"));
     assert_eq!(c["bound"]["adversary"]["bound"].as_u64(), Some(80));
@@ -158,15 +165,15 @@ fn steps_take_their_time_from_the_layout() {
     without.extend(["--size", "64", "-o", b.to_str().unwrap()]);
     let o = fabric(&without);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let ya: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&a).unwrap()).unwrap();
-    let yb: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&b).unwrap()).unwrap();
+    let ya = report(&std::fs::read(&a).unwrap());
+    let yb = report(&std::fs::read(&b).unwrap());
     for y in [&ya, &yb] {
         let step = &y["cells"][0]["step"];
         assert_eq!(step["longest_wire"].as_u64(), Some(163));
         assert_eq!(step["bit_times_per_step"].as_f64(), Some(164.0));
     }
     let per_level = ya["cells"][0]["step"]["longest_wire_per_level"]
-        .as_sequence()
+        .as_array()
         .expect("from the file");
     assert_eq!(per_level.len(), 6);
     assert_eq!(ya["cells"][0]["steps"], yb["cells"][0]["steps"]);
@@ -201,8 +208,8 @@ fn waves_and_dropping_models_report_their_bounds() {
         o_path,
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let y: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&out).unwrap()).unwrap();
-    for c in y["cells"].as_sequence().unwrap() {
+    let y = report(&std::fs::read(&out).unwrap());
+    for c in y["cells"].as_array().unwrap() {
         assert_eq!(c["bound"]["k_plus_lg"].as_u64(), Some(12));
         assert!(c["steps"]["min"].as_f64().unwrap() >= (6 + 2 * 6 - 2) as f64);
         assert!(c["max_occupancy"].as_u64().unwrap() <= c["q"].as_u64().unwrap());
@@ -224,8 +231,8 @@ fn waves_and_dropping_models_report_their_bounds() {
         o_path,
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let y: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&out).unwrap()).unwrap();
-    for c in y["cells"].as_sequence().unwrap() {
+    let y = report(&std::fs::read(&out).unwrap());
+    for c in y["cells"].as_array().unwrap() {
         assert_eq!(c["verdict"].as_str(), Some("holds"));
         let exact = c["bound"]["exact"].as_f64().unwrap();
         let fraction = c["bound"]["summary"]["fraction"].as_f64().unwrap();
@@ -248,7 +255,7 @@ fn waves_and_dropping_models_report_their_bounds() {
         o_path,
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let y: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let y = report(&std::fs::read(&out).unwrap());
     assert_eq!(
         y["cells"][0]["bound"]["summary"]["fraction"].as_f64(),
         Some(1.0)
@@ -301,8 +308,8 @@ fn link_use_is_reported_per_level() {
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let y: serde_norway::Value = serde_norway::from_slice(&std::fs::read(&out).unwrap()).unwrap();
-    let levels = y["cells"][0]["link_use"].as_sequence().expect("recorded");
+    let y = report(&std::fs::read(&out).unwrap());
+    let levels = y["cells"][0]["link_use"].as_array().expect("recorded");
     assert_eq!(levels.len(), 6);
     for l in levels {
         assert_eq!(l[0].as_f64(), Some(64.0));
@@ -336,8 +343,7 @@ fn pipelined_two_phase_beats_the_barrier() {
             out.to_str().unwrap(),
         ]);
         assert!(o.status.success(), "{}", text(&o.stderr));
-        let y: serde_norway::Value =
-            serde_norway::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        let y = report(&std::fs::read(&out).unwrap());
         let c = &y["cells"][0];
         assert!(c["steps"]["min"].as_f64().unwrap() >= 20.0);
         let (a, b) = (&c["phases"][0], &c["phases"][1]);

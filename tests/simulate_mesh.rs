@@ -2,6 +2,8 @@
 
 use std::process::Command;
 
+mod common;
+
 fn fabric() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fabric"))
 }
@@ -52,8 +54,19 @@ fn a_sweep_reports_and_repeats() {
     let text = run("1", &yaml);
     assert!(text.contains("Thm 2") && text.contains("Thm 7"), "{text}");
     let first = std::fs::read_to_string(&yaml).unwrap();
-    assert!(first.starts_with("schema: 1"));
-    assert_eq!(first.matches("- algorithm:").count(), 2 * 2 * 2 * 2 * 2);
+    let report = common::checked_report(&first);
+    assert_eq!(report["schema"], "fabric.simulate.mesh");
+    let cells = report["cells"].as_array().expect("cells");
+    assert_eq!(cells.len(), 2 * 2 * 2 * 2 * 2);
+    for c in cells {
+        let t = &c["t"];
+        assert!(
+            t["min"].as_f64().unwrap() <= t["max"].as_f64().unwrap(),
+            "{c}"
+        );
+        let bound = c["bounds"]["distance"].as_u64().expect("a bound");
+        assert!(t["min"].as_u64().unwrap() >= bound, "{c}");
+    }
     let other = tmp("b.yaml");
     run("2", &other);
     assert_eq!(first, std::fs::read_to_string(&other).unwrap());

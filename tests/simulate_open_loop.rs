@@ -5,7 +5,9 @@
 
 use std::process::Command;
 
-use fabric::report::open_loop::{read_open_loop, OpenLoopReport};
+use fabric::report::model::open_loop::{read_open_loop, OpenLoopReport};
+
+mod common;
 
 fn fabric() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fabric"))
@@ -27,7 +29,9 @@ fn run(args: &[&str], out: &std::path::Path, threads: &str) -> OpenLoopReport {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    read_open_loop(&std::fs::read_to_string(out).unwrap()).unwrap()
+    let text = std::fs::read_to_string(out).unwrap();
+    common::checked_report(&text);
+    read_open_loop(&text).unwrap()
 }
 
 /// At a low rate the average network latency is the analytic zero-load
@@ -210,4 +214,31 @@ fn refusals_exit_2_without_output() {
         assert!(!String::from_utf8_lossy(&o.stderr).trim().is_empty());
         assert!(!out.exists(), "{args:?}");
     }
+    // --compare reads open-loop reports only, by their header.
+    let other = tmp("other.yaml");
+    let o = fabric()
+        .args([
+            "simulate",
+            "butterfly",
+            "--size",
+            "16",
+            "--trials",
+            "1",
+            "-o",
+        ])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = fabric()
+        .args(["simulate", "open-loop", "--size", "16", "--compare"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("not a `fabric.simulate.open_loop` report"),
+        "{err}"
+    );
 }

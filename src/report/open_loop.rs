@@ -1,189 +1,19 @@
-//! The report of `fabric simulate open-loop`: per configuration (a
-//! topology, its links, virtual channels), the analytic zero-load latency
-//! and channel-load bound, one row per offered rate (latency figures,
-//! accepted throughput, link utilisation) and the saturation bracket; as
-//! YAML (serde, read back by `--compare`), a terminal table and a
-//! latency–throughput chart.
+//! The terminal table and the latency–throughput chart of `fabric
+//! simulate open-loop` (the report itself:
+//! [`crate::report::model::open_loop`]).
 
 use plotters::prelude::*;
-use serde::{Deserialize, Serialize};
 
 use crate::report::chart::ChartError;
+use crate::report::model::open_loop::{ConfigReport, OpenLoopReport};
+use crate::sim::openloop::LinkMode;
 
-/// The layout of the YAML report; raised when a field changes meaning.
-pub const SCHEMA: u32 = 1;
-
-/// The whole report.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct OpenLoopReport {
-    /// [`SCHEMA`].
-    pub schema: u32,
-    /// The seed every point's stream derives from.
-    pub seed: u64,
-    /// How the router and the measurement work.
-    pub rules: Vec<String>,
-    /// When a rate counts as saturated.
-    pub saturation_criterion: String,
-    /// One entry per configuration.
-    pub configs: Vec<ConfigReport>,
-}
-
-/// Smallest, mean and largest.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Range {
-    /// Smallest.
-    pub min: f64,
-    /// Mean.
-    pub mean: f64,
-    /// Largest.
-    pub max: f64,
-}
-
-impl Range {
-    /// The range of `v` (all 0 when empty).
-    pub fn of(v: impl Iterator<Item = f64> + Clone) -> Range {
-        let n = v.clone().count();
-        if n == 0 {
-            return Range {
-                min: 0.0,
-                mean: 0.0,
-                max: 0.0,
-            };
-        }
-        Range {
-            min: v.clone().fold(f64::INFINITY, f64::min),
-            mean: v.clone().sum::<f64>() / n as f64,
-            max: v.fold(f64::NEG_INFINITY, f64::max),
-        }
+/// The links as `--links` names them.
+pub fn links_name(links: LinkMode) -> &'static str {
+    match links {
+        LinkMode::Unit => "unit",
+        LinkMode::Layout => "layout",
     }
-}
-
-/// One configuration and its rates.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ConfigReport {
-    /// The series' name on the chart.
-    pub label: String,
-    /// `mesh`, `torus`, `fat-tree`, `butterfly-fat-tree`.
-    pub topology: String,
-    /// Terminals.
-    pub terminals: u32,
-    /// Routers (terminals' routers included).
-    pub routers: u32,
-    /// Directed channels.
-    pub channels: u32,
-    /// `unit` or `layout`.
-    pub links: String,
-    /// The wire delay `w(d)` of layout links.
-    pub delay: String,
-    /// Wire lengths of the channels (unit grid edges).
-    pub wire_length: Range,
-    /// Channel latencies in cycles.
-    pub link_latency: Range,
-    /// Virtual channels per port.
-    pub vcs: u32,
-    /// Flits per virtual channel.
-    pub vc_depth: u32,
-    /// Flits per packet.
-    pub packet_flits: u32,
-    /// Router delay in cycles.
-    pub router_delay: u32,
-    /// `wormhole` or `virtual-cut-through`.
-    pub flow_control: String,
-    /// `bernoulli` or `periodic`.
-    pub injection: String,
-    /// The destination pattern.
-    pub traffic: String,
-    /// Warm-up, measurement, most drain cycles.
-    pub phases: [u64; 3],
-    /// Analytic zero-load latency in cycles, averaged over the pattern.
-    pub zero_load_latency: f64,
-    /// The channel-load bound, flits/terminal/cycle.
-    pub channel_load_bound: f64,
-    /// The saturation search's bracket, when run.
-    pub saturation: Option<SaturationReport>,
-    /// One row per offered rate.
-    pub points: Vec<PointReport>,
-}
-
-/// Where the search put saturation.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SaturationReport {
-    /// The highest offered rate found unsaturated.
-    pub below: f64,
-    /// The lowest found saturated.
-    pub above: f64,
-    /// Accepted throughput at `below`.
-    pub accepted_below: f64,
-    /// Accepted throughput at `above`.
-    pub accepted_above: f64,
-    /// `below` over the channel-load bound.
-    pub fraction_of_bound: f64,
-    /// Rates simulated.
-    pub probes: u32,
-}
-
-/// Latency figures in cycles.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LatencyReport {
-    /// Mean.
-    pub avg: f64,
-    /// Median.
-    pub median: u64,
-    /// 99th percentile.
-    pub p99: u64,
-    /// Maximum.
-    pub max: u64,
-}
-
-/// One offered rate.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PointReport {
-    /// Offered rate asked for, flits/terminal/cycle.
-    pub rate: f64,
-    /// Offered as measured in the window.
-    pub offered: f64,
-    /// Accepted (delivered) in the window.
-    pub accepted: f64,
-    /// Whether every measured packet was delivered within the drain.
-    pub drained: bool,
-    /// Whether the rate meets the saturation criterion.
-    pub saturated: bool,
-    /// Measured packets.
-    pub measured: u64,
-    /// Of them, delivered.
-    pub delivered: u64,
-    /// Head into the network to tail delivered.
-    pub network_latency: LatencyReport,
-    /// The analytic zero-load latency averaged over the measured packets'
-    /// own sources and destinations: what `network_latency.avg` would be
-    /// without contention.
-    pub zero_load_of_packets: f64,
-    /// Creation to tail delivered.
-    pub total_latency: LatencyReport,
-    /// Mean channels crossed.
-    pub hops: f64,
-    /// Flits per cycle on the channels during the measurement.
-    pub link_utilisation: Range,
-    /// The busiest channel, `from -> to` routers.
-    pub busiest_link: [u32; 2],
-    /// Cycles run.
-    pub cycles: u64,
-    /// Flits through a switch, whole run.
-    pub flit_hops: u64,
-}
-
-/// The report as YAML.
-pub fn open_loop_yaml(r: &OpenLoopReport) -> String {
-    serde_norway::to_string(r).expect("the report serialises")
-}
-
-/// Read a report written by [`open_loop_yaml`].
-pub fn read_open_loop(text: &str) -> Result<OpenLoopReport, String> {
-    let r: OpenLoopReport = serde_norway::from_str(text).map_err(|e| e.to_string())?;
-    if r.schema != SCHEMA {
-        return Err(format!("schema {} (this fabric reads {SCHEMA})", r.schema));
-    }
-    Ok(r)
 }
 
 /// One table per configuration.
@@ -192,7 +22,7 @@ pub fn open_loop_table(r: &OpenLoopReport) -> String {
     for c in &r.configs {
         s += &format!(
             "{}: {} terminals, {} routers, {} channels, links {} (latency {:.0}..{:.0}), zero-load {:.2} cycles, channel-load bound {:.4}\n",
-            c.label, c.terminals, c.routers, c.channels, c.links, c.link_latency.min, c.link_latency.max,
+            c.label, c.terminals, c.routers, c.channels, links_name(c.links), c.link_latency.min, c.link_latency.max,
             c.zero_load_latency, c.channel_load_bound
         );
         s += "    rate  offered accepted   net avg  net p99  tot avg  tot med  tot p99  tot max  link max  sat\n";

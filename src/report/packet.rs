@@ -1,198 +1,37 @@
-//! The report of `fabric simulate butterfly`: YAML (serde), a terminal
-//! table and a chart of the sweep, each figure beside the paper's bound.
+//! The terminal table and the chart of `fabric simulate butterfly`, each
+//! figure beside the paper's bound (the report itself:
+//! [`crate::report::model::butterfly`]).
 
 use plotters::prelude::*;
 
 use crate::report::chart::ChartError;
+use crate::report::model::butterfly::{CellReport, PacketReport};
 use crate::sim::packet::adversary::Replay;
 use crate::sim::packet::experiment::bound::Verdict;
-use crate::sim::packet::experiment::{Bound, Cell};
-use crate::sim::Spread;
+use crate::sim::packet::experiment::Bound;
 
-/// The whole report.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct PacketReport {
-    /// The network, `butterfly`.
-    pub network: &'static str,
-    /// Queue model, protocol, traffic and routing, as the flags name them.
-    pub model: String,
-    /// The protocol.
-    pub protocol: String,
-    /// The traffic.
-    pub traffic: String,
-    /// Direct or two-phase.
-    pub routing: String,
-    /// Packets per input: a number, or `lg N`.
-    pub packets_per_input: String,
-    /// Trials per cell.
-    pub trials: u64,
-    /// The seed.
-    pub seed: u64,
-    /// The rules followed wherever the paper or the notes leave a choice.
-    pub rules: Vec<String>,
-    /// The wire delay function `w(d)`, as given.
-    pub delay: String,
-    /// One entry per size and queue size.
-    pub cells: Vec<CellReport>,
+/// The value name clap gives an enum value, as the flags spell it.
+fn flag<T: clap::ValueEnum>(v: &T) -> String {
+    v.to_possible_value()
+        .map_or_else(String::new, |p| p.get_name().to_string())
 }
 
-/// The length of a synchronous step in bit-times.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct StepTime {
-    /// Where the wire lengths come from: a layout file, or the closed
-    /// forms of `fabric layout butterfly`.
-    pub source: String,
-    /// The longest wire of each edge level `l` (levels `l` to `l + 1`),
-    /// when a layout file gives them.
-    pub longest_wire_per_level: Option<Vec<u64>>,
-    /// The longest wire.
-    pub longest_wire: u64,
-    /// The delay `w(d)` of the longest wire.
-    pub wire_delay: f64,
-    /// The switch's bit-time.
-    pub switch_delay: f64,
-    /// Switch plus longest wire: a synchronous step waits for the slowest
-    /// link.
-    pub bit_times_per_step: f64,
-}
-
-/// One cell's figures.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct CellReport {
-    /// `lg N`.
-    pub lg_rows: u32,
-    /// `N`.
-    pub rows: u64,
-    /// The queue size.
-    pub q: u32,
-    /// The paper's bound.
-    pub bound: Bound,
-    /// The bound in words.
-    pub statement: String,
-    /// Whether the measurement respects it.
-    pub verdict: Verdict,
-    /// Routing time T over the trials.
-    pub steps: Spread,
-    /// `T / lg N` over the trials.
-    pub steps_per_lg_n: Spread,
-    /// Two-phase routing: T_A and T_B over the trials.
-    pub phases: Option<[Spread; 2]>,
-    /// The most packets one switch held in any trial.
-    pub max_occupancy: u32,
-    /// Theorem 2.1: the largest arrival / D(p) over all trials.
-    pub delay_tree_worst_ratio: Option<f64>,
-    /// The adversary's replays: all identical or not.
-    pub replay: Option<Replay>,
-    /// Per edge level `l`: mean packets per trial sent straight and
-    /// across, where the model records them (G and T, direct routing).
-    pub link_use: Option<Vec<[f64; 2]>>,
-    /// Packet-hops over all trials.
-    pub hops: u64,
-    /// The step's length from the layout's wires.
-    pub step: StepTime,
-    /// The mean routing time in bit-times: T times the step.
-    pub bit_times: f64,
-    /// Wall-clock seconds for the cell's trials (terminal only: the YAML
-    /// stays byte-identical for a seed).
-    #[serde(skip)]
-    pub seconds: f64,
-}
-
-impl CellReport {
-    /// The summary of `cell`, run in `seconds`.
-    pub fn of(cell: &Cell, step: StepTime, seconds: f64) -> CellReport {
-        let steps: Vec<f64> = cell.trials.iter().map(|t| t.steps as f64).collect();
-        let spread = Spread::of(&steps);
-        let lg = cell.n.max(1) as f64;
-        let per: Vec<f64> = steps.iter().map(|s| s / lg).collect();
-        let phases = cell.trials.iter().all(|t| t.phases.is_some()).then(|| {
-            let a: Vec<f64> = cell
-                .trials
-                .iter()
-                .filter_map(|t| t.phases)
-                .map(|p| p.0 as f64)
-                .collect();
-            let b: Vec<f64> = cell
-                .trials
-                .iter()
-                .filter_map(|t| t.phases)
-                .map(|p| p.1 as f64)
-                .collect();
-            [Spread::of(&a), Spread::of(&b)]
-        });
-        let ratios: Vec<f64> = cell
-            .trials
-            .iter()
-            .filter_map(|t| t.delay_tree_ratio)
-            .collect();
-        let replays: Vec<Replay> = cell.trials.iter().filter_map(|t| t.replay).collect();
-        CellReport {
-            lg_rows: cell.n,
-            rows: 1 << cell.n,
-            q: cell.q,
-            statement: cell.bound.statement(),
-            verdict: cell.bound.verdict(cell),
-            bound: cell.bound.clone(),
-            steps: spread,
-            steps_per_lg_n: Spread::of(&per),
-            phases,
-            max_occupancy: cell
-                .trials
-                .iter()
-                .map(|t| t.max_occupancy)
-                .max()
-                .unwrap_or(0),
-            delay_tree_worst_ratio: (!ratios.is_empty())
-                .then(|| ratios.iter().cloned().fold(0.0, f64::max)),
-            replay: (!replays.is_empty()).then(|| {
-                if replays.iter().all(|&r| r == Replay::Identical) {
-                    Replay::Identical
-                } else {
-                    Replay::Differs
-                }
-            }),
-            link_use: link_use(cell),
-            hops: cell.trials.iter().map(|t| t.hops).sum(),
-            bit_times: spread.mean * step.bit_times_per_step,
-            step,
-            seconds,
-        }
-    }
-}
-
-/// The mean per-level link use over the trials, when every trial has it.
-fn link_use(cell: &Cell) -> Option<Vec<[f64; 2]>> {
-    let all: Vec<&Vec<[u64; 2]>> = cell
-        .trials
-        .iter()
-        .filter_map(|t| t.link_use.as_ref())
-        .collect();
-    if all.is_empty() || all.len() != cell.trials.len() {
-        return None;
-    }
-    let t = all.len() as f64;
-    Some(
-        (0..all[0].len())
-            .map(|l| {
-                let s: [u64; 2] = all
-                    .iter()
-                    .fold([0, 0], |a, u| [a[0] + u[l][0], a[1] + u[l][1]]);
-                [s[0] as f64 / t, s[1] as f64 / t]
-            })
-            .collect(),
-    )
-}
-
-/// The report as YAML.
-pub fn packet_yaml(r: &PacketReport) -> String {
-    serde_norway::to_string(r).unwrap_or_else(|e| unreachable!("a report always serialises: {e}"))
+/// Model, protocol, traffic and routing as the flags name them.
+fn setting(r: &PacketReport) -> [String; 4] {
+    [
+        flag(&r.model),
+        r.protocol.as_ref().map_or_else(|| "-".to_string(), flag),
+        flag(&r.traffic),
+        flag(&r.routing),
+    ]
 }
 
 /// The terminal table.
 pub fn packet_table(r: &PacketReport) -> String {
+    let [model, protocol, traffic, routing] = setting(r);
     let mut o = format!(
-        "butterfly: model {}, {}, {} traffic, {} routing, k = {}, {} trials, seed {}\n",
-        r.model, r.protocol, r.traffic, r.routing, r.packets_per_input, r.trials, r.seed
+        "butterfly: model {model}, {protocol}, {traffic} traffic, {routing} routing, k = {}, {} trials, seed {}\n",
+        r.packets_per_input, r.trials, r.seed
     );
     for rule in &r.rules {
         o += &format!("  rule: {rule}\n");
@@ -338,9 +177,10 @@ pub fn packet_chart(r: &PacketReport) -> Result<String, ChartError> {
     {
         let root = SVGBackend::with_string(&mut out, (820, 540)).into_drawing_area();
         root.fill(&WHITE).map_err(draw)?;
+        let [model, protocol, traffic, routing] = setting(r);
         let title = format!(
-            "B(n), model {}, {}, {} traffic ({} routing), k = {}, {} trials",
-            r.model, r.protocol, r.traffic, r.routing, r.packets_per_input, r.trials
+            "B(n), model {model}, {protocol}, {traffic} traffic ({routing} routing), k = {}, {} trials",
+            r.packets_per_input, r.trials
         );
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 16))

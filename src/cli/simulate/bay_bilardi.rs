@@ -11,11 +11,13 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::cli::{check_output_paths, outputs_of, write_all_or_nothing};
+use crate::cli::{check_output_paths, outputs_of, write_all_or_nothing, FormatArgs};
 use crate::error::{Error, Result};
 use crate::layout::pruned_butterfly::PbLayoutSpec;
 use crate::layout::sorting_fat_tree::SftLayoutSpec;
-use crate::report::bay_bilardi::{bb_chart, bb_table, bb_yaml, BbCell, BbReport, SCHEMA};
+use crate::report::bay_bilardi::{bb_chart, bb_table};
+use crate::report::model::bay_bilardi::{BbCell, BbReport};
+use crate::report::model::{render, Report};
 use crate::sim::bb::run::{run_trial, Network, Setting};
 use crate::sim::bb::traffic::{Params, Workload};
 use crate::sim::seeded_trials;
@@ -80,9 +82,12 @@ pub struct BbArgs {
     /// --size; the time model ignores wire delay, as the paper does.
     #[arg(long, conflicts_with = "size")]
     pub layout: Option<PathBuf>,
-    /// Write the report as YAML.
+    /// Write the report (YAML unless --format says otherwise).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// The report's format.
+    #[command(flatten)]
+    pub format: FormatArgs,
     /// Draw T against N (SVG), one series per workload.
     #[arg(long)]
     pub plot: Option<PathBuf>,
@@ -178,6 +183,7 @@ fn laid(network: Network, path: &std::path::Path) -> Result<(u64, u64)> {
 pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
     let layouts: Vec<&std::path::Path> = args.layout.iter().map(|p| p.as_path()).collect();
     check_output_paths(&layouts, &outputs_of(&args.output, &args.plot))?;
+    args.format.check::<BbReport>()?;
     let from_file = args
         .layout
         .as_deref()
@@ -252,7 +258,7 @@ pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
     }
     drop(bar);
     let report = BbReport {
-        schema: SCHEMA,
+        header: BbReport::header(),
         network,
         trials: args.trials,
         seed: args.seed,
@@ -261,7 +267,7 @@ pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
     };
     let mut outputs = Vec::new();
     if let Some(path) = &args.output {
-        outputs.push((path.clone(), bb_yaml(&report)));
+        outputs.push((path.clone(), render(&report, args.format.format)?));
     }
     if let Some(path) = &args.plot {
         outputs.push((path.clone(), bb_chart(&report)?));

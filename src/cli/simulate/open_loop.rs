@@ -9,12 +9,14 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::cli::{check_output_paths, parse_delay, write_all_or_nothing, DelayArg};
+use crate::cli::{check_output_paths, parse_delay, write_all_or_nothing, DelayArg, FormatArgs};
 use crate::error::{Error, Result};
-use crate::report::open_loop::{
-    open_loop_chart, open_loop_table, open_loop_yaml, read_open_loop, ConfigReport, LatencyReport,
-    OpenLoopReport, PointReport, Range, SaturationReport, SCHEMA,
+use crate::report::model::open_loop::{
+    read_open_loop, ConfigReport, LatencyReport, OpenLoopReport, PhaseCycles, PointReport, Range,
+    SaturationReport,
 };
+use crate::report::model::{render, Report};
+use crate::report::open_loop::{links_name, open_loop_chart, open_loop_table};
 use crate::sim::openloop::engine::{Latency, Phases};
 use crate::sim::openloop::sweep::{self, ACCEPT_FRACTION, LATENCY_FACTOR};
 use crate::sim::openloop::{
@@ -120,13 +122,16 @@ pub struct OpenLoopArgs {
     /// Random seed; the same seed gives the same report on any thread count.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Write the report as YAML.
+    /// Write the report (YAML unless --format says otherwise).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// The report's format.
+    #[command(flatten)]
+    pub format: FormatArgs,
     /// Draw latency against accepted throughput (SVG).
     #[arg(long)]
     pub plot: Option<PathBuf>,
-    /// Earlier reports (YAML) whose curves the chart overlays.
+    /// Earlier reports (YAML or JSON) whose curves the chart overlays.
     #[arg(long, value_delimiter = ',')]
     pub compare: Vec<PathBuf>,
 }
@@ -290,17 +295,14 @@ fn run_setup(args: &OpenLoopArgs, s: &Setup) -> Result<ConfigReport> {
     };
     let g = &s.net.graph;
     let name = s.net.topology.name();
-    let links = match s.links {
-        LinkMode::Unit => "unit",
-        LinkMode::Layout => "layout",
-    };
+    let links = links_name(s.links);
     Ok(ConfigReport {
         label: format!("{name}, {links} links, {} VCs", s.cfg.vcs),
-        topology: name.to_string(),
+        topology: s.net.topology,
         terminals: g.terminals,
         routers: g.routers,
         channels: g.channels.len() as u32,
-        links: links.to_string(),
+        links: s.links,
         delay: args.delay.text.clone(),
         wire_length: Range::of(g.channels.iter().map(|c| c.length as f64)),
         link_latency: Range::of(g.channels.iter().map(|c| c.latency as f64)),
@@ -308,14 +310,14 @@ fn run_setup(args: &OpenLoopArgs, s: &Setup) -> Result<ConfigReport> {
         vc_depth: s.cfg.depth,
         packet_flits: s.cfg.packet_flits,
         router_delay: s.cfg.router_delay,
-        flow_control: serde_name(&s.cfg.flow),
-        injection: serde_name(&s.cfg.injection),
-        traffic: s.cfg.pattern.name().to_string(),
-        phases: [
-            s.cfg.phases.warmup,
-            s.cfg.phases.measure,
-            s.cfg.phases.drain,
-        ],
+        flow_control: s.cfg.flow,
+        injection: s.cfg.injection,
+        traffic: s.cfg.pattern,
+        phases: PhaseCycles {
+            warmup: s.cfg.phases.warmup,
+            measure: s.cfg.phases.measure,
+            drain: s.cfg.phases.drain,
+        },
         zero_load_latency: zero_load,
         channel_load_bound: loads.bound,
         saturation,
@@ -324,11 +326,6 @@ fn run_setup(args: &OpenLoopArgs, s: &Setup) -> Result<ConfigReport> {
             .map(|p| point_report(s, p, zero_load))
             .collect(),
     })
-}
-
-/// An enum's name as its serde form gives it.
-fn serde_name<T: serde::Serialize>(v: &T) -> String {
-    serde_norway::to_string(v).map_or_else(|_| String::new(), |s| s.trim().to_string())
 }
 
 /// `fabric simulate open-loop`.
@@ -341,6 +338,7 @@ pub fn run(args: &OpenLoopArgs) -> Result<i32> {
         .map(PathBuf::as_path)
         .collect();
     check_output_paths(&inputs, &outputs)?;
+    args.format.check::<OpenLoopReport>()?;
     let compared: Vec<OpenLoopReport> = args
         .compare
         .iter()
@@ -356,7 +354,7 @@ pub fn run(args: &OpenLoopArgs) -> Result<i32> {
         configs.push(run_setup(args, s)?);
     }
     let report = OpenLoopReport {
-        schema: SCHEMA,
+        header: OpenLoopReport::header(),
         seed: args.seed,
         rules: rules(),
         saturation_criterion: format!(
@@ -367,7 +365,7 @@ pub fn run(args: &OpenLoopArgs) -> Result<i32> {
     };
     let mut files = Vec::new();
     if let Some(path) = &args.output {
-        files.push((path.clone(), open_loop_yaml(&report)));
+        files.push((path.clone(), render(&report, args.format.format)?));
     }
     if let Some(path) = &args.plot {
         let all: Vec<&ConfigReport> = report

@@ -7,21 +7,31 @@
 //! present, written as `null` when absent, so that every record of a list
 //! has the same keys and every key has one type from run to run.
 
+pub mod bay_bilardi;
+pub mod butterfly;
 pub mod channel;
 pub mod fat_tree;
 pub mod fsm;
+pub mod mesh;
+pub mod open_loop;
 pub mod route;
 pub mod sweep;
 pub mod universality;
 pub mod wire_delay;
+pub mod wormhole;
 
+pub use bay_bilardi::BbReport;
+pub use butterfly::PacketReport;
 pub use channel::{AnalysisReport, SeparationReport, SwitchboxReport};
 pub use fat_tree::FatTreeSimReport;
 pub use fsm::FsmReport;
+pub use mesh::MeshReport;
+pub use open_loop::OpenLoopReport;
 pub use route::{RouteReport, ROUTE_SCHEMA, ROUTE_SCHEMA_VERSION};
 pub use sweep::SweepReport;
 pub use universality::UniversalityReport;
 pub use wire_delay::WireDelayReport;
+pub use wormhole::WormReport;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -175,10 +185,15 @@ pub fn schemas() -> Vec<(String, String)> {
         one::<FatTreeSimReport>(),
         one::<FsmReport>(),
         one::<WireDelayReport>(),
+        one::<BbReport>(),
+        one::<MeshReport>(),
+        one::<OpenLoopReport>(),
+        one::<PacketReport>(),
         one::<RouteReport>(),
         one::<SeparationReport>(),
         one::<SwitchboxReport>(),
         one::<SweepReport>(),
         one::<UniversalityReport>(),
+        one::<WormReport>(),
     ]
 }

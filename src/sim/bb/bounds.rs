@@ -117,7 +117,7 @@ pub fn at2_theorem4(body_bits: u32, eta: f64, terminals: u32, c: f64) -> Result<
 }
 
 /// A measured `A·T²` over the two floors (constants 1).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct At2Ratios {
     /// `AT²/(b²η²N)`; `None` when that floor is 0 (`b = 0`).
     pub general: Option<f64>,

@@ -55,7 +55,9 @@ pub enum LoadError {
 }
 
 /// A channel: the cut above node `(level, index)`, `level >= 1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, schemars::JsonSchema,
+)]
 pub struct Channel {
     /// The level `i >= 1` of the node below the channel.
     pub level: u32,
@@ -64,7 +66,7 @@ pub struct Channel {
 }
 
 /// A non-negative rational `num/den`, `den > 0`, compared by value.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, schemars::JsonSchema)]
 pub struct Ratio {
     /// Numerator.
     pub num: u64,
@@ -113,7 +115,7 @@ impl Ord for Ratio {
 /// A load factor and the channel attaining it (the first one in level,
 /// then index order); `channel` is `None` when the capacity function has
 /// no channel at all (then the value is 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct LoadFactor {
     /// `max_c load(c)/cap(c)`.
     pub value: Ratio,
@@ -122,7 +124,7 @@ pub struct LoadFactor {
 }
 
 /// The three load factors of a message set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct LoadFactors {
     /// `λ`, from `ℓ = ℓ_a + ℓ_d`.
     pub total: LoadFactor,

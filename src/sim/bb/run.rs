@@ -11,8 +11,10 @@ use super::traffic::{generate, Params, TrafficError, Workload};
 use super::{pb, sft, Levels, Message};
 
 /// The two networks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema, clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Network {
     /// The pruned butterfly (H-tree layout, Fig. 3).
     PrunedButterfly,
@@ -49,7 +51,7 @@ pub enum RunError {
 }
 
 /// A trial's setting.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Setting {
     /// The network.
     pub network: Network,
@@ -65,19 +67,27 @@ pub struct Setting {
     pub area: u64,
 }
 
-/// What the routing measured, by network (serialised as the outcome
-/// alone: the report names the network once).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
+/// What the routing measured, by network: a mapping tagged by `kind`
+/// (`pruned_butterfly` or `sorting_fat_tree`) with the outcome's keys.
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Routed {
     /// The pruned butterfly's outcome.
-    PrunedButterfly(pb::Outcome),
+    PrunedButterfly {
+        /// Its figures, as keys beside `kind`.
+        #[serde(flatten)]
+        outcome: pb::Outcome,
+    },
     /// The sorting fat-tree's outcome.
-    SortingFatTree(sft::Outcome),
+    SortingFatTree {
+        /// Its figures, as keys beside `kind`.
+        #[serde(flatten)]
+        outcome: sft::Outcome,
+    },
 }
 
 /// One trial's figures.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Trial {
     /// Messages.
     pub messages: usize,
@@ -118,7 +128,11 @@ pub fn run_trial(setting: &Setting, rng: &mut ChaCha8Rng) -> Result<Trial, RunEr
                 },
             );
             let t = out.bit_steps;
-            (Capacities::PrunedButterfly, Routed::PrunedButterfly(out), t)
+            (
+                Capacities::PrunedButterfly,
+                Routed::PrunedButterfly { outcome: out },
+                t,
+            )
         }
         Network::SortingFatTree => {
             if d > levels.n {
@@ -137,7 +151,7 @@ pub fn run_trial(setting: &Setting, rng: &mut ChaCha8Rng) -> Result<Trial, RunEr
             let caps = Capacities::SortingFatTree {
                 mesh_side: shape.mesh_side,
             };
-            (caps, Routed::SortingFatTree(out), t)
+            (caps, Routed::SortingFatTree { outcome: out }, t)
         }
     };
     let loads = load_factors(levels, &messages, caps)?;
@@ -219,7 +233,7 @@ fn check(
     let ceil = t.loads.total.value.ceil().max(1);
     let (lg, d) = (u64::from(levels.n), u64::from(t.degree));
     match &t.routed {
-        Routed::PrunedButterfly(o) => {
+        Routed::PrunedButterfly { outcome: o } => {
             let most = o
                 .stages
                 .iter()
@@ -254,7 +268,7 @@ fn check(
                 return fail(format!("{what} fails"));
             }
         }
-        Routed::SortingFatTree(o) => {
+        Routed::SortingFatTree { outcome: o } => {
             if o.lemma10_violations > 0 {
                 return fail(format!(
                     "Lemma 10 fails on {} batch-channel pairs",

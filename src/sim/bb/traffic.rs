@@ -14,8 +14,10 @@ use super::{Levels, Message, Terminal};
 pub const MAX_MESSAGES: u64 = 1 << 28;
 
 /// A workload: a rule giving a message set on `N` terminals.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema, clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Workload {
     /// `l -> l xor 1`: `λ = 1` on the pruned butterfly.
     Nbr,
@@ -44,7 +46,7 @@ pub enum Workload {
 }
 
 /// The parameters the workloads take.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Params {
     /// Messages per terminal of [`Workload::RandomKn`], at least 1.
     pub k: u32,
@@ -380,8 +382,12 @@ mod tests {
             "mot-exp",
         ];
         assert_eq!(names, want);
+        // Reports name them in snake_case.
         for (w, name) in Workload::value_variants().iter().zip(want) {
-            assert_eq!(serde_norway::to_string(w).unwrap().trim(), name);
+            assert_eq!(
+                serde_norway::to_string(w).unwrap().trim(),
+                name.replace('-', "_")
+            );
         }
     }
 }

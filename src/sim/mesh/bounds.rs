@@ -8,7 +8,7 @@ use super::traffic::Problem;
 
 /// Per-instance lower bounds on T, valid for any routing (the direction
 /// load on the torus: for routes that cover every axis the shorter way).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct LowerBounds {
     /// The longest source-destination distance (plus k - 1 for worms of
     /// k flits).
@@ -194,8 +194,8 @@ fn half_arcs(n: usize, pairs: impl Iterator<Item = (usize, usize)>) -> u64 {
 }
 
 /// How packets move: one hop a step each, or as worms of k flits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Switching {
     /// Store-and-forward packets.
     StoreAndForward,
@@ -204,7 +204,7 @@ pub enum Switching {
 }
 
 /// The paper's leading term for a setting, with where it comes from.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Lead {
     /// The value at this n, k, d.
     pub value: f64,

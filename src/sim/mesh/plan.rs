@@ -80,8 +80,10 @@ impl Plan {
 }
 
 /// Which candidate a directed link carries when several wait for it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Strategy {
     /// Farthest-destination-first: the most hops left in this phase.
     #[value(name = "ff")]
@@ -89,11 +91,11 @@ pub enum Strategy {
     FarthestFirst,
     /// Farthest-origin-first: the most hops made in this phase.
     #[value(name = "farthest-origin")]
-    #[serde(rename = "farthest-origin")]
+    #[serde(rename = "farthest_origin")]
     FarthestOrigin,
     /// Farthest-total-first: the most hops left to the destination.
     #[value(name = "farthest-total")]
-    #[serde(rename = "farthest-total")]
+    #[serde(rename = "farthest_total")]
     FarthestTotal,
     /// Nearest-first: the fewest hops left in this phase.
     #[value(name = "nearest")]
@@ -136,8 +138,10 @@ impl std::fmt::Display for Strategy {
 }
 
 /// How phases start, as the command line names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Phasing {
     /// Phase p + 1 starts the step after the last packet finishes phase p.
     Barrier,

@@ -8,8 +8,10 @@ use super::shape::{Pu, Shape, Topology};
 use super::MeshError;
 
 /// Which k-k problem.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Workload {
     /// k-LS, the large shift: every coordinate `i -> (i + n/2) mod n` (n
     /// even). The worst case for the bisection and connection bounds.

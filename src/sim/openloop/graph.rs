@@ -10,8 +10,19 @@ use crate::layout::LayoutKind;
 use crate::network::{LinkId, Network};
 
 /// The fabrics `fabric simulate open-loop` builds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Topology {
     /// The 2-D mesh of side `k` (`--size k`), dimension-order routing.
     Mesh,
@@ -62,8 +73,19 @@ impl Topology {
 }
 
 /// Where channel latencies come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum LinkMode {
     /// Every channel takes one cycle.
     Unit,

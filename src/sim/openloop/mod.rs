@@ -42,8 +42,19 @@ pub use net::OpenNet;
 pub use traffic::Pattern;
 
 /// How a packet holds buffers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum FlowControl {
     /// A head may take an idle output virtual channel with any credit; the
     /// packet may then stretch over several routers.
@@ -54,8 +65,19 @@ pub enum FlowControl {
 }
 
 /// When a terminal creates packets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Injection {
     /// Each cycle, a packet with probability `rate / L`.
     Bernoulli,

@@ -11,8 +11,19 @@ use serde::Serialize;
 use super::OpenLoopError;
 
 /// A traffic pattern.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Pattern {
     /// Every terminal (itself included) equally likely, each packet anew.
     Uniform,

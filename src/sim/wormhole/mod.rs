@@ -48,8 +48,10 @@ pub struct Worm {
 }
 
 /// How a head picks an up link (spec §4.2; down is unique).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum PathRule {
     /// FP: a uniform random shortest path fixed at the source.
     #[value(name = "fp")]
@@ -63,8 +65,10 @@ pub enum PathRule {
 }
 
 /// The order a switch serves its inputs in (spec §4.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Scan {
     /// FO: child links by child index, then parent links.
     #[value(name = "fo")]
@@ -89,8 +93,10 @@ pub enum Arbitration {
 }
 
 /// The paper's algorithms (spec §4.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Scheme {
     /// Delayed greedy store-and-forward, one packet per queue.
     Store,
@@ -126,8 +132,10 @@ impl Scheme {
 }
 
 /// The traffic patterns of spec §4.4, one message per processor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Pattern {
     /// Uniform destinations, self allowed (a message to itself is
     /// delivered at step 0).

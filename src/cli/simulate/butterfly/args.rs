@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use crate::cli::{parse_delay, DelayArg};
+use crate::cli::{parse_delay, DelayArg, FormatArgs};
+use crate::report::model::butterfly::PacketsPerInput;
 use crate::sim::packet::adversary::SplitRule;
 use crate::sim::packet::dropping::{Capacity, DropPolicy, Variant};
 use crate::sim::packet::engine::Protocol;
@@ -39,11 +40,11 @@ impl PacketsArg {
         }
     }
 
-    /// As the report names it.
-    pub fn text(self) -> String {
+    /// As the report records it.
+    pub fn record(self) -> PacketsPerInput {
         match self {
-            PacketsArg::Fixed(k) => k.to_string(),
-            PacketsArg::LgN => "lg N".to_string(),
+            PacketsArg::Fixed(k) => PacketsPerInput::Fixed { k },
+            PacketsArg::LgN => PacketsPerInput::LgN,
         }
     }
 }
@@ -125,9 +126,12 @@ pub struct ButterflyArgs {
     /// Random seed; the same seed gives the same report.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Write the report as YAML.
+    /// Write the report (YAML unless --format says otherwise).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// The report's format.
+    #[command(flatten)]
+    pub format: FormatArgs,
     /// Draw the sweep's figure against lg N, one series per queue size,
     /// with the paper's bound (SVG).
     #[arg(long)]

@@ -16,9 +16,9 @@ pub use args::ButterflyArgs;
 use crate::error::{Error, Result};
 use crate::layout::butterfly_net::{link_lengths_by_level, longest_wire};
 use crate::layout::metrics::Delay;
-use crate::report::packet::{
-    packet_chart, packet_table, packet_yaml, CellReport, PacketReport, StepTime,
-};
+use crate::report::model::butterfly::{CellReport, PacketReport, StepTime};
+use crate::report::model::{render, Report};
+use crate::report::packet::{packet_chart, packet_table};
 use crate::sim::packet::adversary::Replay;
 use crate::sim::packet::dropping::RankRange;
 use crate::sim::packet::engine::Protocol;
@@ -186,6 +186,7 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
         &args.layout.iter().map(|p| p.as_path()).collect::<Vec<_>>(),
         &outputs_of(&args.output, &args.plot),
     )?;
+    args.format.check::<PacketReport>()?;
     let wires = Wires::of(args)?;
     let sizes = wires.sizes(&args.size)?;
     if args.protocol.is_some() && !args.model.takes_protocol() {
@@ -238,16 +239,13 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
     }
     drop(bar);
     let report = PacketReport {
-        network: "butterfly",
-        model: flag_name(e.model),
-        protocol: if e.model.takes_protocol() {
-            flag_name(e.protocol)
-        } else {
-            "-".to_string()
-        },
-        traffic: flag_name(e.workload),
-        routing: flag_name(e.routing),
-        packets_per_input: args.packets.text(),
+        header: PacketReport::header(),
+        network: "butterfly".to_string(),
+        model: e.model,
+        protocol: e.model.takes_protocol().then_some(e.protocol),
+        traffic: e.workload,
+        routing: e.routing,
+        packets_per_input: args.packets.record(),
         trials: e.trials,
         seed: e.seed,
         rules: rules(&e),
@@ -256,7 +254,7 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
     };
     let mut outputs = Vec::new();
     if let Some(path) = &args.output {
-        outputs.push((path.clone(), packet_yaml(&report)));
+        outputs.push((path.clone(), render(&report, args.format.format)?));
     }
     if let Some(path) = &args.plot {
         outputs.push((path.clone(), packet_chart(&report)?));

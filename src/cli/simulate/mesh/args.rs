@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::cli::{parse_delay, DelayArg};
+use crate::cli::{parse_delay, DelayArg, FormatArgs};
 use crate::sim::mesh::algorithm::Algorithm;
 use crate::sim::mesh::traffic::Workload;
 use crate::sim::mesh::{Phasing, Strategy, Topology};
@@ -100,9 +100,12 @@ pub struct MeshArgs {
     /// and --dims: a step is 1 + w(the file's longest wire).
     #[arg(long, conflicts_with_all = ["experiment", "topology", "size", "dims"])]
     pub layout: Option<PathBuf>,
-    /// Write the report as YAML.
+    /// Write the report (YAML unless --format says otherwise).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// The report's format.
+    #[command(flatten)]
+    pub format: FormatArgs,
     /// Draw T against n (SVG), one series per setting, bars from the
     /// fastest to the slowest trial.
     #[arg(long)]

@@ -21,10 +21,10 @@ use crate::error::{Error, Result};
 use crate::layout::construction::Dims;
 use crate::layout::mesh::{mesh_layout, MeshSpec};
 use crate::layout::NetworkName;
-use crate::report::mesh::{
-    mesh_chart, mesh_table, mesh_yaml, MeshCell, MeshReport, EXCESS_ALARM, SCHEMA,
-};
-use crate::report::packet::StepTime;
+use crate::report::mesh::{mesh_chart, mesh_table};
+use crate::report::model::butterfly::StepTime;
+use crate::report::model::mesh::{MeshCell, MeshReport, EXCESS_ALARM};
+use crate::report::model::{render, Report};
 use crate::sim::mesh::algorithm::{Algorithm, Params};
 use crate::sim::mesh::bounds::Switching;
 use crate::sim::mesh::run::{run_trial, Setup};
@@ -279,6 +279,7 @@ fn run_cells(
 pub fn run(args: &MeshArgs) -> Result<i32> {
     let layouts: Vec<&std::path::Path> = args.layout.iter().map(|p| p.as_path()).collect();
     check_output_paths(&layouts, &outputs_of(&args.output, &args.plot))?;
+    args.format.check::<MeshReport>()?;
     check_lists(args)?;
     let array = args.layout.as_deref().map(laid_array).transpose()?;
     let sweeps = match args.experiment {
@@ -309,8 +310,11 @@ pub fn run(args: &MeshArgs) -> Result<i32> {
     let seconds = start.elapsed().as_secs_f64();
     let alarms = reports.iter().filter(|c| c.alarmed()).count();
     let report = MeshReport {
-        schema: SCHEMA,
-        experiment: args.experiment.map(|e| format!("{e:?}")),
+        header: MeshReport::header(),
+        experiment: args.experiment.map(|e| {
+            clap::ValueEnum::to_possible_value(&e)
+                .map_or_else(String::new, |v| v.get_name().to_string())
+        }),
         trials,
         seed: args.seed,
         delay: args.delay.text.clone(),
@@ -320,7 +324,7 @@ pub fn run(args: &MeshArgs) -> Result<i32> {
     };
     let mut outputs = Vec::new();
     if let Some(path) = &args.output {
-        outputs.push((path.clone(), mesh_yaml(&report)));
+        outputs.push((path.clone(), render(&report, args.format.format)?));
     }
     if let Some(path) = &args.plot {
         outputs.push((path.clone(), mesh_chart(&report)?));

@@ -25,13 +25,13 @@ fn torus_steps_come_from_the_folded_layout() {
 }
 
 /// The report names every algorithm, strategy, problem and phase control
-/// as the command line does.
+/// as the command line does, in snake_case.
 #[test]
 fn report_names_are_flag_names() {
     use clap::ValueEnum;
     fn same<T: ValueEnum + serde::Serialize>() {
         for v in T::value_variants() {
-            let flag = v.to_possible_value().unwrap().get_name().to_string();
+            let flag = v.to_possible_value().unwrap().get_name().replace('-', "_");
             let yaml = serde_norway::to_string(v).unwrap();
             assert_eq!(yaml.trim(), flag);
         }

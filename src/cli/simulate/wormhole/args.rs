@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use crate::cli::{parse_delay, DelayArg};
+use crate::report::model::wormhole::Priorities;
+
+use crate::cli::{parse_delay, DelayArg, FormatArgs};
 use crate::sim::wormhole::{PathRule, Pattern, Scan, Scheme};
 
 /// The smallest network simulated: 16 processors.
@@ -57,11 +59,11 @@ impl PrioritiesArg {
         }
     }
 
-    /// As the report names it.
-    pub fn text(self) -> String {
+    /// As the report records it.
+    pub fn record(self) -> Priorities {
         match self {
-            PrioritiesArg::Fixed(r) => r.to_string(),
-            PrioritiesArg::LgN => "lg N".to_string(),
+            PrioritiesArg::Fixed(r) => Priorities::Fixed { r },
+            PrioritiesArg::LgN => Priorities::LgN,
         }
     }
 }
@@ -152,9 +154,12 @@ pub struct WormholeArgs {
     /// points `d:w,d:w,...`; a flit-step is 1 + w(longest wire).
     #[arg(long, default_value = "unit", value_parser = parse_delay)]
     pub delay: DelayArg,
-    /// Write the report as YAML.
+    /// Write the report (YAML unless --format says otherwise).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// The report's format.
+    #[command(flatten)]
+    pub format: FormatArgs,
     /// Draw latency against N (SVG), one series per scheme, path rule,
     /// scan and traffic, with 99 % confidence intervals.
     #[arg(long)]

@@ -21,10 +21,10 @@ use crate::error::{Error, Result};
 use crate::layout::fattree::Capacity;
 use crate::layout::{Embedding, NetworkName};
 use crate::network::Network;
-use crate::report::packet::StepTime;
-use crate::report::wormhole::{
-    wormhole_chart, wormhole_table, wormhole_yaml, BandVerdict, CellReport, WormReport, SCHEMA,
-};
+use crate::report::model::butterfly::StepTime;
+use crate::report::model::wormhole::{BandVerdict, CellReport, WormReport};
+use crate::report::model::{render, Report};
+use crate::report::wormhole::{wormhole_chart, wormhole_table};
 use crate::sim::bft::LinkTree;
 use crate::sim::seeded_trials;
 use crate::sim::wormhole::{run_scheme, Scheme, Setup, WormNet};
@@ -331,6 +331,7 @@ pub fn run(args: &WormholeArgs) -> Result<i32> {
         &args.layout.iter().map(|p| p.as_path()).collect::<Vec<_>>(),
         &outputs_of(&args.output, &args.plot),
     )?;
+    args.format.check::<WormReport>()?;
     check_lists(args)?;
     let wires = Wires::of(args)?;
     let sizes = wires.sizes(&args.size)?;
@@ -348,12 +349,12 @@ pub fn run(args: &WormholeArgs) -> Result<i32> {
         .filter(|c| c.paper.iter().any(|p| p.verdict == BandVerdict::Outside))
         .count();
     let report = WormReport {
-        schema: SCHEMA,
+        header: WormReport::header(),
         network: args::flag_name(args.network),
         capacity: wires.capacity(args.network),
         flits: args.flits,
         queue: args.queue,
-        priorities: args.priorities.text(),
+        priorities: args.priorities.record(),
         runs: args.runs,
         seed: args.seed,
         delay: args.delay.text.clone(),
@@ -364,7 +365,7 @@ pub fn run(args: &WormholeArgs) -> Result<i32> {
     };
     let mut outputs = Vec::new();
     if let Some(path) = &args.output {
-        outputs.push((path.clone(), wormhole_yaml(&report)));
+        outputs.push((path.clone(), render(&report, args.format.format)?));
     }
     if let Some(path) = &args.plot {
         outputs.push((path.clone(), wormhole_chart(&report)?));

@@ -11,7 +11,7 @@
 //! `(2c + d - 3) L` with `c = N/2`, `d = lg N`); the WORM columns and
 //! Table II within 5 %; STORE random and complement within 10 %.
 
-use crate::report::wormhole::{CellReport, Comparison, PaperFigure};
+use crate::report::model::wormhole::{CellReport, Comparison, PaperFigure};
 use crate::sim::wormhole::{PathRule, Pattern, Scan, Scheme};
 
 use super::args::WormNetwork;

@@ -19,6 +19,7 @@ fn args(network: WormNetwork) -> WormholeArgs {
         layout: None,
         delay: parse_delay("linear").expect("a delay"),
         output: None,
+        format: crate::cli::FormatArgs::default(),
         plot: None,
     }
 }

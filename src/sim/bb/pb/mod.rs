@@ -48,7 +48,7 @@ pub struct Cost {
 }
 
 /// One stage's figures.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Stage {
     /// Messages with their peak at this level when the stage began.
     pub messages: usize,
@@ -61,7 +61,7 @@ pub struct Stage {
 }
 
 /// The outcome of routing a message set on the pruned butterfly.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Outcome {
     /// Stage by stage, levels `0..n`.
     pub stages: Vec<Stage>,

@@ -35,7 +35,7 @@ pub struct Cost {
 }
 
 /// The bit steps of each step of the algorithm.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Steps {
     /// 1: messages within a mesh, sorted and routed there.
     pub intra_mesh: u64,
@@ -68,7 +68,7 @@ impl Steps {
 }
 
 /// The outcome of routing a message set on the sorting fat-tree.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Outcome {
     /// Bit steps by step of the algorithm.
     pub steps: Steps,

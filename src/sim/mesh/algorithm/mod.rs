@@ -17,8 +17,10 @@ use super::traffic::Problem;
 use super::MeshError;
 
 /// A routing algorithm.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Algorithm {
     /// NoWrapRoute(d) (sections 7.1 and 7.3): 2d - 1 phases; d - 1
     /// randomizations, then every axis to its destination (3 phases in
@@ -76,8 +78,8 @@ impl Algorithm {
 }
 
 /// What a phase does, for the printout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum PhaseKind {
     /// Packets move to random intermediate coordinates.
     Randomize,

@@ -73,7 +73,7 @@ pub enum AdversaryError {
 }
 
 /// The parameters of the construction for `(n, q)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Adversary {
     /// `lg N`.
     pub n: u32,
@@ -210,8 +210,8 @@ pub struct AdversaryRun {
 }
 
 /// The replay's verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Replay {
     /// Same arrivals and same trace digest.
     Identical,

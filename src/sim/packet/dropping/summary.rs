@@ -4,7 +4,7 @@ use super::{general_bound, theorem_bound, AtomOutcome, LockOutcome};
 use crate::sim::Spread;
 
 /// Means over trials of `S` and what section 5 compares it with.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct DropSummary {
     /// `lg N`.
     pub n: u32,

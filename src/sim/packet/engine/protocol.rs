@@ -11,8 +11,10 @@
 use rand::Rng;
 
 /// A switch's rule for choosing what to send.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Protocol {
     /// Nonpredictive: the oldest packet (the queue's head), one per step.
     Fifo,

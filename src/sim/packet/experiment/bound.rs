@@ -5,8 +5,8 @@ use crate::sim::packet::adversary::Adversary;
 use crate::sim::packet::dropping::DropSummary;
 
 /// What the paper proves for a cell.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-#[serde(rename_all = "kebab-case", tag = "theorem")]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Bound {
     /// Theorems 2.1 and 2.5 (greedy, model G): every packet arrives by
     /// D(p), the load of its full delay tree; with random destinations
@@ -44,8 +44,8 @@ pub enum Bound {
 }
 
 /// Whether a cell's measurement respects its bound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// Every trial respects the bound.
     Holds,

@@ -27,8 +27,10 @@ mod tests;
 pub use bound::Bound;
 
 /// The queue model of a run (spec 001 §9.3: each section has its own).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Model {
     /// Section 2: one queue of capacity q per switch, greedy protocols.
     G,
@@ -58,8 +60,10 @@ impl Model {
 }
 
 /// The routing problem.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Workload {
     /// Each packet to an independent uniform output.
     RandomDestinations,
@@ -90,8 +94,10 @@ impl Workload {
 }
 
 /// Direct routing or Valiant's two phases through the wraparound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Routing {
     /// Each packet on its unique path.
     Direct,
