@@ -8,10 +8,12 @@
 //! has the same keys and every key has one type from run to run.
 
 pub mod channel;
+pub mod layout;
 pub mod route;
 pub mod sweep;
 
 pub use channel::{AnalysisReport, SeparationReport, SwitchboxReport};
+pub use layout::{LayoutReport, LAYOUT_SCHEMA, LAYOUT_SCHEMA_VERSION};
 pub use route::{RouteReport, ROUTE_SCHEMA, ROUTE_SCHEMA_VERSION};
 pub use sweep::SweepReport;
 
@@ -162,6 +164,7 @@ pub fn schemas() -> Vec<(String, String)> {
     }
     vec![
         one::<AnalysisReport>(),
+        one::<LayoutReport>(),
         one::<RouteReport>(),
         one::<SeparationReport>(),
         one::<SwitchboxReport>(),

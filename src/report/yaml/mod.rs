@@ -1,11 +1,9 @@
 //! YAML writers for the reports not yet in [`crate::report::model`]:
-//! layouts in `layout`, simulation reports in `simulation`.
+//! simulation reports in `simulation`.
 //! Written by hand, ordered and byte-identical from run to run.
 
-mod layout;
 mod simulation;
 
-pub use layout::layout_yaml;
 pub use simulation::simulation_yaml;
 
 use std::fmt::Write;
