@@ -739,7 +739,7 @@ fn butterfly_layout_refuses_bad_sizes_before_any_work() {
     // The same drawing claiming another butterfly is refused.
     let bad = dir.join("bad.yaml");
     let good = std::fs::read_to_string(&out).unwrap();
-    std::fs::write(&bad, good.replacen("rows: 8", "rows: 4", 1)).unwrap();
+    std::fs::write(&bad, good.replacen("  rows: '8'", "  rows: '4'", 1)).unwrap();
     let v = run(fabric().arg("verify-layout").arg(&bad));
     assert_eq!(v.status.code(), Some(1), "{}", text(&v.stdout));
     assert!(text(&v.stdout).contains("network: 32 nodes, but the intended network has 12"));
@@ -886,12 +886,13 @@ fn simulate_takes_wire_lengths_from_a_layout_file() {
         .arg(&layout));
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     // A layout whose wire has been moved is refused before any simulation.
-    let text_in = std::fs::read_to_string(&layout).unwrap();
     let broken = dir.join("broken.yaml");
-    let mut lines: Vec<String> = text_in.lines().map(String::from).collect();
-    let k = lines.iter().position(|l| l.contains("path:")).unwrap();
-    lines[k] = lines[k].replacen("[", "[[999, 999], ", 1);
-    std::fs::write(&broken, lines.join("\n")).unwrap();
+    let moved = edited_layout(&layout, |y| {
+        let edges = y["geometry"]["edges"].as_sequence_mut().unwrap();
+        let path = edges[0]["path"].as_sequence_mut().unwrap();
+        path.insert(0, serde_norway::from_str("[999, 999]").unwrap());
+    });
+    std::fs::write(&broken, moved).unwrap();
     let o = run(fabric()
         .args(["simulate", "fat-tree", "-o"])
         .arg(&out)

@@ -73,8 +73,8 @@ fn a_torus_file_is_legal_and_realises_the_torus() {
     let bad = dir.join("bad.yaml");
     for (from, to, want) in [
         ("network: torus", "network: mesh", "network: nodes"),
-        ("side: 16", "side: 15", "network: 256 nodes"),
-        ("dims: 2", "dims: 4", "1, 2 or 3 dimensions, not 4"),
+        ("  side: '16'", "  side: '15'", "network: 256 nodes"),
+        ("  dims: '2'", "  dims: '4'", "1, 2 or 3 dimensions, not 4"),
     ] {
         std::fs::write(&bad, good.replacen(from, to, 1)).unwrap();
         let v = run(fabric().arg("verify-layout").arg(&bad));

@@ -482,7 +482,7 @@ fn csv_geometry_reads_back_as_the_inline_layout() {
     let (code, _, err) = verify_layout(&sweep);
     assert_eq!(code, Some(2));
     assert!(
-        err.contains("a `fabric.sweep` report, not a layout"),
+        err.contains("not a layout file") && err.contains("it is a `fabric.sweep` report"),
         "{err}"
     );
 }

@@ -206,7 +206,15 @@ pub fn parse_layout_with(
             file,
             line,
             0,
-            format!("a `{schema}` report, not a layout (`{LAYOUT_SCHEMA}`, which `fabric layout ... -o` writes)"),
+            format!(
+                "not a layout file (a `{LAYOUT_SCHEMA}` report, which `fabric layout ... -o` \
+                 writes): it is a `{schema}` report{}",
+                match schema.as_str() {
+                    "fabric.route" => ", a routed channel: check that with `fabric verify CHANNEL FILE`",
+                    "fabric.analysis" => ", a channel analysis (`fabric analyze -o`)",
+                    _ => "",
+                }
+            ),
         )),
         None if json => Err(error(
             file,
