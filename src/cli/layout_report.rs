@@ -13,7 +13,7 @@ use crate::report::model::{render, Format};
 
 /// Past this many edges a layout written without `--geometry` keeps its
 /// geometry in CSV files rather than in the report (an inline YAML report
-/// takes about 150 bytes per edge and node).
+/// takes about 100 bytes per node and per edge).
 pub const INLINE_EDGE_LIMIT: usize = 100_000;
 
 /// The CSV files of the report `output`: `STEM.nodes.csv.gz` and
