@@ -96,7 +96,12 @@ fn link_lengths_from_a_layout_file() {
             }
         }
         // The file says what it lays out.
-        assert!(text.starts_with("network: butterfly\n"), "{}", &text[..40]);
-        assert!(text.contains(&format!("rows: {rows}")));
+        assert!(
+            text.starts_with("schema: fabric.layout\n"),
+            "{}",
+            &text[..40]
+        );
+        assert!(text.contains("\nnetwork: butterfly\n"), "{}", &text[..120]);
+        assert!(text.contains(&format!("  rows: '{rows}'\n")));
     }
 }

@@ -621,7 +621,7 @@ fn layout_writes_a_file_that_verify_layout_accepts() {
     let y = yaml(&out);
     assert_eq!(y["metrics"]["width"].as_u64(), Some(32));
     assert_eq!(y["recurrence"]["side"].as_u64(), Some(32));
-    assert_eq!(y["nodes"].as_sequence().unwrap().len(), 127);
+    assert_eq!(y["geometry"]["nodes"].as_sequence().unwrap().len(), 127);
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     let v = run(fabric().arg("verify-layout").arg(&out));
     assert!(v.status.success(), "{}", text(&v.stdout));
@@ -636,12 +636,15 @@ fn layout_writes_a_file_that_verify_layout_accepts() {
         "{}",
         text(&v.stdout)
     );
-    let moved = textual.replacen(
-        "path: [[0, 0], [0, 1]]",
-        "path: [[0, 0], [1, 0], [1, 1], [0, 1]]",
-        1,
-    );
-    assert_ne!(moved, textual);
+    let moved = edited_layout(&out, |y| {
+        let edges = y["geometry"]["edges"].as_sequence_mut().unwrap();
+        let path = &mut edges[0]["path"];
+        assert_eq!(
+            *path,
+            serde_norway::from_str::<serde_norway::Value>("[[0, 0], [0, 1]]").unwrap()
+        );
+        *path = serde_norway::from_str("[[0, 0], [1, 0], [1, 1], [0, 1]]").unwrap();
+    });
     std::fs::write(&bad, moved).unwrap();
     let v = run(fabric().arg("verify-layout").arg(&bad));
     assert_eq!(v.status.code(), Some(1), "{}", text(&v.stdout));
@@ -728,15 +731,15 @@ fn butterfly_layout_refuses_bad_sizes_before_any_work() {
     }
     let y = yaml(&out);
     assert_eq!(y["network"].as_str(), Some("butterfly"));
-    assert_eq!(y["nodes"].as_sequence().unwrap().len(), 32);
-    assert_eq!(y["edges"].as_sequence().unwrap().len(), 48);
+    assert_eq!(y["geometry"]["nodes"].as_sequence().unwrap().len(), 32);
+    assert_eq!(y["geometry"]["edges"].as_sequence().unwrap().len(), 48);
     let v = run(fabric().arg("verify-layout").arg(&out));
     assert!(v.status.success(), "{}", text(&v.stdout));
     assert!(text(&v.stdout).contains("realises the intended butterfly"));
     // The same drawing claiming another butterfly is refused.
     let bad = dir.join("bad.yaml");
     let good = std::fs::read_to_string(&out).unwrap();
-    std::fs::write(&bad, good.replacen("rows: 8", "rows: 4", 1)).unwrap();
+    std::fs::write(&bad, good.replacen("  rows: '8'", "  rows: '4'", 1)).unwrap();
     let v = run(fabric().arg("verify-layout").arg(&bad));
     assert_eq!(v.status.code(), Some(1), "{}", text(&v.stdout));
     assert!(text(&v.stdout).contains("network: 32 nodes, but the intended network has 12"));
@@ -883,12 +886,13 @@ fn simulate_takes_wire_lengths_from_a_layout_file() {
         .arg(&layout));
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     // A layout whose wire has been moved is refused before any simulation.
-    let text_in = std::fs::read_to_string(&layout).unwrap();
     let broken = dir.join("broken.yaml");
-    let mut lines: Vec<String> = text_in.lines().map(String::from).collect();
-    let k = lines.iter().position(|l| l.contains("path:")).unwrap();
-    lines[k] = lines[k].replacen("[", "[[999, 999], ", 1);
-    std::fs::write(&broken, lines.join("\n")).unwrap();
+    let moved = edited_layout(&layout, |y| {
+        let edges = y["geometry"]["edges"].as_sequence_mut().unwrap();
+        let path = edges[0]["path"].as_sequence_mut().unwrap();
+        path.insert(0, serde_norway::from_str("[999, 999]").unwrap());
+    });
+    std::fs::write(&broken, moved).unwrap();
     let o = run(fabric()
         .args(["simulate", "fat-tree", "-o"])
         .arg(&out)
@@ -1015,19 +1019,14 @@ fn folded_3d_and_pyramid_layouts_round_trip_through_verify_layout() {
             assert_eq!(yaml(&out)["dimensions"].as_u64(), Some(3));
         }
         // A node moved onto another's position is caught.
-        let text_in = std::fs::read_to_string(&out).unwrap();
         let broken = dir.join(format!("{kind}-broken.yaml"));
-        let lines: Vec<&str> = text_in.lines().collect();
-        let first = lines.iter().position(|l| l.contains("{id: 0,")).unwrap();
-        let second = lines.iter().position(|l| l.contains("{id: 1,")).unwrap();
-        let min_of = |l: &str| l[l.find("min:").unwrap()..].to_string();
-        let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-        changed[second] = format!(
-            "{}{}",
-            &lines[second][..lines[second].find("min:").unwrap()],
-            min_of(lines[first])
-        );
-        std::fs::write(&broken, changed.join("\n")).unwrap();
+        let changed = edited_layout(&out, |y| {
+            let nodes = y["geometry"]["nodes"].as_sequence_mut().unwrap();
+            for key in ["min", "max"] {
+                nodes[1][key] = nodes[0][key].clone();
+            }
+        });
+        std::fs::write(&broken, changed).unwrap();
         let o = run(fabric().arg("verify-layout").arg(&broken));
         assert_eq!(o.status.code(), Some(1), "{kind}: {}", text(&o.stdout));
     }
@@ -1150,8 +1149,12 @@ fn what_cannot_be_checked_is_an_error_and_nothing_huge_is_built() {
     let good = std::fs::read_to_string(&t).unwrap();
     let bad = dir.join("bad.yaml");
     for (from, to, says) in [
-        ("levels: 4,", "levels: 4294967300,", "`levels` is too large"),
-        ("  height: 12\n", "  height: 12\n  depth: 5\n", "depth is 5"),
+        (
+            "  levels: '4'\n",
+            "  levels: '4294967300'\n",
+            "`levels` is too large",
+        ),
+        ("  depth: null\n", "  depth: 5\n", "depth is 5"),
     ] {
         let changed = good.replacen(from, to, 1);
         assert_ne!(changed, good, "{from} in the file");
@@ -1263,6 +1266,13 @@ fn oversized_jobs_are_refused_naming_the_limit() {
 
 /// YAML tags are refused with their position; a layout's meaning errors
 /// name their line.
+/// The layout report at `path` with `edit` applied, as YAML.
+fn edited_layout(path: &Path, edit: impl FnOnce(&mut serde_norway::Value)) -> String {
+    let mut y = yaml(path);
+    edit(&mut y);
+    serde_norway::to_string(&y).unwrap()
+}
+
 #[test]
 fn yaml_tags_and_layout_meaning_errors_name_the_line() {
     let dir = scratch("yaml-tags");

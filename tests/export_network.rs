@@ -194,7 +194,11 @@ fn bad_inputs_are_refused_with_nothing_written() {
     let bad = dir.join("bad.yaml");
     std::fs::write(
         &bad,
-        text.replace("total_wire_length: 1640", "total_wire_length: 1641"),
+        text.replacen(
+            "  total_wire_length: 1640\n",
+            "  total_wire_length: 1641\n",
+            1,
+        ),
     )
     .unwrap();
     let o = export(&bad, &["--format", "anynet"]);

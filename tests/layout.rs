@@ -75,10 +75,86 @@ fn yaml_round_trip_keeps_the_embedding() {
     };
     let (e, _) = fat_tree(&spec).unwrap();
     let m = measure(&e);
-    let text = fabric::report::yaml::layout_yaml(&e, &m, None);
-    let back = fabric::io::parse_layout(&text, "rt.yaml").unwrap();
-    assert_eq!(back.embedding, e);
-    assert_eq!(back.claimed.unwrap().area, m.area);
+    use fabric::report::model::layout::{Geometry, LayoutReport};
+    use fabric::report::model::{render, Format};
+    let report = LayoutReport::new(&e, &m, None, Geometry::inline(&e));
+    for format in [Format::Yaml, Format::Json] {
+        let text = render(&report, format).unwrap();
+        let back = fabric::io::parse_layout(&text, "rt.yaml").unwrap();
+        assert_eq!(back.embedding, e, "{format:?}");
+        assert_eq!(back.claimed.unwrap().area, m.area);
+        let counts = back.counts.unwrap();
+        assert_eq!(
+            (counts.nodes, counts.edges),
+            (e.nodes.len() as u64, e.edges.len() as u64)
+        );
+    }
+}
+
+/// The CSV geometry, written compressed and read back compressed or plain,
+/// is the embedding; a bad row is named by its file and line.
+#[test]
+fn csv_geometry_round_trip_keeps_the_embedding() {
+    use fabric::io::layout_csv::{write_edges, write_nodes};
+    use fabric::io::{parse_layout, parse_layout_with, Sidecars};
+    use fabric::report::model::layout::{Geometry, LayoutReport};
+    use fabric::report::model::{render, Format};
+    use std::io::Read;
+    let mut e = fabric::layout::folded::fold_and_squash_3d(4, 3).unwrap();
+    e.nodes[0].kind = "a, \"quoted\" kind".into();
+    let m = measure(&e);
+    let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+    write_nodes(&e, &mut nodes).unwrap();
+    write_edges(&e, &mut edges).unwrap();
+    let report = LayoutReport::new(
+        &e,
+        &m,
+        None,
+        Geometry::csv("n.csv.gz".into(), "e.csv.gz".into()),
+    );
+    let text = render(&report, Format::Yaml).unwrap();
+    let gunzip = |bytes: &[u8]| {
+        let mut plain = Vec::new();
+        flate2::read::GzDecoder::new(bytes)
+            .read_to_end(&mut plain)
+            .unwrap();
+        plain
+    };
+    let plain_edges = gunzip(&edges);
+    let rows = String::from_utf8(plain_edges.clone()).unwrap();
+    assert!(rows.starts_with("id,from,to,path\n"), "{rows}");
+    for edge_bytes in [edges.clone(), plain_edges] {
+        let open = |name: &str| -> Result<(Box<dyn Read + '_>, String), fabric::ParseError> {
+            let bytes = if name == "n.csv.gz" {
+                nodes.clone()
+            } else {
+                edge_bytes.clone()
+            };
+            Ok((Box::new(std::io::Cursor::new(bytes)), format!("dir/{name}")))
+        };
+        let back = parse_layout_with(&text, "dir/r.yaml", Sidecars::Open(&open)).unwrap();
+        assert_eq!(back.embedding, e);
+    }
+    // A bad coordinate on the third row of the edges: that file and line.
+    let mut broken: Vec<&str> = rows.lines().collect();
+    let bad = broken[2].replacen(' ', " x", 1);
+    broken[2] = &bad;
+    let broken = broken.join("\n");
+    let open = |name: &str| -> Result<(Box<dyn Read + '_>, String), fabric::ParseError> {
+        let bytes = if name == "n.csv.gz" {
+            nodes.clone()
+        } else {
+            broken.clone().into_bytes()
+        };
+        Ok((Box::new(std::io::Cursor::new(bytes)), format!("dir/{name}")))
+    };
+    let err = parse_layout_with(&text, "dir/r.yaml", Sidecars::Open(&open)).unwrap_err();
+    assert_eq!((err.file.as_str(), err.line), ("dir/e.csv.gz", 3), "{err}");
+    assert!(err.message.contains("path point"), "{err}");
+    // Without a way to open the files, the report is refused on its line.
+    let err = parse_layout(&text, "r.yaml").unwrap_err();
+    let line = text.lines().position(|l| l == "geometry:").unwrap() + 1;
+    assert_eq!(err.line, line, "{err}");
 }
 
 #[test]

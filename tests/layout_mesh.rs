@@ -55,10 +55,10 @@ fn a_torus_file_is_legal_and_realises_the_torus() {
     }
     let y = yaml(&out);
     assert_eq!(y["network"].as_str(), Some("torus"));
-    assert_eq!(y["parameters"]["side"].as_u64(), Some(16));
-    assert_eq!(y["parameters"]["dims"].as_u64(), Some(2));
-    assert_eq!(y["nodes"].as_sequence().unwrap().len(), 256);
-    assert_eq!(y["edges"].as_sequence().unwrap().len(), 512);
+    assert_eq!(y["parameters"]["side"].as_str(), Some("16"));
+    assert_eq!(y["parameters"]["dims"].as_str(), Some("2"));
+    assert_eq!(y["geometry"]["nodes"].as_sequence().unwrap().len(), 256);
+    assert_eq!(y["geometry"]["edges"].as_sequence().unwrap().len(), 512);
     assert_eq!(y["metrics"]["max_wire_length"].as_u64(), Some(10));
     let v = run(fabric().arg("verify-layout").arg(&out));
     assert!(v.status.success(), "{}", text(&v.stdout));
@@ -73,8 +73,8 @@ fn a_torus_file_is_legal_and_realises_the_torus() {
     let bad = dir.join("bad.yaml");
     for (from, to, want) in [
         ("network: torus", "network: mesh", "network: nodes"),
-        ("side: 16", "side: 15", "network: 256 nodes"),
-        ("dims: 2", "dims: 4", "1, 2 or 3 dimensions, not 4"),
+        ("  side: '16'", "  side: '15'", "network: 256 nodes"),
+        ("  dims: '2'", "  dims: '4'", "1, 2 or 3 dimensions, not 4"),
     ] {
         std::fs::write(&bad, good.replacen(from, to, 1)).unwrap();
         let v = run(fabric().arg("verify-layout").arg(&bad));

@@ -248,6 +248,12 @@ const JOBS: &[(&str, &[&str], i32)] = &[
     ),
     ("fabric.fsm", &["fsm", "benchmarks/fsm/f16_k2.kiss2"], 0),
     ("fabric.fsm", &["fsm", "benchmarks/fsm/ends_01.kiss2"], 0),
+    ("fabric.layout", &["layout", "htree", "--size", "16"], 0),
+    (
+        "fabric.layout",
+        &["layout", "tree-of-meshes-3d", "--size", "2"],
+        0,
+    ),
     ("fabric.sweep", &["layout", "htree", "--sweep"], 0),
     (
         "fabric.simulate.mesh",
@@ -516,11 +522,12 @@ fn csv_of_a_sweep_is_its_sizes_table_and_other_reports_refuse_it() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("--format csv applies to"));
     assert!(!out.exists());
     let o = run(
-        fabric(&["layout", "htree", "--size", "16", "--format", "json"])
+        fabric(&["layout", "htree", "--size", "16", "--format", "csv"])
             .arg("-o")
             .arg(&out),
     );
     assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("a fabric.layout report has none"));
     assert!(!out.exists());
 }
 
@@ -947,4 +954,144 @@ fn conventions_agree_with_the_reserved_verifier() {
         classic - vias <= per_layer[0].1,
         "at most one per stub edge"
     );
+}
+
+/// `fabric verify-layout FILE`: its exit code, stdout and stderr.
+fn verify_layout(file: &Path) -> (Option<i32>, String, String) {
+    let o = run(fabric(&["verify-layout"]).arg(file));
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// A layout written with CSV geometry (YAML or JSON) reads back with the
+/// verdict and figures of the inline one; its files' bad rows, a missing
+/// file and a cut-short file are named; a report without geometry and a
+/// report of another kind are refused.
+#[test]
+fn csv_geometry_reads_back_as_the_inline_layout() {
+    let dir = scratch("geometry");
+    let args = ["layout", "fat-tree-3d", "--size", "64"];
+    let inline = dir.join("inline.yaml");
+    let o = run(fabric(&args).arg("-o").arg(&inline));
+    assert!(o.status.success(), "{o:?}");
+    let (code, said, _) = verify_layout(&inline);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("legal: fat-tree-3d with"), "{said}");
+    let inline_report = common::checked_report(&std::fs::read_to_string(&inline).unwrap());
+    for (name, format) in [("c.yaml", "yaml"), ("j.json", "json")] {
+        let out = dir.join(name);
+        let o =
+            run(fabric(&args)
+                .arg("-o")
+                .arg(&out)
+                .args(["--geometry", "csv", "--format", format]));
+        assert!(o.status.success(), "{o:?}");
+        let stem = name.split('.').next().unwrap();
+        let (nodes, edges) = (
+            format!("{stem}.nodes.csv.gz"),
+            format!("{stem}.edges.csv.gz"),
+        );
+        assert!(dir.join(&nodes).exists() && dir.join(&edges).exists());
+        let report = common::checked_report(&std::fs::read_to_string(&out).unwrap());
+        assert_eq!(
+            report["geometry"],
+            serde_json::json!({"kind": "csv", "files": {"nodes": nodes, "edges": edges}, "nodes": null, "edges": null})
+        );
+        for key in [
+            "network",
+            "parameters",
+            "dimensions",
+            "metrics",
+            "levels",
+            "recurrence",
+        ] {
+            assert_eq!(report[key], inline_report[key], "{key}");
+        }
+        assert_eq!(
+            verify_layout(&out),
+            (Some(0), said.clone(), String::new()),
+            "{name}"
+        );
+    }
+    // The edges written plain, with a bad third row: that file and line.
+    let edges_file = dir.join("c.edges.csv.gz");
+    let mut rows = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(std::fs::File::open(&edges_file).unwrap()),
+        &mut rows,
+    )
+    .unwrap();
+    let lines: Vec<&str> = rows.lines().collect();
+    assert_eq!(lines[0], "id,from,to,path");
+    let mut bad = lines.clone();
+    bad[2] = "1,0,x,0 0 0;0 0 1";
+    std::fs::write(&edges_file, bad.join("\n") + "\n").unwrap();
+    let (code, _, err) = verify_layout(&dir.join("c.yaml"));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("c.edges.csv.gz:3:") && err.contains("to `x`"),
+        "{err}"
+    );
+    // Cut short: the counts the report claims catch it.
+    std::fs::write(&edges_file, lines[..lines.len() - 1].join("\n") + "\n").unwrap();
+    let (code, out, _) = verify_layout(&dir.join("c.yaml"));
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("edges is"), "{out}");
+    // Missing.
+    std::fs::remove_file(&edges_file).unwrap();
+    let (code, _, err) = verify_layout(&dir.join("c.yaml"));
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("c.edges.csv.gz") && err.contains("cannot read"),
+        "{err}"
+    );
+    // No geometry; another report.
+    let none = dir.join("none.yaml");
+    let o = run(fabric(&args)
+        .arg("-o")
+        .arg(&none)
+        .args(["--geometry", "none"]));
+    assert!(o.status.success(), "{o:?}");
+    let (code, _, err) = verify_layout(&none);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no geometry"), "{err}");
+    let sweep = dir.join("sweep.json");
+    let o = run(fabric(&["layout", "htree", "--sweep", "--format", "json", "-o"]).arg(&sweep));
+    assert!(o.status.success(), "{o:?}");
+    let (code, _, err) = verify_layout(&sweep);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("not a layout file") && err.contains("it is a `fabric.sweep` report"),
+        "{err}"
+    );
+}
+
+/// Without `--geometry`, a layout past the inline limit goes to CSV and
+/// says so on stderr; one within it stays inline.
+#[test]
+fn large_layouts_switch_to_csv_geometry_and_say_so() {
+    let dir = scratch("switch");
+    let big = dir.join("big.yaml");
+    let o = run(fabric(&["layout", "htree", "--size", "65536", "-o"]).arg(&big));
+    assert!(o.status.success(), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("131070 edges are more than 100000"), "{err}");
+    assert_eq!(fabric::cli::INLINE_EDGE_LIMIT, 100_000);
+    let report = common::checked_report(&std::fs::read_to_string(&big).unwrap());
+    assert_eq!(report["geometry"]["kind"], "csv");
+    assert_eq!(report["metrics"]["edges"], 131070);
+    let (code, said, _) = verify_layout(&big);
+    assert_eq!(code, Some(0), "{said}");
+    let small = dir.join("small.yaml");
+    let o = run(fabric(&["layout", "htree", "--size", "16", "-o"]).arg(&small));
+    assert!(o.status.success() && o.stderr.is_empty(), "{o:?}");
+    assert!(!dir.join("small.nodes.csv.gz").exists());
+    // --geometry without --output, or with --sweep: refused before work.
+    for extra in [&["--size", "16"][..], &["--sweep", "-o", "x.yaml"][..]] {
+        let o = run(fabric(&["layout", "htree", "--geometry", "csv"]).args(extra));
+        assert_eq!(o.status.code(), Some(2), "{o:?}");
+    }
 }

@@ -315,13 +315,7 @@ fn layout(args: &[&str], dir: &Path) -> (PathBuf, Embedding) {
         html.to_str().unwrap(),
     ]);
     run_fabric(&all);
-    let text = std::fs::read_to_string(&yaml).unwrap();
-    (
-        html,
-        fabric::io::parse_layout(&text, "layout.yaml")
-            .unwrap()
-            .embedding,
-    )
+    (html, fabric::cli::read_layout(&yaml).unwrap().embedding)
 }
 
 #[test]

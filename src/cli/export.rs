@@ -65,7 +65,7 @@ fn run_network(args: &ExportNetworkArgs) -> Result<i32> {
             ),
         });
     }
-    let file = crate::io::parse_layout(&text, &path)?;
+    let file = super::parse_layout_at(&text, &path)?;
     let speed = UnitsPerCycle::new(args.units_per_cycle).expect("clap refuses 0");
     let laid = LaidNetwork::new(&file.embedding, speed).map_err(|e| Error::File {
         path: path.clone(),

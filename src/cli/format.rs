@@ -7,8 +7,8 @@ use crate::report::model::Format;
 pub struct FormatArgs {
     /// Format of the --output report: yaml (default), json (the same
     /// data; fast to load for large reports) or csv (the table of reports
-    /// that have one: `layout --sweep`, `simulate fat-tree`, `simulate
-    /// wire-delay`, `universality`, `fsm`).
+    /// that have one: `layout --sweep`, every `simulate` job,
+    /// `universality`, `fsm`).
     #[arg(long, value_enum, default_value_t = Format::Yaml)]
     pub format: Format,
 }

@@ -28,7 +28,7 @@ pub struct LayoutVerdict {
 /// bounding box is more than the checker rasterises.
 pub fn verify_layout_text(text: &str, path: &str) -> Result<LayoutVerdict> {
     use crate::layout::{check, metrics};
-    let file = crate::io::parse_layout(text, path)?;
+    let file = super::layout_report::parse_layout_at(text, path)?;
     let verdict = check::check(&file.embedding);
     if let Some(v) = verdict.too_large() {
         return Err(Error::File {
@@ -60,6 +60,19 @@ pub fn verify_layout_text(text: &str, path: &str) -> Result<LayoutVerdict> {
             if claimed != real {
                 problems.push(format!(
                     "metrics: {name} is {claimed}, but the layout has {real}"
+                ));
+            }
+        }
+    }
+    if let Some(c) = file.counts {
+        let e = &file.embedding;
+        for (name, claimed, real) in [
+            ("nodes", c.nodes, e.nodes.len() as u64),
+            ("edges", c.edges, e.edges.len() as u64),
+        ] {
+            if claimed != real {
+                problems.push(format!(
+                    "metrics: {name} is {claimed}, but the geometry has {real}"
                 ));
             }
         }
@@ -180,39 +193,34 @@ fn check_drawable(args: &LayoutArgs, size: u64) -> Result<()> {
     Ok(())
 }
 
-/// The layout YAML of one built layout, with its recurrence.
-fn layout_text(b: &super::build::Built) -> String {
-    let forms = &b.laid.forms;
-    report::yaml::layout_yaml(
-        &b.laid.embedding,
-        &b.metrics,
-        Some((forms.side, forms.closed)),
-    )
-}
-
-/// What `fabric layout KIND --size N ... --output FILE` writes to FILE: the
-/// layout built, checked (legal, its figures those of its recurrence or
-/// bounds, realising its network) and measured as the command does, with
-/// the same refusals. `args.size` must be set.
+/// What `fabric layout KIND --size N ... --output FILE` writes to FILE (in
+/// `args.format`, its geometry inline unless `--geometry none`): the layout
+/// built, checked (legal, its figures those of its recurrence or bounds,
+/// realising its network) and measured as the command does, with the same
+/// refusals. `args.size` must be set; `--geometry csv` is refused (its
+/// geometry goes to files).
 pub fn layout_file_text(args: &LayoutArgs) -> Result<String> {
     check_options(args)?;
-    Ok(layout_text(&build_size(args)?))
+    args.format.check::<report::model::LayoutReport>()?;
+    let geometry = args
+        .geometry
+        .unwrap_or(report::model::layout::GeometryKind::Inline);
+    super::layout_report::report_text(&build_size(args)?, args.format.format, geometry)
 }
 
 pub(super) fn run(args: &LayoutArgs) -> Result<i32> {
     let physical = super::physical::PhysicalPlan::new(&args.physical, None)?;
+    let csv = super::layout_report::possible_csv_outputs(args);
     let mut outputs = outputs_with_html(&args.output, &args.svg, &args.html);
+    outputs.extend(csv.iter().map(PathBuf::as_path));
     outputs.extend(physical.paths());
     check_output_paths(&[], &outputs)?;
     check_options(args)?;
+    super::layout_report::check_geometry_option(args)?;
     if args.sweep {
         args.format.check::<report::model::SweepReport>()?;
-    } else if args.format.format != report::model::Format::Yaml {
-        return Err(Error::Usage(
-            "a single layout is written as YAML (docs/formats.md section 4c); \
-             --format json and csv apply to --sweep"
-                .into(),
-        ));
+    } else {
+        args.format.check::<report::model::LayoutReport>()?;
     }
     let delay = args.delay.delay.clone();
     if args.sweep {
@@ -413,7 +421,7 @@ fn run_one(
     let (embedding, m) = (&b.laid.embedding, &b.metrics);
     let mut outputs: Vec<(PathBuf, Contents<'_>)> = Vec::new();
     if let Some(path) = &args.output {
-        outputs.push((path.clone(), Contents::Text(layout_text(&b))));
+        outputs.extend(super::layout_report::layout_outputs(args, path, &b)?);
     }
     if let Some(path) = &args.svg {
         let svg = if embedding.dimensions == 3 {

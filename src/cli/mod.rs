@@ -16,6 +16,7 @@ mod files;
 mod format;
 mod fsm;
 mod layout;
+mod layout_report;
 mod physical;
 pub mod progress;
 mod route;
@@ -45,6 +46,7 @@ pub use files::{
     check_output_paths, read_text, write_all_or_nothing, write_contents_all_or_nothing, Contents,
 };
 pub use layout::{layout_file_text, verify_layout_text, LayoutVerdict};
+pub use layout_report::{csv_paths, parse_layout_at, read_layout, INLINE_EDGE_LIMIT};
 pub use physical::{DefArgs, PhysicalArgs};
 
 /// CAD for VLSI interconnect: channel routing, network layouts, fabric validation.
@@ -409,16 +411,23 @@ pub struct LayoutArgs {
     /// or points `d:w,d:w,...`.
     #[arg(long, default_value = "unit", value_parser = parse_delay)]
     pub delay: DelayArg,
-    /// Write the layout as YAML (docs/formats.md section 4).
+    /// Write the layout report (docs/formats.md section 4c), or with
+    /// --sweep the size table.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Where the --output report keeps the nodes and edges: inline (in the
+    /// report), csv (in the gzip-compressed CSV files STEM.nodes.csv.gz and
+    /// STEM.edges.csv.gz beside it) or none (the figures only). Default:
+    /// inline up to 100000 edges, csv above (said on stderr).
+    #[arg(long, value_enum)]
+    pub geometry: Option<crate::report::model::layout::GeometryKind>,
     /// Draw the layout as SVG.
     #[arg(long)]
     pub svg: Option<PathBuf>,
     /// Write a self-contained HTML viewer of the layout (docs/viewer.md).
     #[arg(long, conflicts_with = "sweep")]
     pub html: Option<PathBuf>,
-    /// The sweep's format (a single layout is written as YAML).
+    /// The report's format: yaml or json (csv: the size table of --sweep).
     #[command(flatten)]
     pub format: FormatArgs,
     /// GDSII and OASIS output.
@@ -429,7 +438,8 @@ pub struct LayoutArgs {
 /// Arguments of `fabric verify-layout`.
 #[derive(Debug, clap::Args)]
 pub struct VerifyLayoutArgs {
-    /// The layout (YAML).
+    /// The layout: a `fabric.layout` report (YAML or JSON) or a
+    /// header-less layout YAML.
     pub file: PathBuf,
 }
 

@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 #[derive(Debug, clap::Args)]
 pub struct ViewArgs {
     /// A routed channel (YAML, as `fabric route --output` writes it) or a
-    /// layout (YAML, as `fabric layout --output` writes it).
+    /// layout (YAML or JSON, as `fabric layout --output` writes it).
     pub report: PathBuf,
     /// The channel problem of a routed channel, for its pins.
     #[arg(long)]
@@ -25,7 +25,8 @@ pub struct ViewArgs {
 enum ReportKind {
     /// `wires:` (FORMATS.md section 3).
     Channel,
-    /// `nodes:` (FORMATS.md section 4).
+    /// `schema: fabric.layout`, or a header-less layout's `nodes:`
+    /// (docs/formats.md section 4c).
     Layout,
 }
 
@@ -35,13 +36,22 @@ fn report_kind(text: &str, path: &str) -> Result<ReportKind> {
         text.lines()
             .any(|l| l.strip_prefix(key).is_some_and(|r| r.starts_with(':')))
     };
+    let layout_report = text.lines().take(4).any(|l| {
+        matches!(
+            l.trim().trim_end_matches(','),
+            "schema: fabric.layout" | "\"schema\": \"fabric.layout\""
+        )
+    });
+    if layout_report {
+        return Ok(ReportKind::Layout);
+    }
     match (has("wires"), has("nodes")) {
         (true, false) => Ok(ReportKind::Channel),
         (false, true) => Ok(ReportKind::Layout),
         _ => Err(Error::File {
             path: path.to_string(),
             message: "neither a routed channel (a top-level `wires:` key) nor a layout \
-                      (a top-level `nodes:` key)"
+                      (a `fabric.layout` report or a top-level `nodes:` key)"
                 .into(),
         }),
     }
@@ -78,7 +88,7 @@ pub(super) fn run(args: &ViewArgs) -> Result<i32> {
                     "--problem applies to routed channels, not to layouts".into(),
                 ));
             }
-            let file = crate::io::parse_layout(&text, &path)?;
+            let file = super::parse_layout_at(&text, &path)?;
             let m = crate::layout::metrics::measure(&file.embedding);
             let summary = crate::view::layout_summary(&file.embedding, &m);
             crate::view::layout_html(&file.embedding, &summary)

@@ -1,18 +1,20 @@
 //! Parsing of input files from text into validated models, and
 //! [`network`]: a laid-out network written for other tools. Nothing here
-//! opens a file: callers pass the text and the file name for messages,
-//! and take the text written.
+//! opens a file: callers pass the text (and a function opening the files a
+//! layout report names) and the file name for messages, and take the text
+//! written.
 
 #![warn(missing_docs)]
 
 pub mod channel;
 pub mod layout;
+pub mod layout_csv;
 pub mod network;
 pub mod solution;
 pub mod switchbox;
 
 pub use channel::{parse_channel, ChannelForm};
-pub use layout::{parse_layout, LayoutFile};
+pub use layout::{parse_layout, parse_layout_with, LayoutFile, Sidecars};
 pub use solution::{parse_solution, SolutionFile};
 pub use switchbox::parse_switchbox;
 
@@ -67,27 +69,6 @@ pub(crate) fn key_line(text: &str, key: &str) -> usize {
         .map_or(0, |k| k + 1)
 }
 
-/// The 1-based line of the item `id: N` under the top-level `section:` of
-/// a YAML text (block or flow style); 0 when not found.
-pub(crate) fn item_line(text: &str, section: &str, id: u64) -> usize {
-    let start = key_line(text, section);
-    if start == 0 {
-        return 0;
-    }
-    let want = format!("id: {id}");
-    text.lines()
-        .enumerate()
-        .skip(start)
-        .take_while(|(_, l)| l.is_empty() || l.starts_with([' ', '-', '#']))
-        .find(|(_, l)| {
-            l.match_indices(&want).any(|(i, _)| {
-                !l[i + want.len()..].starts_with(|c: char| c.is_ascii_digit())
-                    && !l[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')
-            })
-        })
-        .map_or(0, |(k, _)| k + 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,13 +93,9 @@ mod tests {
     }
 
     #[test]
-    fn keys_and_items_are_found_by_line() {
+    fn keys_are_found_by_line() {
         let t = "network: x\ndimensions: 4\nnodes:\n  - id: 1\n    min: [0]\n  - {id: 12, min: [0]}\nedges:\n  - id: 12\n";
         assert_eq!(key_line(t, "dimensions"), 2);
         assert_eq!(key_line(t, "depth"), 0);
-        assert_eq!(item_line(t, "nodes", 1), 4);
-        assert_eq!(item_line(t, "nodes", 12), 6);
-        assert_eq!(item_line(t, "edges", 12), 8);
-        assert_eq!(item_line(t, "edges", 1), 0);
     }
 }

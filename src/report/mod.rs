@@ -1,6 +1,7 @@
-//! Reports: typed report models (YAML and JSON, `model`), YAML written by
-//! hand for the jobs not yet moved there, SVG and terminal tables. Everything here turns a computed
-//! value into a string; nothing runs an algorithm or touches a file.
+//! Reports: the typed report models of every job (YAML, JSON and CSV,
+//! `model`), SVG pictures, charts and terminal tables. Everything here
+//! turns a computed value into a string; nothing runs an algorithm or
+//! touches a file.
 
 #![warn(missing_docs)]
 
@@ -16,4 +17,3 @@ pub mod table;
 pub mod universality;
 pub mod wire_delay;
 pub mod wormhole;
-pub mod yaml;

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::args::{CongestionArg, SimulateArgs};
-use crate::cli::{check_output_paths, outputs_of, read_text};
+use crate::cli::{check_output_paths, outputs_of};
 use crate::error::{Error, Result};
 use crate::layout::fattree::{Capacity, FatTreeSpec};
 use crate::layout::metrics::Delay;
@@ -290,8 +290,7 @@ fn checked(args: &SimulateArgs, kind: AlgorithmKind) -> Result<Flags> {
 /// The layout file, checked legal and realising the network its parameters
 /// describe.
 pub(super) fn read_layout(path: &Path) -> Result<Embedding> {
-    let text = read_text(path)?;
-    let file = crate::io::parse_layout(&text, &path.display().to_string())?;
+    let file = crate::cli::read_layout(path)?;
     let e = file.embedding;
     let verdict = crate::layout::check::check(&e);
     if let Some(v) = verdict.violations.first() {

@@ -12,6 +12,7 @@ pub mod butterfly;
 pub mod channel;
 pub mod fat_tree;
 pub mod fsm;
+pub mod layout;
 pub mod mesh;
 pub mod open_loop;
 pub mod route;
@@ -25,6 +26,7 @@ pub use butterfly::PacketReport;
 pub use channel::{AnalysisReport, SeparationReport, SwitchboxReport};
 pub use fat_tree::FatTreeSimReport;
 pub use fsm::FsmReport;
+pub use layout::{LayoutReport, LAYOUT_SCHEMA, LAYOUT_SCHEMA_VERSION};
 pub use mesh::MeshReport;
 pub use open_loop::OpenLoopReport;
 pub use route::{RouteReport, ROUTE_SCHEMA, ROUTE_SCHEMA_VERSION};
@@ -189,6 +191,7 @@ pub fn schemas() -> Vec<(String, String)> {
         one::<MeshReport>(),
         one::<OpenLoopReport>(),
         one::<PacketReport>(),
+        one::<LayoutReport>(),
         one::<RouteReport>(),
         one::<SeparationReport>(),
         one::<SwitchboxReport>(),
