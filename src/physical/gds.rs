@@ -292,41 +292,8 @@ mod tests {
     #[test]
     fn a_small_library_is_framed() {
         let mut w = GdsWriter::new(Vec::new(), "LIB").unwrap();
-        let c = w.begin_cell("A").unwrap();
-        w.rect(
-            GdsLayer {
-                layer: 1,
-                datatype: 0,
-            },
-            Rect {
-                lo: (0, 0),
-                hi: (10, 10),
-            },
-        )
-        .unwrap();
-        w.end_cell().unwrap();
-        w.begin_cell("TOP").unwrap();
-        w.place(c, (5, 5)).unwrap();
-        w.path(
-            GdsLayer {
-                layer: 2,
-                datatype: 0,
-            },
-            4,
-            &[(0, 0), (0, 20), (10, 20)],
-        )
-        .unwrap();
-        w.text(
-            GdsLayer {
-                layer: 3,
-                datatype: 0,
-            },
-            (1, 1),
-            "net1",
-        )
-        .unwrap();
-        w.end_cell().unwrap();
-        w.finish().unwrap();
+        crate::physical::write_sample_library(&mut w, 10, (5, 5), &[(0, 0), (0, 20), (10, 20)])
+            .unwrap();
         let bytes = w.into_inner();
         assert_eq!(&bytes[..6], &[0, 6, 0, 2, 0x02, 0x58]);
         assert_eq!(&bytes[bytes.len() - 4..], &[0, 4, 4, 0]);

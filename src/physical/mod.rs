@@ -218,6 +218,34 @@ pub fn check_gds_extent(extent: Rect) -> Result<(), String> {
     }
 }
 
+/// A two-cell library for the writers' tests: cell `A` holding a square of
+/// `side` on layer 1, then `TOP` placing `A` at `at`, a path of width 4
+/// through `turn` on layer 2 and the label `net1` on layer 3; finished.
+#[cfg(test)]
+pub(crate) fn write_sample_library(
+    w: &mut impl Sink,
+    side: i64,
+    at: (i64, i64),
+    turn: &[(i64, i64)],
+) -> io::Result<()> {
+    let layer = |layer| GdsLayer { layer, datatype: 0 };
+    let a = w.begin_cell("A")?;
+    w.rect(
+        layer(1),
+        Rect {
+            lo: (0, 0),
+            hi: (side, side),
+        },
+    )?;
+    w.end_cell()?;
+    w.begin_cell("TOP")?;
+    w.place(a, at)?;
+    w.path(layer(2), 4, turn)?;
+    w.text(layer(3), (1, 1), "net1")?;
+    w.end_cell()?;
+    w.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

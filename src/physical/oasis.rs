@@ -397,41 +397,8 @@ mod tests {
     #[test]
     fn the_file_ends_in_a_256_byte_end_record() {
         let mut w = OasisWriter::new(Vec::new()).unwrap();
-        let c = w.begin_cell("A").unwrap();
-        w.rect(
-            GdsLayer {
-                layer: 1,
-                datatype: 0,
-            },
-            Rect {
-                lo: (0, 0),
-                hi: (4, 4),
-            },
-        )
-        .unwrap();
-        w.end_cell().unwrap();
-        w.begin_cell("TOP").unwrap();
-        w.place(c, (10, 0)).unwrap();
-        w.path(
-            GdsLayer {
-                layer: 2,
-                datatype: 0,
-            },
-            4,
-            &[(0, 0), (0, 8), (6, 8)],
-        )
-        .unwrap();
-        w.text(
-            GdsLayer {
-                layer: 3,
-                datatype: 0,
-            },
-            (1, 1),
-            "net1",
-        )
-        .unwrap();
-        w.end_cell().unwrap();
-        w.finish().unwrap();
+        crate::physical::write_sample_library(&mut w, 4, (10, 0), &[(0, 0), (0, 8), (6, 8)])
+            .unwrap();
         let bytes = w.into_inner();
         assert!(bytes.starts_with(MAGIC));
         let end = &bytes[bytes.len() - END_LENGTH..];
