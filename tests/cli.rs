@@ -1339,3 +1339,43 @@ fn verify_reserved_refuses_edges_against_their_layer() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("illegal: {count} violation(s)")));
 }
+
+/// `route --reserved` routes DDE with every wire in its layer's direction:
+/// `verify --reserved` passes the file; a router that does not take the
+/// rule is refused before any work (exit 2, no output file).
+#[test]
+fn route_reserved_writes_what_verify_reserved_accepts() {
+    let dir = scratch("route-reserved");
+    let out = dir.join("dde.yaml");
+    let dde = bench("dde");
+    let o = run(fabric()
+        .arg("route")
+        .arg(&dde)
+        .args(["--model", "HV", "--reserved", "--output"])
+        .arg(&out));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("against direction: none (--reserved"),
+        "{}",
+        text(&o.stdout)
+    );
+    let y = yaml(&out);
+    assert_eq!(y["conventions"]["against_direction"].as_u64(), Some(0));
+    let o = run(fabric().arg("verify").arg("--reserved").arg(&dde).arg(&out));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+    assert!(text(&o.stdout).starts_with("legal: dde"));
+    let refused = dir.join("left.yaml");
+    let o = run(fabric()
+        .arg("route")
+        .arg(&dde)
+        .args(["--router", "left-edge", "--reserved", "--output"])
+        .arg(&refused));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr)
+            .contains("--reserved applies to the yacr, mulch and greedy routers, not left-edge"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!refused.exists());
+}

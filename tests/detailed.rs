@@ -29,6 +29,7 @@ fn route_with(
         layers,
         model: model.map(|m| m.parse().expect("a layer model")),
         effort,
+        ..RouteOptions::default()
     };
     let s = router
         .route(p, &options)

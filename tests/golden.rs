@@ -10,7 +10,7 @@ use clap::Parser;
 use fabric::channel::analysis::density;
 use fabric::channel::layer_model::LayerModel;
 use fabric::channel::registry::router_by_name;
-use fabric::channel::router::{Effort, EffortLevel, RouteOptions};
+use fabric::channel::router::{Directions, Effort, EffortLevel, RouteOptions};
 use fabric::channel::routers::mulch::{route_mulch, MulchResult, SelectOptions};
 use fabric::channel::verify::verify;
 use fabric::cli::{layout_file_text, Cli, Command};
@@ -74,6 +74,7 @@ fn routings(name: &str) -> Vec<String> {
                     level,
                     ..Effort::default()
                 },
+                directions: Directions::Preferred,
             };
             let s = router_by_name("yacr").unwrap().route(&p, &options);
             line(

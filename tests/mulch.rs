@@ -484,7 +484,10 @@ fn the_effort_reaches_the_groups_router() {
                 ..Effort::default()
             };
             let select = SelectOptions {
-                effort,
+                rules: fabric::channel::router::Rules {
+                    effort,
+                    ..Default::default()
+                },
                 no_b_layers: true,
                 ..SelectOptions::default()
             };

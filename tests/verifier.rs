@@ -6,6 +6,9 @@ use fabric::channel::solution::{ChannelSolution, LayerGroup, Metrics, Via, Wire}
 use fabric::channel::verify::{verify, Violation};
 use fabric::geom::Point;
 
+mod common;
+use common::against_slow;
+
 /// Two nets in four columns (density 1), routed in width 2:
 ///   top:    1 0 2 0
 ///   bottom: 0 1 0 2
@@ -371,45 +374,6 @@ fn side_terminal_must_be_reached() {
         "{:?}",
         r.violations
     );
-}
-
-/// Unit edges against their layer's direction, the slow obvious way: every
-/// unit step of every wire into a set, kept when its direction is not the
-/// one its group's letter gives the layer.
-fn against_slow(s: &ChannelSolution) -> std::collections::BTreeMap<u32, u64> {
-    use std::collections::{BTreeMap, BTreeSet};
-    let mut letter: BTreeMap<u32, char> = BTreeMap::new();
-    for g in &s.groups {
-        let name = g.kind.name();
-        if ["HV", "VH", "HVH", "VHV"].contains(&name) {
-            for (c, &l) in name.chars().zip(&g.layers) {
-                letter.insert(l, c);
-            }
-        }
-    }
-    let mut edges: BTreeSet<(u32, Point, Point)> = BTreeSet::new();
-    for wire in &s.wires {
-        let Some(&c) = letter.get(&wire.layer) else {
-            continue;
-        };
-        let pts: Vec<Point> = wire.segment().points().collect();
-        for p in pts.windows(2) {
-            let (a, b) = if (p[0].x, p[0].y) < (p[1].x, p[1].y) {
-                (p[0], p[1])
-            } else {
-                (p[1], p[0])
-            };
-            let horizontal = a.y == b.y;
-            if (c == 'H') != horizontal {
-                edges.insert((wire.layer, a, b));
-            }
-        }
-    }
-    let mut out: BTreeMap<u32, u64> = letter.keys().map(|&l| (l, 0)).collect();
-    for (l, _, _) in edges {
-        *out.get_mut(&l).unwrap() += 1;
-    }
-    out
 }
 
 /// The direction count equals the slow count on the bundled channels

@@ -237,3 +237,18 @@ mod tests {
         assert_eq!(pack_non_b(1), None);
     }
 }
+
+/// The rule a routing keeps for the directions of the layers of its
+/// reserved-layer groups (HV, VH, HVH, VHV; B layers have no direction).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Directions {
+    /// Each layer has a preferred direction; a wire may run against it at
+    /// a cost (a jog of a maze repair, a pin entered on a horizontal
+    /// layer), as the maze steps of YACR2 allow.
+    #[default]
+    Preferred,
+    /// No wire runs against its layer's direction, and pins are entered on
+    /// the vertical layers: the classic reserved-layer model, the one
+    /// `fabric verify --reserved` checks.
+    Reserved,
+}

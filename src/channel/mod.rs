@@ -26,5 +26,5 @@ pub mod verify_report;
 
 pub use problem::{ChannelProblem, NetId, RawChannel};
 pub use registry::{router_by_name, RouterKind};
-pub use router::{ChannelRouter, RouteError, RouteEvent, RouteOptions};
+pub use router::{ChannelRouter, Directions, RouteError, RouteEvent, RouteOptions};
 pub use solution::{ChannelSolution, Metrics};

@@ -2,6 +2,7 @@
 
 use thiserror::Error;
 
+pub use super::layer_model::Directions;
 use super::layer_model::LayerModel;
 use super::problem::ChannelProblem;
 use super::solution::ChannelSolution;
@@ -17,6 +18,8 @@ pub struct RouteOptions {
     /// How hard the router searches at a width before it widens the
     /// channel.
     pub effort: Effort,
+    /// Whether wires may run against their layer's direction.
+    pub directions: Directions,
 }
 
 impl Default for RouteOptions {
@@ -32,6 +35,7 @@ impl RouteOptions {
             layers,
             model: None,
             effort: Effort::default(),
+            directions: Directions::default(),
         }
     }
 }
@@ -64,6 +68,27 @@ pub enum EffortLevel {
     /// within it both piece variants routed at the final width, the one
     /// with fewer vias kept.
     Thorough,
+}
+
+impl RouteOptions {
+    /// What the reserved-layer router takes of these options besides the
+    /// layer model.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            effort: self.effort,
+            directions: self.directions,
+        }
+    }
+}
+
+/// How the reserved-layer router searches: its effort at each width and
+/// the direction rule its routings keep.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// How hard it searches at a width.
+    pub effort: Effort,
+    /// Whether wires may run against their layer's direction.
+    pub directions: Directions,
 }
 
 /// Why a router gave no solution.

@@ -15,6 +15,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::layer_model::Directions;
+
 /// A priority queue of `(distance, node)` pairs that pops them in
 /// increasing order of both.
 pub trait Queue: Default {
@@ -253,7 +255,7 @@ impl<Q: Queue> Dijkstra<Q> {
     }
 }
 
-/// Preferred wiring direction of a layer.
+/// The wiring direction of a layer, and whether wires may run against it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Preferred {
     /// Steps along a row are cheap; steps along a column cost `wrong_way`.
@@ -262,19 +264,54 @@ pub enum Preferred {
     Vertical,
     /// Steps in both directions cost the same (a B layer).
     Any,
+    /// Steps along a row only (a horizontal layer of strict reserved-layer
+    /// routing, [`Directions::Reserved`]).
+    HorizontalOnly,
+    /// Steps along a column only (a vertical layer of strict
+    /// reserved-layer routing).
+    VerticalOnly,
 }
 
-/// The maze search's preferred direction on each of a model's layers.
-pub fn preferred(model: crate::channel::layer_model::LayerModel) -> Vec<Preferred> {
+impl Preferred {
+    /// The cost of a step along a row on a layer of this direction: `step`,
+    /// plus `wrong_way` on a vertical layer; `None` where no such step is
+    /// allowed.
+    #[inline(always)]
+    pub fn along(self, step: u32, wrong_way: u32) -> Option<u32> {
+        match self {
+            Preferred::Horizontal | Preferred::Any | Preferred::HorizontalOnly => Some(step),
+            Preferred::Vertical => Some(step + wrong_way),
+            Preferred::VerticalOnly => None,
+        }
+    }
+
+    /// The cost of a step along a column on a layer of this direction:
+    /// `step`, plus `wrong_way` on a horizontal layer; `None` where no such
+    /// step is allowed.
+    #[inline(always)]
+    pub fn across(self, step: u32, wrong_way: u32) -> Option<u32> {
+        match self {
+            Preferred::Vertical | Preferred::Any | Preferred::VerticalOnly => Some(step),
+            Preferred::Horizontal => Some(step + wrong_way),
+            Preferred::HorizontalOnly => None,
+        }
+    }
+}
+
+/// The maze searches' direction of each of a model's layers under a
+/// direction rule.
+pub fn preferred(
+    model: crate::channel::layer_model::LayerModel,
+    rule: Directions,
+) -> Vec<Preferred> {
     model
         .name()
         .chars()
-        .map(|c| {
-            if c == 'H' {
-                Preferred::Horizontal
-            } else {
-                Preferred::Vertical
-            }
+        .map(|c| match (c == 'H', rule) {
+            (true, Directions::Preferred) => Preferred::Horizontal,
+            (false, Directions::Preferred) => Preferred::Vertical,
+            (true, Directions::Reserved) => Preferred::HorizontalOnly,
+            (false, Directions::Reserved) => Preferred::VerticalOnly,
         })
         .collect()
 }

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::layer_model::LayerModel;
+use super::layer_model::{Directions, LayerModel};
 use crate::geom::{Dir, Point, Segment};
 
 /// An axis-parallel wire on one layer, ends included.
@@ -307,6 +307,16 @@ impl ChannelSolution {
             }
         }
         wanted
+    }
+
+    /// Whether this routing keeps a direction rule: always
+    /// [`Directions::Preferred`]; [`Directions::Reserved`] when no unit
+    /// edge runs against its layer's direction.
+    pub fn keeps(&self, directions: Directions) -> bool {
+        match directions {
+            Directions::Preferred => true,
+            Directions::Reserved => self.against_direction().total() == 0,
+        }
     }
 
     /// Vias in the classic convention, where pins lie on the vertical

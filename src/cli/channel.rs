@@ -2,6 +2,7 @@
 //! `verify` (`route` has its own module).
 
 use super::*;
+use crate::channel::router::Directions;
 
 /// `fabric analyze`.
 pub(super) fn run_analyze(args: AnalyzeArgs) -> Result<i32> {
@@ -121,17 +122,6 @@ pub(super) fn run_switchbox(args: SwitchboxArgs) -> Result<i32> {
     }
 }
 
-/// `fabric verify`.
-/// Whether unit edges against their layer's direction are violations:
-/// the default model allows them, strict reserved-layer routing does not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum DirectionRule {
-    /// Legal (the default).
-    Free,
-    /// Violations (`--reserved`).
-    Reserved,
-}
-
 /// A routed channel given as DEF: the file name ends in `.def` (any case).
 fn is_def(path: &std::path::Path) -> bool {
     path.extension()
@@ -165,13 +155,13 @@ pub(super) fn run_verify(args: VerifyArgs) -> Result<i32> {
     };
     let against = file.solution.against_direction();
     let directions = if args.reserved {
-        DirectionRule::Reserved
+        Directions::Reserved
     } else {
-        DirectionRule::Free
+        Directions::Preferred
     };
     let against_refused = match directions {
-        DirectionRule::Reserved => against.total(),
-        DirectionRule::Free => 0,
+        Directions::Reserved => against.total(),
+        Directions::Preferred => 0,
     };
     let legal = against_refused == 0
         && match rule {
@@ -203,9 +193,7 @@ pub(super) fn run_verify(args: VerifyArgs) -> Result<i32> {
         if !listed.is_empty() {
             println!("{listed}");
         }
-        if let (DirectionRule::Reserved, Some((layer, at, horizontal))) =
-            (directions, against.first)
-        {
+        if let (Directions::Reserved, Some((layer, at, horizontal))) = (directions, against.first) {
             println!(
                 "  {} unit edge(s) against their layer's direction ({}); first: the {} edge from ({}, {}) on layer {layer}",
                 against_refused,
@@ -216,7 +204,7 @@ pub(super) fn run_verify(args: VerifyArgs) -> Result<i32> {
             );
         }
     }
-    if directions == DirectionRule::Free && against.total() > 0 {
+    if directions == Directions::Preferred && against.total() > 0 {
         println!(
             "note: {} unit edge(s) run against their layer's direction ({}): legal in the default model, refused by --reserved",
             against.total(),

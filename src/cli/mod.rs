@@ -295,6 +295,13 @@ pub struct RouteArgs {
     /// Seed of the jittered assignments (same input and seed, same output).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// yacr, mulch and greedy: strict reserved-layer routing: no wire against its
+    /// layer's direction (no vertical on an `H` layer, no horizontal on a
+    /// `V` layer of an HV, VH, HVH or VHV group) and pins entered on the
+    /// vertical layers, as `fabric verify --reserved` checks. B layers
+    /// have no direction.
+    #[arg(long)]
+    pub reserved: bool,
     /// Write the routed channel (schema fabric.route, docs/formats.md section 3; see --format).
     #[arg(long, short)]
     pub output: Option<PathBuf>,

@@ -12,7 +12,7 @@ use super::{write_contents_all_or_nothing, BoundaryRule, Contents, RouteArgs};
 use crate::channel::analysis::{density, layer_bounds};
 use crate::channel::problem::ChannelProblem;
 use crate::channel::registry::RouterKind;
-use crate::channel::router::{Effort, RouteEvent, RouteOptions};
+use crate::channel::router::{Directions, Effort, RouteEvent, RouteOptions, Rules};
 use crate::channel::routers::mulch::{route_mulch, AssignOptions, MulchResult, SelectOptions};
 use crate::channel::solution::{ChannelSolution, Metrics};
 use crate::channel::verify::verify;
@@ -92,6 +92,23 @@ impl RouteJob {
             .map(|w| w.within(problem.columns()))
             .transpose()
             .map_err(|e| Error::Usage(format!("--columns: {e}; nothing was routed")))?;
+        let directions = if args.reserved {
+            Directions::Reserved
+        } else {
+            Directions::Preferred
+        };
+        if directions == Directions::Reserved
+            && !matches!(
+                kind,
+                RouterKind::Yacr | RouterKind::Mulch | RouterKind::Greedy
+            )
+        {
+            return Err(Error::Usage(format!(
+                "--reserved applies to the yacr, mulch and greedy routers, not {}; \
+                 nothing was routed",
+                kind.name()
+            )));
+        }
         crate::limits::check_channel(&problem, Some(args.layer_count()))?;
         physical.check_planes(args.layer_count(), false)?;
         let effort = Effort {
@@ -107,7 +124,7 @@ impl RouteJob {
                 },
                 no_b_layers: args.no_b_layers,
                 extra: args.extra_b_layers,
-                effort,
+                rules: Rules { effort, directions },
             },
             exact: if args.exact {
                 Exact::Solve {
@@ -124,6 +141,7 @@ impl RouteJob {
                 layers: args.layer_count(),
                 model: args.model,
                 effort,
+                directions,
             },
             mulch,
             output: args.output,
@@ -239,6 +257,17 @@ fn verified(job: &RouteJob, solution: &ChannelSolution, router_name: &str) -> Re
             violations_text(&check, BoundaryRule::Refused)
         )));
     }
+    let against = solution.against_direction();
+    if job.options.directions == Directions::Reserved && against.total() > 0 {
+        return Err(Error::Failed(format!(
+            "the {} router's routing of {} has {} unit edge(s) against their layer's \
+             direction ({}) under --reserved; nothing was written",
+            router_name,
+            problem.name(),
+            against.total(),
+            against.per_layer_text()
+        )));
+    }
     Ok(metrics)
 }
 
@@ -319,6 +348,8 @@ fn print_summary(job: &RouteJob, r: &Routed, router_name: &str) {
     let against = r.solution.against_direction();
     if against.per_layer.is_empty() {
         // No layer has a preferred direction (one layer).
+    } else if job.options.directions == Directions::Reserved {
+        println!("  against direction: none (--reserved: strict reserved-layer routing)");
     } else if against.total() == 0 {
         println!("  against direction: none (every wire runs in its layer's direction)");
     } else {

@@ -75,3 +75,44 @@ pub fn validate(value: &serde_json::Value, schema: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Unit edges against their layer's direction, the slow obvious way: every
+/// unit step of every wire into a set, kept when its direction is not the
+/// one its group's letter gives the layer.
+pub fn against_slow(
+    s: &fabric::channel::solution::ChannelSolution,
+) -> std::collections::BTreeMap<u32, u64> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut letter: BTreeMap<u32, char> = BTreeMap::new();
+    for g in &s.groups {
+        let name = g.kind.name();
+        if ["HV", "VH", "HVH", "VHV"].contains(&name) {
+            for (c, &l) in name.chars().zip(&g.layers) {
+                letter.insert(l, c);
+            }
+        }
+    }
+    let mut edges: BTreeSet<(u32, fabric::geom::Point, fabric::geom::Point)> = BTreeSet::new();
+    for wire in &s.wires {
+        let Some(&c) = letter.get(&wire.layer) else {
+            continue;
+        };
+        let pts: Vec<fabric::geom::Point> = wire.segment().points().collect();
+        for p in pts.windows(2) {
+            let (a, b) = if (p[0].x, p[0].y) < (p[1].x, p[1].y) {
+                (p[0], p[1])
+            } else {
+                (p[1], p[0])
+            };
+            let horizontal = a.y == b.y;
+            if (c == 'H') != horizontal {
+                edges.insert((wire.layer, a, b));
+            }
+        }
+    }
+    let mut out: BTreeMap<u32, u64> = letter.keys().map(|&l| (l, 0)).collect();
+    for (l, _, _) in edges {
+        *out.get_mut(&l).unwrap() += 1;
+    }
+    out
+}

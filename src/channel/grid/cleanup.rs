@@ -6,10 +6,14 @@
 //! legal; vias and net length never go up.
 
 use crate::channel::grid::{Cell, Grid, RIGHT, UP, VIA};
+use crate::channel::layer_model::Directions;
 use crate::channel::problem::ChannelProblem;
 
-/// Remove redundant vias and dangling wire for every net.
-pub fn tidy(problem: &ChannelProblem, g: &mut Grid) {
+/// Remove redundant vias and dangling wire for every net; under
+/// [`Directions::Preferred`] move pin stubs onto the layer they join first
+/// ([`reassign_stubs`]: a vertical stub then lies on a horizontal layer,
+/// which [`Directions::Reserved`] forbids).
+pub fn tidy(problem: &ChannelProblem, g: &mut Grid, directions: Directions) {
     // On a large channel, with a spare core, half the nets are cleaned up
     // on a copy of the grid by a second thread.
     let cores = crate::parallel::Cores::take((problem.nets().len() >= SPLIT_FROM) as usize);
@@ -18,7 +22,7 @@ pub fn tidy(problem: &ChannelProblem, g: &mut Grid) {
     } else {
         Threads::One
     };
-    tidy_split(problem, g, threads);
+    tidy_split(problem, g, threads, directions);
 }
 
 /// Channels with fewer nets are cleaned up on one thread.
@@ -34,9 +38,11 @@ enum Threads {
 }
 
 /// [`tidy`] on one or two `threads`: the result is the same.
-fn tidy_split(problem: &ChannelProblem, g: &mut Grid, threads: Threads) {
+fn tidy_split(problem: &ChannelProblem, g: &mut Grid, threads: Threads, directions: Directions) {
     let split = threads == Threads::Two;
-    reassign_stubs(g);
+    if directions == Directions::Preferred {
+        reassign_stubs(g);
+    }
     // Clean-up claims no cell, so each net's cells now are all it will own.
     // When split, the copy for the second thread is made meanwhile (both
     // only read the grid).

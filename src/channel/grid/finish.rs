@@ -3,13 +3,19 @@
 
 use super::cleanup;
 use super::Grid;
+use crate::channel::layer_model::Directions;
 use crate::channel::layer_model::LayerModel;
 use crate::channel::problem::ChannelProblem;
 use crate::channel::solution::{ChannelSolution, LayerGroup, Via, Wire};
 
-/// Turn a routed grid into a solution.
-pub fn finish(problem: &ChannelProblem, model: LayerModel, mut g: Grid) -> ChannelSolution {
-    cleanup::tidy(problem, &mut g);
+/// Turn a routed grid into a solution, tidied under a direction rule.
+pub fn finish(
+    problem: &ChannelProblem,
+    model: LayerModel,
+    directions: Directions,
+    mut g: Grid,
+) -> ChannelSolution {
+    cleanup::tidy(problem, &mut g, directions);
     // The labels in one small table: the nets themselves are far apart in
     // memory, and every wire and via asks for one.
     let labels: Vec<u32> = problem.net_ids().map(|id| problem.label(id)).collect();

@@ -182,19 +182,18 @@ impl State<'_> {
     fn moves(&self, c: Cell, exits: Exits, mut f: impl FnMut(Cell, u32)) {
         let top = self.rows + 1;
         let pref = self.preferred[(c.layer - 1) as usize];
-        let h = 1 + if pref == Preferred::Vertical { 4 } else { 0 };
-        let v = 1 + if pref == Preferred::Horizontal { 4 } else { 0 };
+        let (h, v) = (pref.along(1, 4), pref.across(1, 4));
         let on_pin_row = c.y == 0 || c.y == top;
         let on_side = c.x == -1 || c.x == self.columns;
         if !on_pin_row {
-            for dx in [-1, 1] {
+            for dx in [-1, 1].into_iter().filter(|_| h.is_some()) {
                 let x = c.x + dx;
                 let ok = match x {
                     -1 => exits.left(),
                     x if x == self.columns => exits.right(),
                     x => (0..self.columns).contains(&x),
                 };
-                if ok {
+                if let (true, Some(h)) = (ok, h) {
                     f(Cell::new(x, c.y, c.layer), h);
                 }
             }
@@ -207,7 +206,7 @@ impl State<'_> {
                 }
             }
         }
-        if !on_side {
+        if let (false, Some(v)) = (on_side, v) {
             for dy in [-1, 1] {
                 let y = c.y + dy;
                 if (0..=top).contains(&y) && !(on_pin_row && (y == 0 || y == top)) {

@@ -25,6 +25,7 @@
 use crate::channel::analysis::density;
 use crate::channel::grid::finish::finish;
 use crate::channel::grid::{Cell, Grid};
+use crate::channel::layer_model::Directions;
 use crate::channel::layer_model::LayerModel;
 use crate::channel::problem::{ChannelProblem, Pin, Side};
 use crate::channel::router::{model_for, ChannelRouter, RouteError, RouteOptions};
@@ -358,7 +359,12 @@ impl ChannelRouter for GreedyRouter {
         }
         let lower = lower_bound(problem, model);
         match best(problem, model, lower) {
-            Some(sw) => Ok(finish(problem, model, draw(problem, model, &sw))),
+            Some(sw) => Ok(finish(
+                problem,
+                model,
+                options.directions,
+                draw(problem, model, &sw),
+            )),
             None => Err(RouteError::Unroutable(format!(
                 "the greedy router left a net split at the right end of {} at every start width tried",
                 problem.name()
@@ -376,7 +382,12 @@ pub fn greedy_solution(
     params: Params,
 ) -> Option<ChannelSolution> {
     let sw = sweep(problem, model, params)?;
-    Some(finish(problem, model, draw(problem, model, &sw)))
+    Some(finish(
+        problem,
+        model,
+        Directions::Preferred,
+        draw(problem, model, &sw),
+    ))
 }
 
 /// `ceil(d / H)`: 0 when no net needs a track.

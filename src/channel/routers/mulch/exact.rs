@@ -225,7 +225,7 @@ pub fn exact_and_route(
     problem: &crate::channel::problem::ChannelProblem,
     layers: u32,
     seconds: f64,
-    effort: crate::channel::router::Effort,
+    rules: crate::channel::router::Rules,
     observer: &mut dyn FnMut(crate::channel::router::RouteEvent),
 ) -> Result<(ExactReport, Option<super::RoutedPartition>), crate::channel::router::RouteError> {
     let ctx = Context::new(problem);
@@ -238,7 +238,7 @@ pub fn exact_and_route(
     let routed = match best {
         Some(e) => {
             let part = ctx.partition_of(e.config, &e.group_of);
-            Some(super::route_partition(problem, &part, effort, observer)?)
+            Some(super::route_partition(problem, &part, rules, observer)?)
         }
         None => None,
     };

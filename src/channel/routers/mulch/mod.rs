@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use crate::channel::analysis::density;
 use crate::channel::layer_model::LayerModel;
 use crate::channel::problem::{ChannelProblem, NetId};
-use crate::channel::router::{ChannelRouter, Effort, RouteError, RouteEvent, RouteOptions};
+use crate::channel::router::{ChannelRouter, RouteError, RouteEvent, RouteOptions, Rules};
 use crate::channel::routers::plane::{route_plane, route_plane_at};
 use crate::channel::routers::yacr::{route_borrowing, Borrowed, YacrRouter};
 use crate::channel::solution::{ChannelSolution, LayerGroup, Metrics, Via, Wire};
@@ -44,7 +44,7 @@ pub use selection::{select, Attempt, SelectError, SelectOptions, Selection};
 /// The MulCh router with its default options (as a [`ChannelRouter`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MulchRouter {
-    /// Selection options; their `effort` is replaced by the route options'.
+    /// Selection options; their `rules` are replaced by the route options'.
     pub options: SelectOptions,
 }
 
@@ -74,7 +74,7 @@ impl ChannelRouter for MulchRouter {
             ));
         }
         let select = SelectOptions {
-            effort: options.effort,
+            rules: options.rules(),
             ..self.options
         };
         route_mulch(problem, options.layers, select, observer).map(|r| r.solution)
@@ -146,8 +146,9 @@ pub struct MulchResult {
     /// With `--exact`: the integer programs, and the solver's best
     /// partition routed.
     pub exact: Option<(exact::ExactReport, Option<RoutedPartition>)>,
-    /// The effort the groups were routed with (the exact partition's too).
-    pub effort: Effort,
+    /// The effort and direction rule the groups were routed with (the
+    /// exact partition's too).
+    pub rules: Rules,
 }
 
 /// Which routed partition [`MulchResult::solution`] is.
@@ -186,13 +187,8 @@ impl MulchResult {
         seconds: f64,
         observer: &mut dyn FnMut(RouteEvent),
     ) -> Result<(), RouteError> {
-        let (report, routed) = exact::exact_and_route(
-            problem,
-            self.solution.layers,
-            seconds,
-            self.effort,
-            observer,
-        )?;
+        let (report, routed) =
+            exact::exact_and_route(problem, self.solution.layers, seconds, self.rules, observer)?;
         let better = routed
             .as_ref()
             .is_some_and(|r| r.quality() < self.answer().quality());
@@ -257,11 +253,11 @@ pub fn route_mulch(
         let join = |h: std::thread::ScopedJoinHandle<'_, Result<RoutedPartition, RouteError>>| {
             h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
         };
-        let effort = options.effort;
-        let route_aside = |p| scope.spawn(move || route_partition(problem, p, effort, &mut |_| {}));
+        let rules = options.rules;
+        let route_aside = |p| scope.spawn(move || route_partition(problem, p, rules, &mut |_| {}));
         let chameleon = selection.chameleon.as_ref().map(route_aside);
         let extra: Vec<_> = selection.extra.iter().map(route_aside).collect();
-        let chosen = route_partition(problem, &selection.chosen, effort, observer);
+        let chosen = route_partition(problem, &selection.chosen, rules, observer);
         (
             chosen,
             chameleon.map(join),
@@ -302,7 +298,7 @@ pub fn route_mulch(
         extra,
         answer,
         exact: None,
-        effort: options.effort,
+        rules: options.rules,
     };
     result.solution = result.answer().solution.clone();
     Ok(result)
@@ -355,10 +351,10 @@ fn points(s: &ChannelSolution) -> Vec<Point> {
 pub fn route_partition(
     problem: &ChannelProblem,
     part: &Partition,
-    effort: Effort,
+    rules: Rules,
     observer: &mut dyn FnMut(RouteEvent),
 ) -> Result<RoutedPartition, RouteError> {
-    let (mut routed, mut lent) = route_groups(problem, part, effort, observer)?;
+    let (mut routed, mut lent) = route_groups(problem, part, rules, observer)?;
     let width = routed.iter().flatten().map(|s| s.width).max().unwrap_or(0);
     // Each group's own width, reported even when a B group is re-run wider.
     let needed: Vec<u32> = routed
@@ -397,7 +393,7 @@ struct Lent {
 fn route_groups(
     problem: &ChannelProblem,
     part: &Partition,
-    effort: Effort,
+    rules: Rules,
     observer: &mut dyn FnMut(RouteEvent),
 ) -> Result<(Vec<Option<ChannelSolution>>, Lent), RouteError> {
     let n = part.groups.len();
@@ -447,11 +443,12 @@ fn route_groups(
                 let options = RouteOptions {
                     layers: model.layers(),
                     model: Some(model),
-                    effort,
+                    effort: rules.effort,
+                    directions: rules.directions,
                 };
                 YacrRouter.route_borrowing(&sub, &options, &borrowed, observer)?
             }
-            None => route_borrowing(&sub, model, None, effort, observer)?,
+            None => route_borrowing(&sub, model, None, rules, observer)?,
         };
         routed[k] = Some(s);
     }

@@ -26,8 +26,9 @@ pub struct SelectOptions {
     pub no_b_layers: bool,
     /// Also try this many more B layers than the loop settles on (0, 1 or 2).
     pub extra: u32,
-    /// How hard the HV and HVH groups' router searches at a width.
-    pub effort: crate::channel::router::Effort,
+    /// How hard the HV and HVH groups' router searches at a width, and
+    /// the direction rule their routings keep.
+    pub rules: crate::channel::router::Rules,
 }
 
 /// The outcome of the selection loop.

@@ -20,6 +20,8 @@ pub(super) struct Candidate<'a> {
     pub(super) order: &'a Order,
     pub(super) slots: &'a [Slot],
     pub(super) borrowed: Option<&'a [Point]>,
+    /// The direction rule of the model's layers.
+    pub(super) directions: Directions,
     /// Where an ended attempt leaves its grid's spare for the next.
     pub(super) spares: Option<&'a SparePool>,
 }
@@ -225,9 +227,10 @@ impl<'a> Candidate<'a> {
             problem,
             model,
             borrowed,
+            directions,
             ..
         } = *self;
-        let mut preferred = preferred(model);
+        let mut preferred = preferred(model, directions);
         if borrowed.is_some() {
             preferred.push(Preferred::Any);
         }

@@ -33,6 +33,8 @@ pub(super) struct Assignments<'a> {
     spares: SparePool,
     made: std::sync::Mutex<Vec<((usize, i64), SlotCell)>>,
     effort: Effort,
+    /// The direction rule of the candidates' layers.
+    pub(super) directions: Directions,
 }
 
 /// An assignment (`None`: the sweep ran out of slots), made once by
@@ -40,7 +42,12 @@ pub(super) struct Assignments<'a> {
 type SlotCell = std::sync::Arc<std::sync::OnceLock<Option<Vec<Slot>>>>;
 
 impl<'a> Assignments<'a> {
-    pub(super) fn new(problem: &'a ChannelProblem, model: LayerModel, effort: Effort) -> Self {
+    pub(super) fn new(
+        problem: &'a ChannelProblem,
+        model: LayerModel,
+        effort: Effort,
+        directions: Directions,
+    ) -> Self {
         Assignments {
             problem,
             h: model.h_layers(),
@@ -55,6 +62,7 @@ impl<'a> Assignments<'a> {
             spares: SparePool::default(),
             quick: std::sync::OnceLock::new(),
             effort,
+            directions,
         }
     }
 
@@ -276,6 +284,7 @@ pub(super) fn reserved<U: Send>(
         order: made.order(WHOLE),
         slots: &[],
         borrowed,
+        directions: made.directions,
         spares: Some(&made.spares),
     };
     let run = |k: usize, abandoned: &dyn Fn() -> bool| match Kind::of(k, fixed) {

@@ -295,9 +295,10 @@ struct Cells {
     owner: Vec<u32>,
     /// Column (from the window's left end), row and layer of each cell.
     place: Vec<(u16, u16, u32)>,
-    /// Step cost along and across rows on each layer.
-    along: Vec<u32>,
-    across: Vec<u32>,
+    /// Step cost along and across rows on each layer (`None`: no such
+    /// step on that layer).
+    along: Vec<Option<u32>>,
+    across: Vec<Option<u32>>,
     /// The piece of the net being routed that each cell joins ([`NONE`]
     /// outside [`Window::route_net`] and [`pieces_of`]).
     group: Vec<u32>,
@@ -321,13 +322,7 @@ impl Window {
                 }
             }
         }
-        let cost = |layer: u32, worse: Preferred| {
-            1 + if preferred[(layer - 1) as usize] == worse {
-                4
-            } else {
-                0
-            }
-        };
+        let rule = |layer: u32| preferred[(layer - 1) as usize];
         let mut search = Dijkstra::default();
         search.grow(size);
         let cells = Cells {
@@ -337,10 +332,8 @@ impl Window {
             top: (rows - 1) as u16,
             owner,
             place,
-            along: (1..=layers).map(|l| cost(l, Preferred::Vertical)).collect(),
-            across: (1..=layers)
-                .map(|l| cost(l, Preferred::Horizontal))
-                .collect(),
+            along: (1..=layers).map(|l| rule(l).along(1, 4)).collect(),
+            across: (1..=layers).map(|l| rule(l).across(1, 4)).collect(),
             group: vec![NONE; size],
         };
         Window { cells, search }
@@ -472,12 +465,13 @@ impl Policy for Negotiation<'_> {
             }};
         }
         if !on_pin_row {
-            let h = w.along[(layer - 1) as usize];
-            if col > 0 {
-                try_step!(i - 1, h);
-            }
-            if (col as usize) + 1 < cols {
-                try_step!(i + 1, h);
+            if let Some(h) = w.along[(layer - 1) as usize] {
+                if col > 0 {
+                    try_step!(i - 1, h);
+                }
+                if (col as usize) + 1 < cols {
+                    try_step!(i + 1, h);
+                }
             }
             if layer > 1 {
                 try_step!(i - plane, 3);
@@ -486,12 +480,13 @@ impl Policy for Negotiation<'_> {
                 try_step!(i + plane, 3);
             }
         }
-        let v = w.across[(layer - 1) as usize];
-        if y > 0 && !(on_pin_row && y - 1 == 0) {
-            try_step!(i - cols, v);
-        }
-        if y < top && !(on_pin_row && y + 1 == top) {
-            try_step!(i + cols, v);
+        if let Some(v) = w.across[(layer - 1) as usize] {
+            if y > 0 && !(on_pin_row && y - 1 == 0) {
+                try_step!(i - cols, v);
+            }
+            if y < top && !(on_pin_row && y + 1 == top) {
+                try_step!(i + cols, v);
+            }
         }
     }
 

@@ -79,13 +79,10 @@ macro_rules! each_move {
         let beyond = c.layer > s.layers;
         let pref = s.preferred[(c.layer - 1) as usize];
         if !on_pin_row {
-            if !beyond {
-                let along = s.costs.step
-                    + if pref == Preferred::Vertical {
-                        s.costs.wrong_way
-                    } else {
-                        0
-                    };
+            if let Some(along) = pref
+                .along(s.costs.step, s.costs.wrong_way)
+                .filter(|_| !beyond)
+            {
                 for (dx, j, l) in [
                     (-1i64, i.wrapping_sub(1), k.wrapping_sub(1)),
                     (1, i + 1, k + 1),
@@ -129,13 +126,10 @@ macro_rules! each_move {
                 }
             }
         }
-        if !on_side && !beyond {
-            let across = s.costs.step
-                + if pref == Preferred::Horizontal {
-                    s.costs.wrong_way
-                } else {
-                    0
-                };
+        if let Some(across) = pref
+            .across(s.costs.step, s.costs.wrong_way)
+            .filter(|_| !on_side && !beyond)
+        {
             for (dy, j, l) in [
                 (-1i64, i.wrapping_sub(row), k.wrapping_sub(f_row)),
                 (1, i + row, k + f_row),

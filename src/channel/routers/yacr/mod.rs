@@ -39,7 +39,7 @@ use crate::channel::layer_model::LayerModel;
 use crate::channel::problem::{ChannelProblem, NetId};
 pub use crate::channel::router::Borrowed;
 use crate::channel::router::{
-    ChannelRouter, Effort, EffortLevel, RouteError, RouteEvent, RouteOptions,
+    ChannelRouter, Directions, Effort, EffortLevel, RouteError, RouteEvent, RouteOptions, Rules,
 };
 use crate::channel::solution::ChannelSolution;
 use crate::geom::Point;
@@ -82,7 +82,7 @@ impl ChannelRouter for YacrRouter {
         observer: &mut dyn FnMut(RouteEvent),
     ) -> Result<ChannelSolution, RouteError> {
         let model = model_for(self.name(), options)?;
-        route_borrowing(problem, model, None, options.effort, observer)
+        route_borrowing(problem, model, None, options.rules(), observer)
     }
 
     fn route_borrowing(
@@ -93,7 +93,7 @@ impl ChannelRouter for YacrRouter {
         observer: &mut dyn FnMut(RouteEvent),
     ) -> Result<ChannelSolution, RouteError> {
         let model = model_for(self.name(), options)?;
-        route_borrowing(problem, model, Some(borrowed), options.effort, observer)
+        route_borrowing(problem, model, Some(borrowed), options.rules(), observer)
     }
 }
 
@@ -155,7 +155,7 @@ pub fn route_model(
     model: LayerModel,
     observer: &mut dyn FnMut(RouteEvent),
 ) -> Result<ChannelSolution, RouteError> {
-    route_borrowing(problem, model, None, Effort::default(), observer)
+    route_borrowing(problem, model, None, Rules::default(), observer)
 }
 
 /// Route a channel in one layer model, with the free space of a borrowed
@@ -164,15 +164,16 @@ pub fn route_borrowing(
     problem: &ChannelProblem,
     model: LayerModel,
     borrowed: Option<&Borrowed>,
-    effort: Effort,
+    rules: Rules,
     observer: &mut dyn FnMut(RouteEvent),
 ) -> Result<ChannelSolution, RouteError> {
+    let Rules { effort, directions } = rules;
     let d = density(problem) as i64;
     let h = model.h_layers();
     let start = (d + h.len() as i64 - 1) / h.len() as i64;
     let limit = start.max(1) + problem.nets().len() as i64 + 2;
-    let made = Assignments::new(problem, model, effort);
-    let preferred = preferred(model);
+    let made = Assignments::new(problem, model, effort, directions);
+    let preferred = preferred(model, directions);
     // The reserved-layer router from the lower bound up, and from a few rows
     // above it, row by row, the negotiated-congestion fallback too; the
     // greedy sweep bounds the search: at its width the routing with fewer
@@ -180,7 +181,9 @@ pub fn route_borrowing(
     // the answer. Its width is learnt row by row (`best_within`): on a long
     // channel its sweeps then give up early instead of running to the end.
     let lower = start.max(1);
-    let greedy = |sw: &greedy::Sweep| finish(problem, model, greedy::draw(problem, model, sw));
+    let greedy =
+        |sw: &greedy::Sweep| finish(problem, model, directions, greedy::draw(problem, model, sw));
+    let keeps = |s: &ChannelSolution| s.keeps(directions);
     // Past `limit` only a greedy width beyond it keeps the search going.
     let mut beyond: Option<Option<greedy::Sweep>> = None;
     // A fast effort takes the quick path's narrowest routing over the first
@@ -203,7 +206,15 @@ pub fn route_borrowing(
             match full {
                 _ if rows == limit => {}
                 Some(sw) if sw.rows >= rows => {}
-                Some(sw) => return Ok(greedy(sw)),
+                Some(sw) if keeps(&greedy(sw)) => return Ok(greedy(sw)),
+                Some(_) => {
+                    return Err(RouteError::Unroutable(format!(
+                        "the yacr router found no {} routing of {} within {limit} tracks \
+                         that keeps every wire in its layer's direction",
+                        model.name(),
+                        problem.name()
+                    )))
+                }
                 None => {
                     return Err(RouteError::Unroutable(format!(
                         "the yacr router found no {} routing of {} within {limit} tracks",
@@ -240,7 +251,7 @@ pub fn route_borrowing(
             Strategy::Negotiated.announce(rows, observer);
             found = negotiated::route(problem, rows, &preferred);
         }
-        if let Some(s) = pick(problem, model, found, other, quick, within) {
+        if let Some(s) = pick(problem, model, directions, [found, other], quick, within) {
             return Ok(s);
         }
         rows += 1;
@@ -248,45 +259,45 @@ pub fn route_borrowing(
 }
 
 /// The routing a width ends with, if any: the best (by [`quality`]) of the
-/// reserved-layer or negotiated routing `found`, the other variant's and
-/// the quick path's, against the greedy sweep's when that needs exactly
-/// as many tracks; else the greedy sweep's when it fits.
+/// reserved-layer or negotiated routing and the other variant's (`grids`)
+/// and the quick path's, against the greedy sweep's when that needs
+/// exactly as many tracks; else the greedy sweep's when it fits. Under
+/// [`Directions::Reserved`] only routings that keep every wire in its
+/// layer's direction count.
 fn pick(
     problem: &ChannelProblem,
     model: LayerModel,
-    found: Option<Grid>,
-    other: Option<Grid>,
+    directions: Directions,
+    grids: [Option<Grid>; 2],
     quick: Option<ChannelSolution>,
     within: Option<greedy::Sweep>,
 ) -> Option<ChannelSolution> {
-    let greedy = |sw: &greedy::Sweep| finish(problem, model, greedy::draw(problem, model, sw));
-    // The quick path's routing competes with the reserved-layer ones.
-    let mut ours = found.map(|g| finish(problem, model, g));
-    // The other variant's routing, when the effort asked for it, and
-    // the quick path's.
-    for alt in other
-        .map(|g| finish(problem, model, g))
+    let greedy =
+        |sw: &greedy::Sweep| finish(problem, model, directions, greedy::draw(problem, model, sw));
+    let mut ours: Option<ChannelSolution> = None;
+    let routings = grids
         .into_iter()
+        .flatten()
+        .map(|g| finish(problem, model, directions, g))
         .chain(quick)
-    {
+        .filter(|s| s.keeps(directions));
+    for alt in routings {
         if ours.as_ref().is_none_or(|s| quality(&alt) < quality(s)) {
             ours = Some(alt);
         }
     }
+    let within = within
+        .map(|sw| (sw.rows, greedy(&sw)))
+        .filter(|(_, g)| g.keeps(directions));
     if let Some(ours) = ours {
-        return Some(match within.filter(|sw| sw.rows == ours.width as i64) {
-            Some(sw) => {
-                let g = greedy(&sw);
-                if quality(&g) < quality(&ours) {
-                    g
-                } else {
-                    ours
-                }
-            }
-            None => ours,
-        });
+        return Some(
+            match within.filter(|(rows, _)| *rows == ours.width as i64) {
+                Some((_, g)) if quality(&g) < quality(&ours) => g,
+                _ => ours,
+            },
+        );
     }
-    within.map(|sw| greedy(&sw))
+    within.map(|(_, g)| g)
 }
 
 /// How a routing of a given width ranks: fewer vias, then less wire.

@@ -74,6 +74,7 @@ fn plain_candidate<'a>(
         order,
         slots,
         borrowed: None,
+        directions: Directions::Preferred,
         spares: None,
     }
 }
@@ -159,7 +160,7 @@ fn jittered_starts_follow_the_cell_budget() {
             starts,
             seed: 0,
         };
-        let made = Assignments::new(&p, LayerModel::Hv, effort);
+        let made = Assignments::new(&p, LayerModel::Hv, effort, Directions::Preferred);
         (made.starts(rows), made.compares_variants(rows))
     };
     assert_eq!(with(175, Normal, None, 19), (MAX_STARTS as usize, false));
@@ -261,8 +262,8 @@ fn an_empty_borrowed_layer_is_used_and_saves_tracks_in_total() {
         let p = random_channel(&mut rng, &shape);
         for model in [LayerModel::Hv, LayerModel::Hvh] {
             let a = route_model(&p, model, &mut |_| {}).unwrap();
-            let b = route_borrowing(&p, model, Some(&borrowed), Effort::default(), &mut |_| {})
-                .unwrap();
+            let b =
+                route_borrowing(&p, model, Some(&borrowed), Rules::default(), &mut |_| {}).unwrap();
             own += a.width;
             more += b.width;
             let top = model.layers() + 1;
@@ -316,7 +317,7 @@ fn a_repair_leaves_pieces_out_of_reach_to_their_own() {
     assert!(g.run(Cell::new(10, 0, 2), Cell::new(10, 2, 2), net));
     g.via(10, 2, 1, 2, net);
     assert_eq!(g.count_components(net), 3);
-    let preferred = super::preferred(model);
+    let preferred = super::preferred(model, Directions::Preferred);
     assert!(connect_within(&p, &mut g, &preferred, 2, net, 12, 0));
     // The near pin joined the trunk; the far one is still apart.
     let comps = g.label_components(net);
@@ -601,6 +602,7 @@ fn grids_from_spares_route_as_new_ones() {
             ..plain_candidate(&p, model, rows, &items, &order, &slots)
         };
         let reusing = Candidate {
+            directions: Directions::Preferred,
             spares: Some(&pool),
             ..new
         };
