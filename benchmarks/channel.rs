@@ -70,22 +70,31 @@ fn quality_table() {
     }
     for (name, p) in &cases {
         let d = density(p);
-        // `yacr-fast`: the yacr router with `--effort fast`.
+        // `yacr-fast`: the yacr router with `--effort fast`; `yacr-strict`
+        // with `--reserved` (bundled and 1,000 columns only).
+        let strict = !name.starts_with("random") || p.columns() <= 1_000;
         for (router, layers, model, h) in [
             ("yacr", 2, "HV", 1),
             ("yacr-fast", 2, "HV", 1),
+            ("yacr-strict", 2, "HV", 1),
             ("yacr", 3, "HVH", 2),
+            ("yacr-strict", 3, "HVH", 2),
             ("greedy", 2, "HV", 1),
             ("greedy", 3, "HVH", 2),
             ("left-edge", 2, "HV", 1),
         ] {
             let mut o = options(layers, model);
-            let r = match router.strip_suffix("-fast") {
-                Some(name) => {
-                    o.effort.level = fabric::channel::router::EffortLevel::Fast;
-                    router_by_name(name)
+            let r = if let Some(name) = router.strip_suffix("-fast") {
+                o.effort.level = fabric::channel::router::EffortLevel::Fast;
+                router_by_name(name)
+            } else if let Some(name) = router.strip_suffix("-strict") {
+                if !strict {
+                    continue;
                 }
-                None => router_by_name(router),
+                o.directions = fabric::channel::router::Directions::Reserved;
+                router_by_name(name)
+            } else {
+                router_by_name(router)
             }
             .expect("router");
             let start = Instant::now();
@@ -98,6 +107,7 @@ fn quality_table() {
                         verify(p, &s, Some(&m)).is_legal_strict(),
                         "{name}: illegal routing"
                     );
+                    assert!(s.keeps(o.directions), "{name}: against direction");
                     eprintln!(
                         "{:<22} {:>7} {:>4} {:<9} {:<4} {:>5} {:>6} {:>7} {:>9} {:>8.2}ms",
                         name,
@@ -138,6 +148,13 @@ fn channel_benches(c: &mut Criterion) {
             b.iter(|| yacr.route(black_box(p), &options(2, "HV")))
         });
     }
+    let reserved = RouteOptions {
+        directions: fabric::channel::router::Directions::Reserved,
+        ..options(2, "HV")
+    };
+    group.bench_with_input(BenchmarkId::new("yacr-HV-reserved", "dde"), &dde, |b, p| {
+        b.iter(|| yacr.route(black_box(p), &reserved))
+    });
     // No jittered starts (20 tracks on DDE, not 19).
     let mut none = options(2, "HV");
     none.effort.starts = Some(0);
