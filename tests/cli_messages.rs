@@ -285,3 +285,33 @@ fn a_picture_too_large_is_refused_before_the_layout_is_built() {
     );
     assert!(!svg.exists());
 }
+
+/// A capacity function is parsed with the arguments: an unknown name or a
+/// bad table entry is refused before any layout is built, naming the
+/// functions there are.
+#[test]
+fn an_unknown_capacity_is_refused_with_the_known_ones() {
+    let dir = scratch("capacity");
+    let out = dir.join("f.yaml");
+    for (given, says) in [
+        ("bogus", "unknown capacity `bogus`: use one, sqrt-over-lg"),
+        (
+            "table:1,x",
+            "capacity table entry `x` is not a positive integer",
+        ),
+    ] {
+        let o = fabric(&[
+            "layout",
+            "fat-tree",
+            "--size",
+            "64",
+            "--capacity",
+            given,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains(says), "{}", text(&o));
+        assert!(!out.exists());
+    }
+}

@@ -32,10 +32,11 @@ impl Built {
 }
 
 /// The capacity function asked for, or the kind's default.
-pub(super) fn capacity_name(args: &LayoutArgs) -> &str {
+pub(super) fn capacity_name(args: &LayoutArgs) -> String {
     args.capacity
-        .as_deref()
+        .clone()
         .unwrap_or(args.kind.default_capacity())
+        .spec()
 }
 
 /// The options the families read their parameters from.

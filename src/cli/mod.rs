@@ -396,8 +396,8 @@ pub struct LayoutArgs {
     /// (ceil(sqrt(p)/lg(A/alpha)), the default in 2-D), two-thirds-over-lg
     /// (ceil(p^(2/3)/lg n), the default for fat-tree-3d), sqrt, doubling,
     /// one, or table:c1,c2,... (values for p = 1, 2, 4, ...).
-    #[arg(long)]
-    pub capacity: Option<String>,
+    #[arg(long, value_parser = crate::layout::fattree::Capacity::parse)]
+    pub capacity: Option<crate::layout::fattree::Capacity>,
     /// Wires per unit of capacity: 1 (as in equation 4.1) or 2 (separate
     /// up and down wires).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=2))]

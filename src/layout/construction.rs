@@ -76,7 +76,7 @@ pub enum FormsError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayoutOptions {
     /// `--capacity` as given (`None`: the family's default).
-    pub capacity: Option<String>,
+    pub capacity: Option<super::fattree::Capacity>,
     /// `--omega`: wires per unit of capacity.
     pub omega: u64,
     /// `--alpha`: processor area.

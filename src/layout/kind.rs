@@ -120,11 +120,12 @@ impl LayoutKind {
     }
 
     /// The capacity function a fat-tree takes without `--capacity`.
-    pub fn default_capacity(self) -> &'static str {
+    pub fn default_capacity(self) -> crate::layout::fattree::Capacity {
+        use crate::layout::fattree::Capacity;
         if self == LayoutKind::FatTree3d {
-            "two-thirds-over-lg"
+            Capacity::TwoThirdsOverLg
         } else {
-            "sqrt-over-lg"
+            Capacity::SqrtOverLg
         }
     }
 

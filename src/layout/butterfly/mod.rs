@@ -413,7 +413,7 @@ impl ScalableSpec {
     pub fn from_options(n: u64, o: &LayoutOptions) -> Result<ScalableSpec, LayoutError> {
         Ok(ScalableSpec {
             processors: n,
-            capacity: Capacity::parse(o.capacity.as_deref().unwrap_or("sqrt-over-lg"))?,
+            capacity: o.capacity.clone().unwrap_or(Capacity::SqrtOverLg),
         })
     }
 }

@@ -16,7 +16,7 @@ impl FatTreeSpec {
     pub fn from_options(n: u64, o: &LayoutOptions) -> Result<FatTreeSpec, LayoutError> {
         Ok(FatTreeSpec {
             processors: n,
-            capacity: Capacity::parse(o.capacity.as_deref().unwrap_or("sqrt-over-lg"))?,
+            capacity: o.capacity.clone().unwrap_or(Capacity::SqrtOverLg),
             omega: o.omega,
             alpha: o.alpha,
         })
@@ -77,8 +77,8 @@ impl HtreeSpec {
         };
         if spec.fat_tree().is_some()
             && !matches!(
-                o.capacity.as_deref(),
-                None | Some("sqrt-over-lg") | Some("one")
+                o.capacity,
+                None | Some(Capacity::SqrtOverLg | Capacity::One)
             )
         {
             return Err(LayoutError::HtreeCapacity);

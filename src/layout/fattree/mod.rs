@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use super::{Edge, Embedding, NetworkName, Node, Orientation, SpecError, P3};
 
 /// The channel capacity function `c(p)` for a subtree of `p` leaves.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Capacity {
     /// `c = 1` everywhere: the H-tree.
     One,
@@ -46,6 +46,14 @@ pub enum Capacity {
     Doubling,
     /// Given values for `p = 1, 2, 4, ...` (one per binary level).
     Table(Vec<u64>),
+}
+
+impl std::str::FromStr for Capacity {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Capacity, SpecError> {
+        Capacity::parse(s)
+    }
 }
 
 impl Capacity {

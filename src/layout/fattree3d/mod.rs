@@ -389,7 +389,7 @@ impl FatTree3dSpec {
         }
         Ok(FatTree3dSpec {
             processors: n,
-            capacity: Capacity::parse(o.capacity.as_deref().unwrap_or("two-thirds-over-lg"))?,
+            capacity: o.capacity.clone().unwrap_or(Capacity::TwoThirdsOverLg),
             omega: o.omega,
         })
     }

@@ -79,7 +79,8 @@ impl WireNetwork {
         mesh_capacity: u32,
     ) -> Result<Embedding, crate::layout::LayoutError> {
         let o = crate::layout::construction::LayoutOptions {
-            capacity: (self == WireNetwork::FatTree).then(|| "sqrt-over-lg".to_string()),
+            capacity: (self == WireNetwork::FatTree)
+                .then_some(crate::layout::fattree::Capacity::SqrtOverLg),
             omega: 1,
             alpha: 1,
             levels: None,
