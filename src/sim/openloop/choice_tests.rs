@@ -1,7 +1,7 @@
 //! Adaptive up links and packet-length distributions.
 
 use super::engine::Phases;
-use super::sweep::{find_saturation, run_rates, zero_load, zero_load_pair};
+use super::sweep::{self, find_saturation, run_rates, zero_load, zero_load_pair};
 use super::*;
 use crate::layout::metrics::Delay;
 
@@ -28,19 +28,22 @@ fn config(up_links: UpLinks, lengths: PacketLength) -> Config {
     }
 }
 
+/// The saturation bracket and the accepted throughput at rate 1 of `net`
+/// under uniform traffic with `up` links.
+fn saturation(net: &OpenNet, up: UpLinks) -> (sweep::Saturation, f64) {
+    let cfg = config(up, PacketLength::Fixed);
+    let z = zero_load(net, &cfg).unwrap();
+    let sat = find_saturation(net, &cfg, z).unwrap();
+    let top = run_rates(net, &cfg, &[1.0]).unwrap().remove(0);
+    (sat, top.accepted)
+}
+
 #[test]
-fn adaptive_up_links_saturate_no_lower_than_random_on_a_fat_tree() {
-    let net = OpenNet::build(Topology::FatTree, 64, LinkMode::Unit, &Delay::Unit).unwrap();
-    let mut found = Vec::new();
-    for up in [UpLinks::Random, UpLinks::Adaptive] {
-        let cfg = config(up, PacketLength::Fixed);
-        let z = zero_load(&net, &cfg).unwrap();
-        let sat = find_saturation(&net, &cfg, z).unwrap();
-        // Past saturation, the throughput the network sustains.
-        let top = run_rates(&net, &cfg, &[1.0]).unwrap().remove(0);
-        found.push((sat, top.accepted));
-    }
-    let ((random, random_top), (adaptive, adaptive_top)) = (found[0], found[1]);
+fn adaptive_up_links_saturate_no_lower_than_random_on_fat_trees() {
+    // The butterfly fat-tree of 64 processors: two parents per switch.
+    let net = OpenNet::build(Topology::ButterflyFatTree, 64, LinkMode::Unit, &Delay::Unit).unwrap();
+    let (random, random_top) = saturation(&net, UpLinks::Random);
+    let (adaptive, adaptive_top) = saturation(&net, UpLinks::Adaptive);
     assert!(random.below > 0.0, "{random:?}");
     assert!(
         adaptive.below >= random.below,
@@ -49,6 +52,14 @@ fn adaptive_up_links_saturate_no_lower_than_random_on_a_fat_tree() {
     assert!(
         adaptive_top >= random_top,
         "accepted at rate 1: adaptive {adaptive_top} random {random_top}"
+    );
+    // The fat-tree of 64 processors with the default capacities
+    // ceil(sqrt(p) / lg n) has one link per channel: no choice to make, so
+    // adaptive must change nothing.
+    let net = OpenNet::build(Topology::FatTree, 64, LinkMode::Unit, &Delay::Unit).unwrap();
+    assert_eq!(
+        saturation(&net, UpLinks::Random),
+        saturation(&net, UpLinks::Adaptive)
     );
 }
 
