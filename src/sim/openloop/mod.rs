@@ -2,8 +2,9 @@
 //! rate into input-queued routers with virtual channels and credit-based
 //! flow control, measured for latency and accepted throughput.
 //!
-//! - [`graph`]: the network as routers, one terminal per processor, and
-//!   directed channels with a latency in cycles (unit, or from a layout's
+//! - [`graph`]: the network as routers, one terminal per processor (per
+//!   row on the butterfly, injecting at the inputs and ejecting at the
+//!   outputs), and directed channels with a latency in cycles (unit, or from a layout's
 //!   wire lengths through `w(d)`), built from any [`crate::network::Network`];
 //! - [`routing`]: the routing functions (dimension order on the mesh,
 //!   dimension order with dateline classes on the torus, up*/down* on
