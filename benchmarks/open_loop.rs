@@ -14,7 +14,8 @@ use fabric::layout::metrics::Delay;
 use fabric::sim::openloop::engine::Phases;
 use fabric::sim::openloop::sweep::run_rates;
 use fabric::sim::openloop::{
-    simulate, Config, FlowControl, Injection, LinkMode, OpenNet, Pattern, Topology,
+    simulate, Config, FlowControl, Injection, LinkMode, OpenNet, PacketLength, Pattern, Topology,
+    UpLinks, Warmup,
 };
 
 fn config(rate: f64, measure: u64) -> Config {
@@ -22,16 +23,19 @@ fn config(rate: f64, measure: u64) -> Config {
         vcs: 4,
         depth: 8,
         packet_flits: 4,
+        lengths: PacketLength::Fixed,
         router_delay: 1,
         flow: FlowControl::Wormhole,
         injection: Injection::Bernoulli,
         pattern: Pattern::Uniform,
+        up_links: UpLinks::Random,
         rate,
         phases: Phases {
             warmup: 1000,
             measure,
             drain: 20000,
         },
+        warmup: Warmup::FIXED,
         watchdog: 10000,
         seed: 1,
     }

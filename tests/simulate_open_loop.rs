@@ -6,6 +6,7 @@
 use std::process::Command;
 
 use fabric::report::model::open_loop::{read_open_loop, OpenLoopReport};
+use fabric::sim::openloop::{PacketLength, UpLinks, WarmupMode, WarmupOutcome};
 
 mod common;
 
@@ -43,7 +44,7 @@ fn zero_load_latency_on_every_topology() {
     let r = run(
         &[
             "--topology",
-            "mesh,torus,fat-tree,butterfly-fat-tree",
+            "mesh,torus,fat-tree,butterfly-fat-tree,butterfly,fat-pyramid,pruned-butterfly",
             "--size",
             "16",
             "--links",
@@ -62,7 +63,7 @@ fn zero_load_latency_on_every_topology() {
         &out,
         "2",
     );
-    assert_eq!(r.configs.len(), 8);
+    assert_eq!(r.configs.len(), 14);
     for c in &r.configs {
         let p = &c.points[0];
         assert!(
@@ -158,9 +159,25 @@ fn the_same_seed_repeats_and_compare_overlays() {
         "0.1:0.3:0.1",
         "--measure",
         "1500",
+        "--up-links",
+        "adaptive",
+        "--packet-length",
+        "uniform",
+        "--warmup-mode",
+        "converge",
     ];
-    run(&args, &a, "1");
+    let r = run(&args, &a, "1");
     run(&args, &b, "2");
+    for c in &r.configs {
+        assert_eq!(c.up_links, UpLinks::Adaptive);
+        assert_eq!(c.packet_length, PacketLength::Uniform);
+        assert_eq!(c.phases.warmup_mode, WarmupMode::Converge);
+        for p in &c.points {
+            let cycles = p.warmup_cycles.expect("recorded");
+            assert!(cycles <= 1000, "{}: {cycles}", c.label);
+            assert_ne!(p.warmup, WarmupOutcome::Fixed);
+        }
+    }
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     let svg = tmp("c.svg");
     let o = fabric()
@@ -195,6 +212,17 @@ fn refusals_exit_2_without_output() {
         vec!["--rates", "1.5"],
         vec!["--traffic", "bit-reversal", "--size", "36"],
         vec!["--flow-control", "virtual-cut-through", "--vc-depth", "2"],
+        vec![
+            "--flow-control",
+            "virtual-cut-through",
+            "--packet-length",
+            "bimodal",
+            "--vc-depth",
+            "4",
+        ],
+        vec!["--topology", "butterfly", "--size", "24"],
+        vec!["--topology", "pruned-butterfly", "--size", "32"],
+        vec!["--warmup-mode", "converge", "--warmup-window", "0"],
     ] {
         let out = tmp("bad.yaml");
         let _ = std::fs::remove_file(&out);

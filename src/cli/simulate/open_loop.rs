@@ -20,7 +20,8 @@ use crate::report::open_loop::{links_name, open_loop_chart, open_loop_table};
 use crate::sim::openloop::engine::{Latency, Phases};
 use crate::sim::openloop::sweep::{self, ACCEPT_FRACTION, LATENCY_FACTOR};
 use crate::sim::openloop::{
-    Config, FlowControl, Injection, LinkMode, OpenNet, Pattern, PointResult, Topology,
+    Config, FlowControl, Injection, LinkMode, OpenNet, PacketLength, Pattern, PointResult,
+    Topology, UpLinks, Warmup, WarmupMode,
 };
 
 /// Whether to search for the saturation rate.
@@ -85,9 +86,13 @@ pub struct OpenLoopArgs {
     /// Flits per virtual-channel buffer.
     #[arg(long, default_value_t = 8)]
     pub vc_depth: u32,
-    /// Flits per packet.
+    /// Flits per packet (the mean when --packet-length varies it).
     #[arg(long, default_value_t = 4)]
     pub packet_flits: u32,
+    /// Packet lengths: fixed (--packet-flits each), uniform (1 ..= 2L - 1)
+    /// or bimodal (1 or 2L - 1, half each), L the --packet-flits.
+    #[arg(long, value_enum, default_value = "fixed")]
+    pub packet_length: PacketLength,
     /// Cycles from a flit's arrival at a router to its earliest departure.
     #[arg(long, default_value_t = 1)]
     pub router_delay: u32,
@@ -103,9 +108,24 @@ pub struct OpenLoopArgs {
     /// Destination pattern.
     #[arg(long, short, value_enum, default_value = "uniform")]
     pub traffic: Pattern,
-    /// Warm-up cycles.
+    /// How a tree router picks among its up links (and parallel down
+    /// links): random, or adaptive (the most free credits downstream).
+    #[arg(long, value_enum, default_value = "random")]
+    pub up_links: UpLinks,
+    /// Warm-up cycles (the most, with --warmup-mode converge).
     #[arg(long, default_value_t = 1000)]
     pub warmup: u64,
+    /// How the warm-up ends: after --warmup cycles, or once the mean total
+    /// latency of successive windows settles.
+    #[arg(long, value_enum, default_value = "fixed")]
+    pub warmup_mode: WarmupMode,
+    /// Cycles per window of a converging warm-up.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
+    pub warmup_window: u64,
+    /// Relative change of the windowed mean latency under which a
+    /// converging warm-up ends.
+    #[arg(long, default_value_t = 0.05)]
+    pub warmup_tolerance: f64,
     /// Measurement cycles (packets created in them are measured).
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     pub measure: u64,
@@ -139,7 +159,7 @@ pub struct OpenLoopArgs {
 /// How the engine works, for the report.
 fn rules() -> Vec<String> {
     vec![
-        "input-queued routers, one terminal each (injection and ejection ports); per input port V virtual channels of --vc-depth flits; credit-based flow control, a credit returns over the channel's latency".into(),
+        "input-queued routers; a terminal injects at its router's port 0 and ejects at port 0 of its ejection router (the same router but on the butterfly, whose terminal i is input row i and output row i); per input port V virtual channels of --vc-depth flits; credit-based flow control, a credit returns over the channel's latency".into(),
         "a flit is ready --router-delay cycles after entering a buffer; each cycle a router routes ready heads, allocates output VCs (separable input-first, round robin) then the switch (separable input-first, round robin); a flit crossing onto a channel of latency l arrives l cycles later".into(),
         "wormhole: a head takes an idle output VC; virtual cut-through: only with room for the whole packet; a tail frees the VC".into(),
         "zero load: a packet crossing h channels is delivered (h + 1) D + sum l + L cycles after creation (D router delay, L flits)".into(),
@@ -195,12 +215,19 @@ fn setups(args: &OpenLoopArgs) -> Result<Vec<Setup>> {
                     vcs,
                     depth: args.vc_depth,
                     packet_flits: args.packet_flits,
+                    lengths: args.packet_length,
                     router_delay: args.router_delay,
                     flow: args.flow_control,
                     injection: args.injection,
                     pattern: args.traffic,
+                    up_links: args.up_links,
                     rate: args.rates[0],
                     phases,
+                    warmup: Warmup {
+                        mode: args.warmup_mode,
+                        window: args.warmup_window,
+                        tolerance: args.warmup_tolerance,
+                    },
                     watchdog: args.watchdog,
                     seed: args.seed,
                 };
@@ -258,6 +285,8 @@ fn point_report(s: &Setup, p: &PointResult, zero_load: f64) -> PointReport {
         offered: p.offered,
         accepted: p.accepted,
         drained: p.drained,
+        warmup_cycles: Some(p.warmup.cycles),
+        warmup: p.warmup.outcome,
         saturated: sweep::saturated(p, zero_load),
         measured: p.measured,
         delivered: p.delivered,
@@ -309,12 +338,17 @@ fn run_setup(args: &OpenLoopArgs, s: &Setup) -> Result<ConfigReport> {
         vcs: s.cfg.vcs,
         vc_depth: s.cfg.depth,
         packet_flits: s.cfg.packet_flits,
+        packet_length: s.cfg.lengths,
         router_delay: s.cfg.router_delay,
         flow_control: s.cfg.flow,
         injection: s.cfg.injection,
         traffic: s.cfg.pattern,
+        up_links: s.cfg.up_links,
         phases: PhaseCycles {
             warmup: s.cfg.phases.warmup,
+            warmup_mode: s.cfg.warmup.mode,
+            warmup_window: s.cfg.warmup.window,
+            warmup_tolerance: s.cfg.warmup.tolerance,
             measure: s.cfg.phases.measure,
             drain: s.cfg.phases.drain,
         },

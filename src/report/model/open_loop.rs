@@ -10,7 +10,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Header, Report};
-use crate::sim::openloop::{FlowControl, Injection, LinkMode, Pattern, Topology};
+use crate::sim::openloop::{
+    FlowControl, Injection, LinkMode, PacketLength, Pattern, Topology, UpLinks, WarmupMode,
+    WarmupOutcome,
+};
 
 /// The report of `fabric simulate open-loop`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -83,8 +86,12 @@ pub struct ConfigReport {
     pub vcs: u32,
     /// Flits per virtual channel.
     pub vc_depth: u32,
-    /// Flits per packet.
+    /// Flits per packet (the mean when the lengths vary).
     pub packet_flits: u32,
+    /// Fixed or varying packet lengths (fixed in reports written before
+    /// the choice existed).
+    #[serde(default)]
+    pub packet_length: PacketLength,
     /// Router delay in cycles.
     pub router_delay: u32,
     /// Wormhole or virtual cut-through.
@@ -93,6 +100,10 @@ pub struct ConfigReport {
     pub injection: Injection,
     /// The destination pattern.
     pub traffic: Pattern,
+    /// How a tree router picks among several output ports (random in
+    /// reports written before the choice existed).
+    #[serde(default)]
+    pub up_links: UpLinks,
     /// The cycles of the run's phases.
     pub phases: PhaseCycles,
     /// Analytic zero-load latency in cycles, averaged over the pattern.
@@ -106,10 +117,22 @@ pub struct ConfigReport {
 }
 
 /// Warm-up, measurement and the most drain cycles of a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PhaseCycles {
-    /// Cycles before measured packets are created.
+    /// Cycles before measured packets are created (the most, when the
+    /// warm-up converges).
     pub warmup: u64,
+    /// How the warm-up ends (fixed in reports written before the choice
+    /// existed).
+    #[serde(default)]
+    pub warmup_mode: WarmupMode,
+    /// Cycles per window of a converging warm-up.
+    #[serde(default)]
+    pub warmup_window: u64,
+    /// Relative change of the windowed mean latency under which a
+    /// converging warm-up ends.
+    #[serde(default)]
+    pub warmup_tolerance: f64,
     /// Cycles whose packets are measured.
     pub measure: u64,
     /// The most cycles to wait for the measured packets after.
@@ -157,6 +180,13 @@ pub struct PointReport {
     pub accepted: f64,
     /// Whether every measured packet was delivered within the drain.
     pub drained: bool,
+    /// The cycle the measurement started (absent in reports written
+    /// before it was recorded).
+    #[serde(default)]
+    pub warmup_cycles: Option<u64>,
+    /// Why the warm-up ended then.
+    #[serde(default)]
+    pub warmup: WarmupOutcome,
     /// Whether the rate meets the saturation criterion.
     pub saturated: bool,
     /// Measured packets.
@@ -220,6 +250,8 @@ struct PointRow<'a> {
     flow_control: FlowControl,
     injection: Injection,
     traffic: Pattern,
+    up_links: UpLinks,
+    packet_length: PacketLength,
     terminals: u32,
     zero_load_latency: f64,
     channel_load_bound: f64,
@@ -227,6 +259,8 @@ struct PointRow<'a> {
     offered: f64,
     accepted: f64,
     drained: bool,
+    warmup_cycles: Option<u64>,
+    warmup: WarmupOutcome,
     saturated: bool,
     measured: u64,
     delivered: u64,
@@ -256,6 +290,8 @@ impl<'a> PointRow<'a> {
             flow_control: c.flow_control,
             injection: c.injection,
             traffic: c.traffic,
+            up_links: c.up_links,
+            packet_length: c.packet_length,
             terminals: c.terminals,
             zero_load_latency: c.zero_load_latency,
             channel_load_bound: c.channel_load_bound,
@@ -263,6 +299,8 @@ impl<'a> PointRow<'a> {
             offered: p.offered,
             accepted: p.accepted,
             drained: p.drained,
+            warmup_cycles: p.warmup_cycles,
+            warmup: p.warmup,
             saturated: p.saturated,
             measured: p.measured,
             delivered: p.delivered,

@@ -20,9 +20,12 @@ use std::collections::VecDeque;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::length::PacketLength;
 use super::net::OpenNet;
+use super::routing::UpLinks;
 use super::routing::EJECT;
 use super::traffic::{Destinations, Pattern};
+use super::warmup::{Tracker, Warmup, WarmupEnd, WarmupMode};
 use super::{FlowControl, Injection, OpenLoopError};
 
 const NONE: u32 = u32::MAX;
@@ -46,8 +49,10 @@ pub struct Config {
     pub vcs: u32,
     /// Flits per virtual channel buffer.
     pub depth: u32,
-    /// Flits per packet.
+    /// Flits per packet, the mean when the lengths vary.
     pub packet_flits: u32,
+    /// Fixed or varying packet lengths.
+    pub lengths: PacketLength,
     /// Cycles from a flit's arrival in a buffer to its earliest departure.
     pub router_delay: u32,
     /// Wormhole or virtual cut-through.
@@ -56,10 +61,14 @@ pub struct Config {
     pub injection: Injection,
     /// Where packets go.
     pub pattern: Pattern,
+    /// How a head picks among several output ports.
+    pub up_links: UpLinks,
     /// Offered rate, flits per terminal per cycle.
     pub rate: f64,
-    /// The phases.
+    /// The phases (`warmup` the most cycles when the warm-up converges).
     pub phases: Phases,
+    /// How the warm-up ends.
+    pub warmup: Warmup,
     /// Cycles without a flit moving, flits in flight, before a deadlock is
     /// reported.
     pub watchdog: u64,
@@ -82,16 +91,26 @@ impl Config {
         if self.depth == 0 || self.packet_flits == 0 || self.router_delay == 0 {
             return bad("--vc-depth, --packet-flits and --router-delay must be at least 1".into());
         }
-        if self.flow == FlowControl::VirtualCutThrough && self.depth < self.packet_flits {
+        let longest = self.lengths.longest(self.packet_flits);
+        if self.flow == FlowControl::VirtualCutThrough && self.depth < longest {
             return bad(format!(
-                "virtual cut-through needs --vc-depth ({}) >= --packet-flits ({})",
-                self.depth, self.packet_flits
+                "virtual cut-through needs --vc-depth ({}) >= the longest packet ({longest} flits)",
+                self.depth
             ));
         }
         if !(self.rate > 0.0 && self.rate <= 1.0) {
             return bad(format!(
                 "offered rate {} outside (0, 1] flits/terminal/cycle",
                 self.rate
+            ));
+        }
+        let w = self.warmup;
+        if w.mode == WarmupMode::Converge
+            && (w.window == 0 || !(w.tolerance >= 0.0 && w.tolerance.is_finite()))
+        {
+            return bad(format!(
+                "a converging warm-up needs a window of at least 1 cycle and a tolerance >= 0; got {} and {}",
+                w.window, w.tolerance
             ));
         }
         if self.phases.measure == 0 || self.watchdog == 0 {
@@ -143,6 +162,8 @@ pub struct PointResult {
     pub accepted: f64,
     /// Whether every measured packet was delivered within the drain.
     pub drained: bool,
+    /// When and why the warm-up ended.
+    pub warmup: WarmupEnd,
     /// Packets created during the measurement.
     pub measured: u64,
     /// Of them, delivered.
@@ -173,6 +194,8 @@ pub struct Sample {
     pub dst: u32,
     /// Cycles from its head entering the network to its tail delivered.
     pub network: u64,
+    /// Its length in flits.
+    pub flits: u32,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -197,6 +220,7 @@ struct Packet {
     measured: bool,
     ejected: u32,
     hops: u32,
+    flits: u32,
 }
 
 /// `x mod m` for `x < 2 m`.
@@ -319,6 +343,7 @@ struct Sim<'a> {
     hop_sum: u64,
     measured: u64,
     outstanding: u64,
+    warm: Tracker,
 }
 
 /// Run `cfg` on `net`: warm-up, measurement, then drain until every
@@ -326,14 +351,14 @@ struct Sim<'a> {
 pub fn simulate(net: &OpenNet, cfg: &Config) -> Result<PointResult, OpenLoopError> {
     cfg.check(net)?;
     let mut s = Sim::new(net, cfg)?;
-    let (w, m) = (cfg.phases.warmup, cfg.phases.measure);
-    let end = w + m + cfg.phases.drain;
+    let m = cfg.phases.measure;
     let mut t = 0u64;
     let drained = loop {
-        if t >= w + m && s.outstanding == 0 {
+        let measured_end = s.warm.start().saturating_add(m);
+        if t >= measured_end && s.outstanding == 0 {
             break true;
         }
-        if t >= end {
+        if t >= measured_end.saturating_add(cfg.phases.drain) {
             break false;
         }
         s.cycle(t);
@@ -345,6 +370,7 @@ pub fn simulate(net: &OpenNet, cfg: &Config) -> Result<PointResult, OpenLoopErro
                 in_flight,
             });
         }
+        s.warm.after(t);
         t += 1;
     };
     if drained {
@@ -361,6 +387,7 @@ pub fn simulate(net: &OpenNet, cfg: &Config) -> Result<PointResult, OpenLoopErro
         offered: s.window_created as f64 / per,
         accepted: s.window_ejected as f64 / per,
         drained,
+        warmup: s.warm.end().expect("the measurement ran after the warm-up"),
         measured: s.measured,
         delivered,
         network: Latency::of(&mut s.net_lat),
@@ -451,13 +478,14 @@ impl<'a> Sim<'a> {
             hop_sum: 0,
             measured: 0,
             outstanding: 0,
+            warm: Tracker::new(cfg.warmup, cfg.phases.warmup),
             p,
         })
     }
 
     fn in_window(&self, t: u64) -> bool {
-        let w = self.cfg.phases.warmup;
-        t >= w && t < w + self.cfg.phases.measure
+        let w = self.warm.start();
+        t >= w && t < w.saturating_add(self.cfg.phases.measure)
     }
 
     fn cycle(&mut self, t: u64) {

@@ -1,7 +1,9 @@
 //! The network an open-loop run routes over: routers `0 .. R`, terminal `t`
-//! attached to router `t` (the processors come first in every network the
-//! project lays out), and two directed channels per link, each with the
-//! length of its wire and a latency in cycles.
+//! injecting at router `t` (the processors come first, renumbered so where
+//! a layout lists them last) and ejecting at router [`Graph::eject`]`[t]`
+//! (router `t` itself but on the butterfly, whose terminal `t` is input
+//! row `t` and output row `t`), and two directed channels per link, each
+//! with the length of its wire and a latency in cycles.
 
 use serde::Serialize;
 
@@ -32,15 +34,28 @@ pub enum Topology {
     FatTree,
     /// The butterfly fat-tree of `n` processors, up*/down*.
     ButterflyFatTree,
+    /// The butterfly `B(lg n)` of `n` rows: terminal `i` injects at input
+    /// row `i` (level 0) and ejects at output row `i` (level `lg n`);
+    /// destination-tag routing.
+    Butterfly,
+    /// The fat-pyramid of `n` processors (a power of 4): up*/down* over its
+    /// tree links (the meshes at every level carry no traffic).
+    FatPyramid,
+    /// Bay and Bilardi's pruned butterfly of `n` leaves (a power of 4):
+    /// up*/down*, the way down unique.
+    PrunedButterfly,
 }
 
 impl Topology {
     /// Every topology.
-    pub const ALL: [Topology; 4] = [
+    pub const ALL: [Topology; 7] = [
         Topology::Mesh,
         Topology::Torus,
         Topology::FatTree,
         Topology::ButterflyFatTree,
+        Topology::Butterfly,
+        Topology::FatPyramid,
+        Topology::PrunedButterfly,
     ];
 
     /// The layout family that lays it out.
@@ -50,6 +65,9 @@ impl Topology {
             Topology::Torus => LayoutKind::Torus,
             Topology::FatTree => LayoutKind::FatTree,
             Topology::ButterflyFatTree => LayoutKind::ButterflyFatTree,
+            Topology::Butterfly => LayoutKind::Butterfly,
+            Topology::FatPyramid => LayoutKind::FatPyramid,
+            Topology::PrunedButterfly => LayoutKind::PrunedButterfly,
         }
     }
 
@@ -59,15 +77,20 @@ impl Topology {
     }
 
     /// The layout size of the network of `terminals` terminals: the side
-    /// of a mesh or torus (`terminals` a square), the processors of a tree;
-    /// `None` when no such network exists.
+    /// of a mesh or torus (`terminals` a square), the rows of a butterfly,
+    /// the processors of a tree; `None` when no such network exists (the
+    /// layout refuses other sizes).
     pub fn layout_size(self, terminals: u64) -> Option<u64> {
         match self {
             Topology::Mesh | Topology::Torus => {
                 let k = (terminals as f64).sqrt().round() as u64;
                 (k * k == terminals).then_some(k)
             }
-            Topology::FatTree | Topology::ButterflyFatTree => Some(terminals),
+            Topology::FatTree
+            | Topology::ButterflyFatTree
+            | Topology::Butterfly
+            | Topology::FatPyramid
+            | Topology::PrunedButterfly => Some(terminals),
         }
     }
 }
@@ -114,8 +137,11 @@ pub struct Channel {
 pub struct Graph {
     /// Routers.
     pub routers: u32,
-    /// Terminals, attached to routers `0 .. terminals`.
+    /// Terminals, injecting at routers `0 .. terminals`.
     pub terminals: u32,
+    /// The router each terminal ejects at (its injection router but on the
+    /// butterfly).
+    pub eject: Vec<u32>,
     /// The channels; link `l` of the network is channels `2 l` (its first
     /// end to its second) and `2 l + 1`.
     pub channels: Vec<Channel>,
@@ -167,6 +193,7 @@ impl Graph {
         Graph {
             routers,
             terminals,
+            eject: (0..terminals).collect(),
             channels,
             out_start,
             out,

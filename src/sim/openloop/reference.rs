@@ -11,8 +11,9 @@ use rand_chacha::ChaCha8Rng;
 
 use super::engine::{Config, Latency, PointResult, Sample};
 use super::net::OpenNet;
-use super::routing::{route_key, EJECT};
+use super::routing::{route_key, Choice, Step, EJECT};
 use super::traffic::Destinations;
+use super::warmup::{Tracker, WarmupEnd, WarmupOutcome};
 use super::{FlowControl, Injection};
 
 #[derive(Clone, Copy, PartialEq)]
@@ -43,8 +44,8 @@ enum Ev {
 }
 
 /// A packet: source, destination, created, entered, measured, flits
-/// ejected, channels crossed.
-type Pk = (u32, u32, u64, u64, bool, u32, u32);
+/// ejected, channels crossed, length.
+type Pk = (u32, u32, u64, u64, bool, u32, u32, u32);
 
 struct Model<'a> {
     net: &'a OpenNet,
@@ -66,19 +67,21 @@ struct Model<'a> {
     hop_sum: u64,
     net_lat: Vec<u64>,
     tot_lat: Vec<u64>,
+    warm: Tracker,
 }
 
 /// Run `cfg` on `net` the slow way.
 pub fn reference(net: &OpenNet, cfg: &Config) -> PointResult {
     let mut m = Model::new(net, cfg);
-    let (w, ms) = (cfg.phases.warmup, cfg.phases.measure);
+    let ms = cfg.phases.measure;
     let mut t = 0;
     loop {
-        if t >= w + ms && m.outstanding == 0 {
+        let w = m.warm.start();
+        if t >= w.saturating_add(ms) && m.outstanding == 0 {
             m.res.drained = true;
             break;
         }
-        if t >= w + ms + cfg.phases.drain {
+        if t >= w.saturating_add(ms + cfg.phases.drain) {
             break;
         }
         m.arrivals(t);
@@ -87,8 +90,10 @@ pub fn reference(net: &OpenNet, cfg: &Config) -> PointResult {
             m.allocate_vcs(r, t);
             m.allocate_switch(r, t);
         }
+        m.warm.after(t);
         t += 1;
     }
+    m.res.warmup = m.warm.end().unwrap();
     let per = (ms * net.graph.terminals as u64) as f64;
     let mut res = m.res;
     res.offered = m.created as f64 / per;
@@ -151,6 +156,11 @@ impl<'a> Model<'a> {
                 offered: 0.0,
                 accepted: 0.0,
                 drained: false,
+                // Set when the run ends.
+                warmup: WarmupEnd {
+                    cycles: 0,
+                    outcome: WarmupOutcome::Fixed,
+                },
                 measured: 0,
                 delivered: 0,
                 network: Latency::default(),
@@ -167,12 +177,13 @@ impl<'a> Model<'a> {
             hop_sum: 0,
             net_lat: Vec::new(),
             tot_lat: Vec::new(),
+            warm: Tracker::new(cfg.warmup, cfg.phases.warmup),
         }
     }
 
     fn window(&self, t: u64) -> bool {
-        let w = self.cfg.phases.warmup;
-        t >= w && t < w + self.cfg.phases.measure
+        let w = self.warm.start();
+        t >= w && t < w.saturating_add(self.cfg.phases.measure)
     }
 
     /// Events due now, in the order they were sent.
@@ -213,13 +224,14 @@ impl<'a> Model<'a> {
             };
             if create {
                 let dst = self.dests.draw(src as u32, &mut self.rng);
+                let flits = self.cfg.lengths.draw(l, &mut self.rng);
                 self.queues[src].push_back(self.pk.len() as u32);
                 let w = self.window(t);
-                self.pk.push((src as u32, dst, t, 0, w, 0, 0));
+                self.pk.push((src as u32, dst, t, 0, w, 0, 0, flits));
                 if w {
                     self.res.measured += 1;
                     self.outstanding += 1;
-                    self.created += l as u64;
+                    self.created += flits as u64;
                 }
             }
             let Some(&pkt) = self.queues[src].front() else {
@@ -245,7 +257,7 @@ impl<'a> Model<'a> {
             }
             inj[c as usize].q.push_back((pkt, self.seq[src], t + d));
             self.seq[src] += 1;
-            if self.seq[src] == l {
+            if self.seq[src] == self.pk[pkt as usize].7 {
                 self.queues[src].pop_front();
                 self.seq[src] = 0;
                 self.svc[src] = None;
@@ -254,7 +266,7 @@ impl<'a> Model<'a> {
     }
 
     fn allocate_vcs(&mut self, r: u32, t: u64) {
-        let (v, l) = (self.cfg.vcs, self.cfg.packet_flits);
+        let v = self.cfg.vcs;
         let ro = &mut self.routers[r as usize];
         let ni = ro.ivc.len() as u32;
         let locals = ni * v;
@@ -271,8 +283,17 @@ impl<'a> Model<'a> {
                 assert_eq!(s, 0);
                 if iv.route.is_none() {
                     let dst = self.pk[pkt as usize].1;
-                    let key = route_key(self.cfg.seed, pkt, r);
-                    let (port, st) = self.net.routing.route(r, dst, v, &mut Vec::new(), key);
+                    let credits = &ro.credits;
+                    let choice = Choice {
+                        key: route_key(self.cfg.seed, pkt, r),
+                        up_links: self.cfg.up_links,
+                        free: |p: u32, st: Step| -> u32 {
+                            (st.vc_lo..st.vc_hi)
+                                .map(|c| credits[p as usize][c as usize])
+                                .sum()
+                        },
+                    };
+                    let (port, st) = self.net.routing.route(r, dst, v, &mut Vec::new(), choice);
                     iv.route = Some((port, st.vc_lo, st.vc_hi));
                 }
                 let (port, lo, hi) = iv.route.unwrap();
@@ -286,7 +307,7 @@ impl<'a> Model<'a> {
                     .find(|&c| {
                         !ro.busy[port as usize][c as usize]
                             && (self.cfg.flow == FlowControl::Wormhole
-                                || ro.credits[port as usize][c as usize] >= l)
+                                || ro.credits[port as usize][c as usize] >= self.pk[pkt as usize].7)
                     });
                 if let Some(c) = cand {
                     reqs.push((p, vc, port, c));
@@ -353,7 +374,7 @@ impl<'a> Model<'a> {
 
     fn traverse(&mut self, r: u32, p: u32, vc: u32, o: u32, t: u64) {
         let g = &self.net.graph;
-        let (v, l) = (self.cfg.vcs, self.cfg.packet_flits);
+        let v = self.cfg.vcs;
         let window = self.window(t);
         let ro = &mut self.routers[r as usize];
         let ni = ro.ivc.len() as u32;
@@ -362,7 +383,7 @@ impl<'a> Model<'a> {
         let iv = &mut ro.ivc[p as usize][vc as usize];
         let (pkt, s, _) = iv.q.pop_front().unwrap();
         let out = iv.out.unwrap();
-        let tail = s + 1 == l;
+        let tail = s + 1 == self.pk[pkt as usize].7;
         if tail {
             iv.out = None;
             iv.route = None;
@@ -382,13 +403,17 @@ impl<'a> Model<'a> {
                 let e = &mut self.pk[pkt as usize];
                 assert_eq!(e.5, s);
                 e.5 += 1;
-                if e.5 == l && e.4 {
+                if e.5 == e.7 {
+                    self.warm.delivered(t + 1 - e.2);
+                }
+                if e.5 == e.7 && e.4 {
                     self.net_lat.push(t + 1 - e.3);
                     self.tot_lat.push(t + 1 - e.2);
                     self.res.samples.push(Sample {
                         src: e.0,
                         dst: e.1,
                         network: t + 1 - e.3,
+                        flits: e.7,
                     });
                     self.hop_sum += e.6 as u64;
                     self.outstanding -= 1;

@@ -7,15 +7,48 @@
 //!   the lower half of the virtual channels while the rest of the way in
 //!   the current dimension crosses the dateline (the wrap link), the upper
 //!   half once it does not.
-//! - Trees: up*/down*: up by a random up link until the router's subtree
-//!   holds the destination, then down by the unique child holding it (a
-//!   random one of parallel links to it); every virtual channel.
+//! - Trees (the fat-tree, the butterfly fat-tree, the fat-pyramid's tree
+//!   links and the pruned butterfly): up*/down*: up by an up link (chosen
+//!   per [`UpLinks`]) until the router's subtree holds the destination,
+//!   then down by the unique child holding it (one of parallel links to
+//!   it, chosen the same way); every virtual channel. Links within a level
+//!   (the fat-pyramid's meshes) are never taken.
+//! - Butterfly: destination tag: at level `l` of row `c`, the straight
+//!   link when bit `l` of `c` is bit `l` of the destination, the cross link
+//!   otherwise; at level `lg N` the row is the destination's, which ejects
+//!   there; every virtual channel.
 
 use super::graph::{Graph, Topology};
 use super::OpenLoopError;
 use crate::layout::metrics::Delay;
-use crate::network::Network;
+use crate::network::{LinkId, Network, NodeId};
 use crate::sim::bft::LinkTree;
+
+/// How a head chooses among several output ports (the up links of a tree
+/// router, or parallel links down to one child).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum UpLinks {
+    /// Uniformly at random (a hash of the seed, the packet and the router).
+    #[default]
+    Random,
+    /// The port whose downstream buffer has the most free slots (credits
+    /// over the virtual channels the head may use); ties by the same
+    /// seeded hash.
+    Adaptive,
+}
 
 /// The output port of the ejection to the router's terminal.
 pub const EJECT: u32 = 0;
@@ -41,6 +74,19 @@ pub enum Routing {
     Torus(Grid),
     /// Up*/down* on a tree.
     UpDown(Tree),
+    /// Destination tag on the butterfly.
+    Butterfly(Fly),
+}
+
+/// A butterfly `B(n)` of `rows = 2^n` rows: router `l rows + c` is node
+/// `<l, c>`; the output ports of its straight and cross links to level
+/// `l + 1`.
+#[derive(Clone, Debug)]
+pub struct Fly {
+    n: u32,
+    rows: u32,
+    straight: Vec<u32>,
+    cross: Vec<u32>,
 }
 
 /// A `k x k` grid: router `x + k y`, and the output port towards each
@@ -59,6 +105,18 @@ pub struct Tree {
     hi: Vec<u32>,
     up: Vec<Vec<u32>>,
     down: Vec<Vec<(u32, u32)>>,
+}
+
+/// How [`Routing::route`] picks among several ports.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice<F> {
+    /// The routing key ([`route_key`]).
+    pub key: u64,
+    /// Random or adaptive.
+    pub up_links: UpLinks,
+    /// Free slots behind output port `p` for a head allowed `step`'s
+    /// virtual channels (read only when adaptive).
+    pub free: F,
 }
 
 /// What a routing step allows.
@@ -81,9 +139,11 @@ impl Routing {
         Ok(match topology {
             Topology::Mesh => Routing::Mesh(Grid::new(size as u32, graph, false)?),
             Topology::Torus => Routing::Torus(Grid::new(size as u32, graph, true)?),
-            Topology::FatTree | Topology::ButterflyFatTree => {
-                Routing::UpDown(Tree::new(net, graph)?)
-            }
+            Topology::FatTree
+            | Topology::ButterflyFatTree
+            | Topology::FatPyramid
+            | Topology::PrunedButterfly => Routing::UpDown(Tree::new(net, graph)?),
+            Topology::Butterfly => Routing::Butterfly(Fly::new(size, graph)?),
         })
     }
 
@@ -104,7 +164,11 @@ impl Routing {
             vc_lo: 0,
             vc_hi: vcs,
         };
-        if r == dst {
+        let here = match self {
+            Routing::Butterfly(f) => f.rows * f.n + dst,
+            _ => dst,
+        };
+        if r == here {
             ports.push(EJECT);
             return all;
         }
@@ -133,19 +197,37 @@ impl Routing {
                 t.ports(r, dst, ports);
                 all
             }
+            Routing::Butterfly(f) => {
+                ports.push(f.port(r, dst));
+                all
+            }
         }
     }
 
     /// Route one head: the chosen port and the allowed virtual channels.
-    /// A choice among several ports is drawn from `key` (a hash of the run's
-    /// seed, the packet and the router), so it does not depend on the order
-    /// in which heads are routed.
-    pub fn route(&self, r: u32, dst: u32, vcs: u32, ports: &mut Vec<u32>, key: u64) -> (u32, Step) {
+    /// A choice among several ports follows `choice.up_links`: drawn from
+    /// `choice.key` (a hash of the run's seed, the packet and the router, so
+    /// it does not depend on the order in which heads are routed), or the
+    /// port with the most `choice.free(port, step)` slots, ties drawn from
+    /// the key among them.
+    pub fn route<F: Fn(u32, Step) -> u32>(
+        &self,
+        r: u32,
+        dst: u32,
+        vcs: u32,
+        ports: &mut Vec<u32>,
+        choice: Choice<F>,
+    ) -> (u32, Step) {
         let step = self.options(r, dst, vcs, ports);
+        if ports.len() > 1 && choice.up_links == UpLinks::Adaptive {
+            let free = &choice.free;
+            let best = ports.iter().map(|&p| free(p, step)).max().unwrap_or(0);
+            ports.retain(|&p| free(p, step) == best);
+        }
         let port = if ports.len() == 1 {
             ports[0]
         } else {
-            ports[(mix(key) % ports.len() as u64) as usize]
+            ports[(mix(choice.key) % ports.len() as u64) as usize]
         };
         (port, step)
     }
@@ -211,13 +293,72 @@ impl Grid {
     }
 }
 
+impl Fly {
+    fn new(rows: u64, graph: &Graph) -> Result<Fly, OpenLoopError> {
+        let (n, rows) = (rows.trailing_zeros(), rows as u32);
+        let port_to = |r: u32, to: u32| {
+            graph
+                .outs(r)
+                .iter()
+                .position(|&c| graph.channels[c as usize].to == to)
+                .map(|p| p as u32 + 1)
+                .ok_or_else(|| {
+                    OpenLoopError::Network(format!("butterfly router {r} has no link to {to}"))
+                })
+        };
+        let (mut straight, mut cross) = (Vec::new(), Vec::new());
+        for r in 0..n * rows {
+            let (l, c) = (r / rows, r % rows);
+            straight.push(port_to(r, (l + 1) * rows + c)?);
+            cross.push(port_to(r, (l + 1) * rows + (c ^ (1 << l)))?);
+        }
+        Ok(Fly {
+            n,
+            rows,
+            straight,
+            cross,
+        })
+    }
+
+    /// The port at router `r` (level below `n`) towards output row `dst`.
+    fn port(&self, r: u32, dst: u32) -> u32 {
+        let (l, c) = (r / self.rows, r % self.rows);
+        assert!(l < self.n, "a packet for row {dst} reached output row {c}");
+        if (c ^ dst) >> l & 1 == 0 {
+            self.straight[r as usize]
+        } else {
+            self.cross[r as usize]
+        }
+    }
+}
+
+/// The links of `net` between adjacent levels as a network of their own,
+/// and each one's id in `net`.
+fn tree_links(net: &Network) -> (Network, Vec<u32>) {
+    let mut tree = Network::with_nodes(&net.name, net.node_count());
+    for v in 0..net.node_count() as u32 {
+        tree.set_node(NodeId(v), net.node(NodeId(v)));
+    }
+    let mut ids = Vec::new();
+    for l in 0..net.link_count() as u32 {
+        let (a, b) = net.link(LinkId(l));
+        if net.node(a).level.abs_diff(net.node(b).level) == 1 {
+            tree.add_link(a, b);
+            ids.push(l);
+        }
+    }
+    (tree, ids)
+}
+
 impl Tree {
     fn new(net: &Network, graph: &Graph) -> Result<Tree, OpenLoopError> {
-        let t = LinkTree::new(net, None, &Delay::Unit)
+        let (tree, ids) = tree_links(net);
+        let t = LinkTree::new(&tree, None, &Delay::Unit)
             .map_err(|e| OpenLoopError::Network(e.to_string()))?;
         let routers = t.node_count();
         // Channel 2 l runs from link l's first end to its second.
         let port_of = |link: u32, from: u32| -> u32 {
+            let link = ids[link as usize];
             let c = if graph.channels[2 * link as usize].from == from {
                 2 * link
             } else {

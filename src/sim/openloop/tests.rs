@@ -8,16 +8,19 @@ fn config(vcs: u32, rate: f64, pattern: Pattern) -> Config {
         vcs,
         depth: 8,
         packet_flits: 4,
+        lengths: PacketLength::Fixed,
         router_delay: 1,
         flow: FlowControl::Wormhole,
         injection: Injection::Bernoulli,
         pattern,
+        up_links: UpLinks::Random,
         rate,
         phases: Phases {
             warmup: 200,
             measure: 3000,
             drain: 20000,
         },
+        warmup: Warmup::FIXED,
         watchdog: 2000,
         seed: 7,
     }
@@ -29,6 +32,9 @@ fn nets(links: LinkMode) -> Vec<OpenNet> {
         (Topology::Torus, 4),
         (Topology::FatTree, 16),
         (Topology::ButterflyFatTree, 16),
+        (Topology::Butterfly, 16),
+        (Topology::FatPyramid, 16),
+        (Topology::PrunedButterfly, 16),
     ]
     .into_iter()
     .map(|(t, n)| OpenNet::build(t, n, links, &Delay::Linear).unwrap())
@@ -62,7 +68,10 @@ fn zero_load_latency_is_the_analytic_value() {
             // Deterministic routes at zero load: no packet beats its path.
             for s in &p.samples {
                 let z = zero_load_pair(&net, &cfg, s.src, s.dst);
-                if matches!(net.topology, Topology::Mesh | Topology::Torus) {
+                if matches!(
+                    net.topology,
+                    Topology::Mesh | Topology::Torus | Topology::Butterfly
+                ) {
                     assert!(s.network as f64 >= z, "{s:?} below {z}");
                 }
             }
@@ -94,7 +103,7 @@ fn accepted_equals_offered_below_saturation() {
         assert!(p.drained);
         assert_eq!(p.delivered, p.measured);
         // Flits offered in the window: a binomial count; 4 sigma.
-        let flits = p.offered * (16 * cfg.phases.measure) as f64;
+        let flits = p.offered * (u64::from(net.graph.terminals) * cfg.phases.measure) as f64;
         let sigma = (flits * cfg.packet_flits as f64).sqrt() / flits;
         let rel = (p.accepted - p.offered).abs() / p.offered;
         assert!(
@@ -168,7 +177,7 @@ fn the_engine_matches_the_slow_reference_on_random_configs() {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(34);
     let mut compared = 0;
-    while compared < 40 {
+    while compared < 60 {
         let (topology, size) = [
             (Topology::Mesh, 3),
             (Topology::Mesh, 4),
@@ -176,7 +185,10 @@ fn the_engine_matches_the_slow_reference_on_random_configs() {
             (Topology::Torus, 4),
             (Topology::FatTree, 16),
             (Topology::ButterflyFatTree, 16),
-        ][rng.gen_range(0..6)];
+            (Topology::Butterfly, 8),
+            (Topology::FatPyramid, 16),
+            (Topology::PrunedButterfly, 16),
+        ][rng.gen_range(0..9)];
         let links = [LinkMode::Unit, LinkMode::Layout][rng.gen_range(0..2)];
         let net = OpenNet::build(topology, size, links, &Delay::SquareRoot).unwrap();
         let mut cfg = config(
@@ -189,6 +201,15 @@ fn the_engine_matches_the_slow_reference_on_random_configs() {
         cfg.router_delay = rng.gen_range(1..=3);
         cfg.flow = [FlowControl::Wormhole, FlowControl::VirtualCutThrough][rng.gen_range(0..2)];
         cfg.injection = [Injection::Bernoulli, Injection::Periodic][rng.gen_range(0..2)];
+        cfg.up_links = [UpLinks::Random, UpLinks::Adaptive][rng.gen_range(0..2)];
+        cfg.lengths = PacketLength::ALL[rng.gen_range(0..3)];
+        if rng.gen_bool(0.5) {
+            cfg.warmup = Warmup {
+                mode: WarmupMode::Converge,
+                window: rng.gen_range(10..40),
+                tolerance: 0.2,
+            };
+        }
         cfg.phases = Phases {
             warmup: 50,
             measure: 200,

@@ -3,7 +3,7 @@
 //! the winners.
 
 use super::{wrap, Event, Flit, Sim, EJECT_VC, NONE};
-use crate::sim::openloop::routing::route_key;
+use crate::sim::openloop::routing::{route_key, Choice, Step};
 use crate::sim::openloop::FlowControl;
 
 impl Sim<'_> {
@@ -16,7 +16,6 @@ impl Sim<'_> {
         let (ib, ie) = (self.p.in_base[r as usize], self.p.in_base[r as usize + 1]);
         let local_ivcs = (ie - ib) * v;
         let ob = self.p.out_base[r as usize];
-        let l = self.cfg.packet_flits;
         let mut list = std::mem::take(&mut self.va_list[r as usize]);
         if list.is_empty() {
             self.va_list[r as usize] = list;
@@ -36,18 +35,24 @@ impl Sim<'_> {
             debug_assert_eq!(f.seq, 0, "an unallocated VC's front flit is a head");
             if self.iroute[gi] == NONE {
                 let dst = self.packets[f.pkt as usize].dst;
-                let (port, step) = self.net.routing.route(
-                    r,
-                    dst,
-                    v,
-                    &mut self.ports,
-                    route_key(self.cfg.seed, f.pkt, r),
-                );
+                let ocred = &self.ocred;
+                let choice = Choice {
+                    key: route_key(self.cfg.seed, f.pkt, r),
+                    up_links: self.cfg.up_links,
+                    free: |p: u32, st: Step| -> u32 {
+                        let base = ((ob + p) * v) as usize;
+                        ocred[base + st.vc_lo as usize..base + st.vc_hi as usize]
+                            .iter()
+                            .sum()
+                    },
+                };
+                let (port, step) = self.net.routing.route(r, dst, v, &mut self.ports, choice);
                 self.iroute[gi] = port;
                 self.ivc_lo[gi] = step.vc_lo;
                 self.ivc_hi[gi] = step.vc_hi;
             }
             let port = self.iroute[gi];
+            let l = self.packets[f.pkt as usize].flits;
             if port == super::EJECT {
                 self.iovc[gi] = EJECT_VC;
                 self.sa_mask[(g / v) as usize] |= 1 << (g % v);
@@ -173,8 +178,7 @@ impl Sim<'_> {
                 Event::Credit { ovc },
             );
         }
-        let l = self.cfg.packet_flits;
-        let tail = f.seq + 1 == l;
+        let tail = f.seq + 1 == self.packets[f.pkt as usize].flits;
         let ov = self.iovc[g as usize];
         if ov == EJECT_VC {
             self.eject(f, t);
@@ -217,13 +221,16 @@ impl Sim<'_> {
         if self.in_window(t) {
             self.window_ejected += 1;
         }
-        let l = self.cfg.packet_flits;
         let p = &mut self.packets[f.pkt as usize];
+        let l = p.flits;
         assert_eq!(
             p.ejected, f.seq,
             "flits of a packet are delivered once, in order"
         );
         p.ejected += 1;
+        if p.ejected == l {
+            self.warm.delivered(t + 1 - p.created);
+        }
         if p.ejected == l && p.measured {
             let done = t + 1;
             self.net_lat.push(done - p.entered);
@@ -231,6 +238,7 @@ impl Sim<'_> {
                 src: p.src,
                 dst: p.dst,
                 network: done - p.entered,
+                flits: l,
             });
             self.tot_lat.push(done - p.created);
             self.hop_sum += p.hops as u64;

@@ -26,6 +26,7 @@ impl Sim<'_> {
             };
             if create {
                 let dst = self.dests.draw(src, &mut self.rng);
+                let flits = self.cfg.lengths.draw(l, &mut self.rng);
                 self.queues[s].push_back(self.packets.len() as u32);
                 self.packets.push(Packet {
                     src,
@@ -35,11 +36,12 @@ impl Sim<'_> {
                     measured: window,
                     ejected: 0,
                     hops: 0,
+                    flits,
                 });
                 if window {
                     self.measured += 1;
                     self.outstanding += 1;
-                    self.window_created += l as u64;
+                    self.window_created += u64::from(flits);
                 }
             }
             let Some(&pkt) = self.queues[s].front() else {
@@ -74,7 +76,7 @@ impl Sim<'_> {
             );
             self.router_flits[s] += 1;
             self.last_move = t;
-            if seq + 1 == l {
+            if seq + 1 == self.packets[pkt as usize].flits {
                 self.queues[s].pop_front();
                 self.src_seq[s] = 0;
                 self.src_vc[s] = NONE;
