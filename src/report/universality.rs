@@ -29,7 +29,7 @@ fn shape(quantity: String, value: f64, source: &str) -> Claim {
     }
 }
 
-/// The rules followed where the thesis (or the spec note) leaves a choice.
+/// The rules followed where the thesis leaves a choice.
 fn rules(s: &Setting) -> Vec<String> {
     let mut r = vec![
         "competitor: the densest mesh of its area; one message each way across every unit of \
@@ -38,7 +38,7 @@ fn rules(s: &Setting) -> Vec<String> {
         "recursive bisection: cut across the longest side, x first on ties; leaves in that order"
             .to_string(),
         "load of a channel: messages crossing its piece's boundary one way (up = down)".to_string(),
-        "delta(lambda, n): O() shapes of spec note section 3.6 in bit-times, no constants; \
+        "delta(lambda, n): O() shapes of the routing delays of thesis chapter 3 in bit-times, no constants; \
          delta(x) = delta(x, 2^x)"
             .to_string(),
     ];

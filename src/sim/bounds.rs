@@ -1,5 +1,5 @@
 //! The bound each fat-tree simulation's cycles are held against (thesis
-//! chapter 3; spec note `003-thesis-part1` section 3), as a number, and
+//! chapter 3), as a number, and
 //! whether it held.
 //!
 //! Two kinds of claim:

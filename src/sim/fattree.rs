@@ -4,7 +4,7 @@
 //! concentrators. Messages follow their unique tree path; `cap[K]` is the
 //! root's external channel (to the sink of Theorem 8).
 //!
-//! A delivery cycle runs in stages (spec note §3.1): the up channels level
+//! A delivery cycle runs in stages: the up channels level
 //! by level from the processors, then the down channels from the root. At
 //! each channel the surviving arrivals compete under the [`Policy`]. Each
 //! stage keeps its list of messages ordered by channel, and within a

@@ -1,5 +1,4 @@
-//! Routing simulation over laid-out fabrics (thesis chapter 3; spec note
-//! `003-thesis-part1` section 3).
+//! Routing simulation over laid-out fabrics (thesis chapter 3).
 //!
 //! The core is shared by every network simulator:
 //! - a message set ([`Message`], sorted by source) from a traffic generator
@@ -241,7 +240,7 @@ pub trait FabricFigures: Fabric {
     fn wire_delays(&self) -> &[f64];
 }
 
-/// How bit-times are counted (spec note §3.6).
+/// How bit-times are counted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimeModel {
     /// Bit-times a switch takes to pass a message's head.
@@ -509,8 +508,8 @@ pub struct SimReport {
     pub wire_delay: Vec<f64>,
     /// Switch delay and payload bits.
     pub time: TimeModel,
-    /// Bit-times of a delivery cycle sized for the network's longest path
-    /// (spec note §3.6), whatever the message set.
+    /// Bit-times of a delivery cycle sized for the network's longest path,
+    /// whatever the message set.
     pub network_cycle_bit_time: f64,
     /// Delivery cycles after which a trial is given up as incomplete.
     pub max_cycles: u64,

@@ -243,7 +243,7 @@ pub fn theorem8_capacities(n: u32) -> Vec<u32> {
 /// `lambda / 3` cycles through the same concentration code the simulation
 /// runs; the child it passed the fewest messages from (lowest index on
 /// ties) gets a copy of `M` for its subtree, the others `lambda 2^j / 6`
-/// messages spread evenly over their leaves (spec note §3.4). For a random
+/// messages spread evenly over their leaves (thesis section 3.4). For a random
 /// policy the construction draws its own choices from `rng`, so it only
 /// approximates the thesis's "often-unfavoured" subtree.
 pub fn greedy_adversary(

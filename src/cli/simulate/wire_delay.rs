@@ -73,7 +73,7 @@ pub struct WireDelayArgs {
     #[arg(long, value_parser = parse_delay, default_values = ["linear", "sqrt"])]
     pub delay: Vec<DelayArg>,
     /// Parallel links between fat-pyramid mesh neighbours (as `fabric
-    /// layout fat-pyramid --mesh-capacity`); the spec note's kappa is 6.
+    /// layout fat-pyramid --mesh-capacity`); a coarser construction uses 6.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64), conflicts_with = "layout")]
     pub mesh_capacity: u32,
     /// Bit-times through a switch.

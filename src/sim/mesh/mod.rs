@@ -1,6 +1,5 @@
 //! Randomized k-k routing on d-dimensional meshes and tori (Kaufmann and
-//! Sibeyn, "Randomized multi-packet routing on meshes"; spec note
-//! `004-kaufmann-sibeyn`).
+//! Sibeyn, "Randomized multi-packet routing on meshes").
 //!
 //! [`shape`] is the array: PUs as indices, directed links, the ways along
 //! a line. [`plan`] says what each packet does in each phase (a [`Leg`]

@@ -1,5 +1,4 @@
-//! The universality reports of thesis chapter 4 (spec note `003-thesis-
-//! part1` section 4), each number with the theorem it comes from:
+//! The universality reports of thesis chapter 4, each number with the theorem it comes from:
 //! - Lemma 10's load per channel level for the mesh competitor mapped
 //!   geometrically, its load factor `lambda` and the derived bound `3 sqrt 2
 //!   lg A` ([`lemma10`]); in 3-D the section 5.3 analogue with `c(p) =

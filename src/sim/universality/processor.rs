@@ -1,5 +1,5 @@
-//! The routing delay `delta` of each fat-tree routing algorithm (spec note
-//! section 3.6) and what chapter 4 builds from it: processor size `Delta`
+//! The routing delay `delta` of each fat-tree routing algorithm (thesis
+//! chapter 3) and what chapter 4 builds from it: processor size `Delta`
 //! (Theorems 11-17), larger competitors (Theorems 19-20) and asynchrony
 //! (Lemma 21). Every `delta` is an `O()` shape in bit-times without a
 //! constant: the report gives its value and the theorem, no verdict.

@@ -89,8 +89,7 @@ pub struct AlgorithmA {
     /// Queue capacity in flits; 2 by default. The theory's worms are
     /// rigid with one-flit queues; under the SYNC step a one-flit queue
     /// accepts only when empty at the step's start, which halves a worm's
-    /// streaming rate, so two-flit queues stand for the theory (spec note
-    /// 002, resolution 5).
+    /// streaming rate, so two-flit queues stand for the theory.
     pub queue: u32,
     /// The largest standard deviation allowed, as a fraction of the mean.
     pub eps: f64,

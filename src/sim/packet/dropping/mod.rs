@@ -1,5 +1,5 @@
 //! Routing algorithms that drop packets: section 5 of Maggs and Sitaraman
-//! (spec note `001-maggs-sitaraman` §6, models C and A).
+//! (models C and A).
 //!
 //! # The models
 //!

@@ -1,5 +1,5 @@
 //! The synchronous store-and-forward engine on `B(n)` (section 2 of Maggs
-//! and Sitaraman; spec note 001 §2–§4): queue models G and T.
+//! and Sitaraman): queue models G and T.
 //!
 //! Every packet starts in the unbounded injection queue of its input (level
 //! 0); outputs (level `n`) are ideal sinks. Step `t = 1, 2, ...`:

@@ -1,7 +1,7 @@
 //! The wave/token algorithm of Maggs and Sitaraman, section 4: `k`
 //! packets per input of the butterfly `B(n)`, routed in waves separated by
 //! waves of tokens, with two FIFO queues of capacity `q` at every switch
-//! (spec note §5, "model W"). A cycle-accurate, seeded-input simulation on
+//! ("model W"). A cycle-accurate, seeded-input simulation on
 //! flat arrays: ring buffers indexed by queue, no allocation per step.
 //!
 //! # The algorithm
