@@ -86,6 +86,7 @@ impl Error {
 }
 
 /// A chart that cannot be drawn fails the job (exit 1).
+#[cfg(feature = "cli")]
 impl From<crate::report::chart::ChartError> for Error {
     fn from(e: crate::report::chart::ChartError) -> Error {
         Error::Failed(e.to_string())

@@ -90,9 +90,8 @@ pub struct Message {
 /// What a switch does with more arrivals than a channel has wires (spec
 /// note §3.1). With no more arrivals than wires, every policy passes all
 /// of them (ideal concentrators).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Policy {
     /// Keep `cap` of the arrivals, chosen uniformly at random.

@@ -39,7 +39,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The file format of a report (`--format`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// YAML, block style (the default).
     #[default]
