@@ -10,6 +10,20 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::channel::RouteError;
+use crate::fsm::check::Mismatch;
+use crate::fsm::realise::Construction;
+use crate::layout::check::Violation;
+use crate::layout::construction::FormsError;
+use crate::layout::twin::RealiseError;
+use crate::layout::LayoutKind;
+use crate::network::NetworkError;
+use crate::sim::circuit::RouteFailure;
+use crate::sim::mesh::algorithm::Algorithm as MeshAlgorithm;
+use crate::sim::mesh::{MeshError, Shape};
+use crate::sim::openloop::{OpenLoopError, Topology};
+use crate::sim::packet::experiment::ExperimentError;
+use crate::sim::wormhole::{Scheme, WormError};
+use crate::sim::SimError;
 
 /// An input file that cannot be read as what it should be, with where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +61,7 @@ impl std::error::Error for ParseError {}
 
 /// Every error `fabric` reports.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum Error {
     /// An input file that does not parse or validate (exit 2).
     #[error("{0}")]
@@ -63,9 +78,41 @@ pub enum Error {
     /// layer count the router does not support.
     #[error("{0}")]
     Route(#[from] RouteError),
-    /// The job ran but its result failed a check.
+    /// A routed channel that fails its check, known by its message only
+    /// (`fabric separation` and `fabric route`; exit 1).
     #[error("{0}")]
     Failed(String),
+    /// A report its serialiser cannot write (exit 1).
+    #[error("writing a {schema} report: {source}")]
+    Render {
+        /// The report's schema id.
+        schema: &'static str,
+        /// The serialiser's reason.
+        source: RenderError,
+    },
+    /// A chart plotters cannot draw (exit 1).
+    #[cfg(feature = "cli")]
+    #[error(transparent)]
+    Chart(#[from] crate::report::chart::ChartError),
+    /// A PLA construction that does not apply to the machine (exit 1).
+    #[error("{construction:?} does not apply")]
+    NotApplicable {
+        /// The construction asked for.
+        construction: Construction,
+    },
+    /// A PLA that disagrees with its machine (exit 1).
+    #[error(transparent)]
+    PlaMismatch(#[from] Mismatch),
+    /// A built layout that fails a check (exit 1).
+    #[error(transparent)]
+    Layout(#[from] LayoutFailure),
+    /// Mask geometry that cannot be drawn (exit 1).
+    #[error(transparent)]
+    Draw(std::io::Error),
+    /// A simulation that cannot build its network or finish a trial
+    /// (exit 1).
+    #[error(transparent)]
+    Simulation(#[from] SimulationFailure),
     /// A bad combination of options.
     #[error("{0}")]
     Usage(String),
@@ -81,16 +128,151 @@ impl Error {
             Error::Parse(_) | Error::File { .. } | Error::Usage(_) | Error::Limit(_) => 2,
             Error::Route(RouteError::Layers { .. }) => 2,
             Error::Route(_) | Error::Failed(_) => 1,
+            Error::Render { .. }
+            | Error::NotApplicable { .. }
+            | Error::PlaMismatch(_)
+            | Error::Layout(_)
+            | Error::Draw(_)
+            | Error::Simulation(_) => 1,
+            #[cfg(feature = "cli")]
+            Error::Chart(_) => 1,
         }
     }
 }
 
-/// A chart that cannot be drawn fails the job (exit 1).
-impl From<crate::report::chart::ChartError> for Error {
-    fn from(e: crate::report::chart::ChartError) -> Error {
-        Error::Failed(e.to_string())
-    }
+/// Why a serialiser cannot write a report.
+#[derive(Debug, Error)]
+pub enum RenderError {
+    /// The YAML writer's reason.
+    #[error(transparent)]
+    Yaml(#[from] serde_norway::Error),
+    /// The JSON writer's reason.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// The CSV writer's reason.
+    #[error(transparent)]
+    Csv(#[from] csv::Error),
+}
+
+/// A layout built in memory that fails one of its checks.
+#[derive(Debug, Error)]
+pub enum LayoutFailure {
+    /// The construction's layout breaks the legality rules.
+    #[error(
+        "the {kind} construction produced an illegal layout ({total} violations); nothing was written:\n  {}",
+        lines(violations)
+    )]
+    Illegal {
+        /// The family built.
+        kind: LayoutKind,
+        /// Violations found.
+        total: usize,
+        /// The violations the checker lists.
+        violations: Vec<Violation>,
+    },
+    /// The layout's measures break its family's closed forms.
+    #[error(transparent)]
+    Forms(#[from] FormsError),
+    /// The layout is not the network its parameters name.
+    #[error("the layout does not realise its network: {0}")]
+    NotRealised(#[source] RealiseError),
+    /// The compressed CSV geometry cannot be written.
+    #[error("writing the CSV geometry: {0}")]
+    CsvGeometry(#[source] std::io::Error),
+}
+
+/// The violations, one a line, as [`LayoutFailure::Illegal`] lists them.
+fn lines(violations: &[Violation]) -> String {
+    violations
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n  ")
+}
+
+/// A simulation that cannot build its network or finish a trial, with the
+/// cell or network it failed on.
+#[derive(Debug, Error)]
+pub enum SimulationFailure {
+    /// A network the fat-tree simulators cannot build.
+    #[error(transparent)]
+    Fabric(#[from] SimError),
+    /// A layout whose network cannot be read off.
+    #[error(transparent)]
+    Network(#[from] NetworkError),
+    /// A cell of `fabric simulate butterfly` that cannot run.
+    #[error(transparent)]
+    Butterfly(#[from] ExperimentError),
+    /// A mesh trial that cannot run.
+    #[error("{algorithm} on the {shape}: {source}")]
+    Mesh {
+        /// The algorithm.
+        algorithm: MeshAlgorithm,
+        /// The array.
+        shape: Shape,
+        /// Why.
+        source: MeshError,
+    },
+    /// A wormhole network that cannot be built from its layout.
+    #[error("{processors} processors: {source}")]
+    WormholeNetwork {
+        /// Its processors.
+        processors: u32,
+        /// Why.
+        source: WormholeNetworkError,
+    },
+    /// A wormhole run that cannot finish.
+    #[error("{} on {processors} processors: {source}", scheme.name())]
+    WormholeRun {
+        /// The scheme run.
+        scheme: Scheme,
+        /// The network's processors.
+        processors: u32,
+        /// Why.
+        source: WormError,
+    },
+    /// An open-loop configuration that cannot be simulated.
+    #[error("{}: {source}", topology.name())]
+    OpenLoop {
+        /// The topology.
+        topology: Topology,
+        /// Why.
+        source: OpenLoopError,
+    },
+    /// A wire-delay trial given up.
+    #[error("{layout} n = {processors}: {source}")]
+    WireDelay {
+        /// Where the layout came from: its file, or the construction.
+        layout: String,
+        /// Its processors.
+        processors: u64,
+        /// Why.
+        source: RouteFailure,
+    },
+    /// A claim of Bay and Bilardi that does not hold on a trial.
+    #[error("N = {terminals}: {claim}")]
+    Claim {
+        /// The network's terminals.
+        terminals: u64,
+        /// The claim and how it fails.
+        claim: String,
+    },
+}
+
+/// Why a wormhole network cannot be built from a layout.
+#[derive(Debug, Error)]
+pub enum WormholeNetworkError {
+    /// The layout's graph.
+    #[error(transparent)]
+    Network(#[from] NetworkError),
+    /// Its link tree or flit network.
+    #[error(transparent)]
+    Links(#[from] SimError),
 }
 
 /// `Result` with the crate's [`enum@Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+#[path = "error_tests.rs"]
+mod tests;

@@ -10,19 +10,20 @@
 //! routing (HV, VH, HVH, VHV).
 
 /// The layer models of reserved-layer routing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum LayerModel {
     /// Two layers: horizontal wires on layer 1, vertical on layer 2.
-    #[value(name = "HV")]
+    #[cfg_attr(feature = "cli", value(name = "HV"))]
     Hv,
     /// Two layers: vertical wires on layer 1, horizontal on layer 2.
-    #[value(name = "VH")]
+    #[cfg_attr(feature = "cli", value(name = "VH"))]
     Vh,
     /// Three layers: horizontal on layers 1 and 3, vertical on layer 2.
-    #[value(name = "HVH")]
+    #[cfg_attr(feature = "cli", value(name = "HVH"))]
     Hvh,
     /// Three layers: vertical on layers 1 and 3, horizontal on layer 2.
-    #[value(name = "VHV")]
+    #[cfg_attr(feature = "cli", value(name = "VHV"))]
     Vhv,
 }
 
@@ -36,11 +37,22 @@ impl std::str::FromStr for LayerModel {
 
     /// A model by its name, in any case (`HV`, `vhv`, ...).
     fn from_str(s: &str) -> Result<LayerModel, UnknownLayerModel> {
-        <LayerModel as clap::ValueEnum>::from_str(s, true).map_err(|_| UnknownLayerModel(s.into()))
+        LayerModel::ALL
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownLayerModel(s.into()))
     }
 }
 
 impl LayerModel {
+    /// Every model, in declaration order.
+    pub const ALL: [LayerModel; 4] = [
+        LayerModel::Hv,
+        LayerModel::Vh,
+        LayerModel::Hvh,
+        LayerModel::Vhv,
+    ];
+
     /// The model's name, one letter a layer from layer 1 up.
     pub fn name(self) -> &'static str {
         match self {
@@ -184,6 +196,18 @@ pub fn candidate_configurations(layers: u32) -> Vec<Configuration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn models_parse_by_name_in_any_case() {
+        for m in LayerModel::ALL {
+            assert_eq!(m.name().parse(), Ok(m));
+            assert_eq!(m.name().to_lowercase().parse(), Ok(m));
+        }
+        assert_eq!(
+            "HVX".parse::<LayerModel>(),
+            Err(UnknownLayerModel("HVX".into()))
+        );
+    }
 
     fn h(l: u32, b: u32) -> Option<u32> {
         Configuration::new(l, b).map(|c| c.horizontal_layers())

@@ -6,7 +6,8 @@ use super::router::ChannelRouter;
 use super::routers::left_edge::LeftEdgeRouter;
 
 /// The channel routers, by their command-line names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum RouterKind {
     /// MulCh: any number of layers, HV, HVH and single-layer B groups.
     Mulch,

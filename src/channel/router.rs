@@ -56,7 +56,8 @@ pub struct Effort {
 }
 
 /// The work budgets of [`Effort`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum EffortLevel {
     /// A conflict-free assignment at the lower bound or one above first (in
     /// models with one trunk layer), then no jittered starts.

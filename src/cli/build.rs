@@ -3,6 +3,7 @@
 //! and held against its recurrence and closed forms.
 
 use super::*;
+use crate::error::LayoutFailure;
 use crate::layout::construction::{Laid, Measured};
 use crate::layout::{Construction, LayoutOptions};
 
@@ -96,25 +97,19 @@ pub(super) fn build_layout(args: &LayoutArgs, size: u64, stage: &dyn Fn(Stage)) 
         )));
     }
     if !verdict.is_legal() {
-        return Err(Error::Failed(format!(
-            "the {} construction produced an illegal layout ({} violations); nothing was written:\n  {}",
-            args.kind,
-            verdict.total,
-            verdict
-                .violations
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("\n  ")
-        )));
+        return Err(LayoutFailure::Illegal {
+            kind: args.kind,
+            total: verdict.total,
+            violations: verdict.violations,
+        }
+        .into());
     }
     stage(Stage::Measuring);
     let m = metrics::measure(embedding);
     laid.forms
         .check(&m, embedding.dimensions)
-        .map_err(|e| Error::Failed(e.to_string()))?;
-    crate::network::Network::realised_by(embedding)
-        .map_err(|e| Error::Failed(format!("the layout does not realise its network: {e}")))?;
+        .map_err(LayoutFailure::Forms)?;
+    crate::network::Network::realised_by(embedding).map_err(LayoutFailure::NotRealised)?;
     Ok(Built {
         construction,
         laid,

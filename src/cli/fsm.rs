@@ -136,7 +136,8 @@ fn run_machine(args: &FsmArgs, file: &Path) -> Result<i32> {
             MachineKind::Dfa => Construction::DfaFile,
             MachineKind::Nfa => Construction::NfaOneHot,
         };
-        let f = figures(c, &m, &t).ok_or_else(|| Error::Failed(format!("{c:?} does not apply")))?;
+        let not_applicable = || Error::NotApplicable { construction: c };
+        let f = figures(c, &m, &t).ok_or_else(not_applicable)?;
         let chars = f
             .size
             .terms
@@ -147,8 +148,8 @@ fn run_machine(args: &FsmArgs, file: &Path) -> Result<i32> {
                 c.label()
             )));
         }
-        let pla = build(c, &m, &t).ok_or_else(|| Error::Failed(format!("{c:?} does not apply")))?;
-        let report = check(c, &pla, &m, &t, args.seed).map_err(|e| Error::Failed(e.to_string()))?;
+        let pla = build(c, &m, &t).ok_or_else(not_applicable)?;
+        let report = check(c, &pla, &m, &t, args.seed)?;
         pla_check = Some(report);
         if let Some(path) = &args.pla {
             let comments = vec![

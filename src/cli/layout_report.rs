@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::build::Built;
 use super::{Contents, LayoutArgs};
-use crate::error::{Error, ParseError, Result};
+use crate::error::{Error, LayoutFailure, ParseError, Result};
 use crate::io::layout::{LayoutFile, Sidecars};
 use crate::report::model::layout::{Geometry, GeometryKind, LayoutReport};
 use crate::report::model::{render, Format};
@@ -133,7 +133,7 @@ pub(super) fn layout_outputs<'a>(
         || compressed(crate::io::layout_csv::write_nodes),
         || compressed(crate::io::layout_csv::write_edges),
     );
-    let failed = |e: std::io::Error| Error::Failed(format!("writing the CSV geometry: {e}"));
+    let failed = |e: std::io::Error| Error::from(LayoutFailure::CsvGeometry(e));
     let bytes =
         |b: Vec<u8>| -> Contents<'a> { Contents::Stream(Box::new(move |w| w.write_all(&b))) };
     Ok(vec![

@@ -148,7 +148,7 @@ impl PhysicalPlan {
             let layers = Layers::resolve(&self.map, s.layers, false).map_err(Error::Usage)?;
             let mut tally = Tally::new();
             draw::draw_channel(problem, s, &self.units, &layers, &mut tally)
-                .map_err(|e| Error::Failed(e.to_string()))?;
+                .map_err(Error::Draw)?;
             lines.push(self.summary(&tally, &layers));
             let draw = move |sink: &mut dyn physical::Sink| {
                 draw::draw_channel(problem, s, &self.units, &layers, sink)
@@ -181,8 +181,7 @@ impl PhysicalPlan {
             })?;
             let layers = Layers::resolve(&self.map, planes, true).map_err(Error::Usage)?;
             let mut tally = Tally::new();
-            draw::draw_layout(e, &self.units, &layers, &mut tally)
-                .map_err(|err| Error::Failed(err.to_string()))?;
+            draw::draw_layout(e, &self.units, &layers, &mut tally).map_err(Error::Draw)?;
             lines.push(self.summary(&tally, &layers));
             let draw = move |sink: &mut dyn physical::Sink| {
                 draw::draw_layout(e, &self.units, &layers, sink)

@@ -9,7 +9,8 @@ use crate::fsm::minimise::{hopcroft, Dfa};
 use crate::fsm::table::Table;
 
 /// Deterministic or not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum MachineKind {
     /// At most one next state per state and input.

@@ -94,17 +94,18 @@ pub struct LayoutOptions {
 /// The dimensions `d` of a mesh or torus (`--dims`): a line, a grid in the
 /// plane, or a grid in space. The line and the plane are laid out in 2-D,
 /// the space in 3-D.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Dims {
     /// `d = 1`: a line (mesh) or a ring (torus).
-    #[value(name = "1")]
+    #[cfg_attr(feature = "cli", value(name = "1"))]
     One,
     /// `d = 2`: the plane.
     #[default]
-    #[value(name = "2")]
+    #[cfg_attr(feature = "cli", value(name = "2"))]
     Two,
     /// `d = 3`: space.
-    #[value(name = "3")]
+    #[cfg_attr(feature = "cli", value(name = "3"))]
     Three,
 }
 

@@ -14,7 +14,8 @@ use super::sorting_fat_tree::SftLayoutSpec;
 use super::tree_of_meshes::TreeOfMeshesSpec;
 
 /// A family of networks with a grid layout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum LayoutKind {
     /// A complete binary tree as an H-tree (a fat-tree with unit
     /// capacities at powers of 4).
@@ -30,12 +31,12 @@ pub enum LayoutKind {
     /// A tree of meshes folded and squashed in 2-D.
     FoldedTreeOfMeshes,
     /// A tree of meshes folded and squashed in 3-D.
-    #[value(name = "tree-of-meshes-3d")]
+    #[cfg_attr(feature = "cli", value(name = "tree-of-meshes-3d"))]
     TreeOfMeshes3d,
     /// A butterfly fat-tree over H-tree blocks with a mesh at every level.
     FatPyramid,
     /// A fat-tree in a cube with thin gap slabs (a power of 8 processors).
-    #[value(name = "fat-tree-3d")]
+    #[cfg_attr(feature = "cli", value(name = "fat-tree-3d"))]
     FatTree3d,
     /// The butterfly B(n) of N = 2^n rows, levels in columns, in area
     /// Θ(N^2).
@@ -210,6 +211,7 @@ impl std::fmt::Display for LayoutKind {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "cli")]
     #[test]
     fn names_are_the_command_line_values() {
         for k in LayoutKind::ALL {

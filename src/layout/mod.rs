@@ -22,6 +22,36 @@
 //!   an H-tree of sorter blocks, Fig. 5).
 //! - [`twin`]: the network a layout realises against the one its file's
 //!   parameters describe.
+//!
+//! # Example
+//!
+//! Build the fat-tree of 16 processors in H-tree style, check it with the
+//! independent checker, confirm it realises the fat-tree its parameters
+//! name, and hold its measures to the family's closed forms:
+//!
+//! ```
+//! use fabric::layout::{check, metrics, LayoutKind, LayoutOptions};
+//! use fabric::network::Network;
+//!
+//! let options = LayoutOptions {
+//!     capacity: None,
+//!     omega: 1,
+//!     alpha: 1,
+//!     levels: None,
+//!     mesh_capacity: 1,
+//!     dims: None,
+//! };
+//! let laid = LayoutKind::FatTree.construction(16, &options)?.build()?;
+//! let embedding = &laid.embedding;
+//! let verdict = check::check(embedding);
+//! assert!(verdict.is_legal(), "{:?}", verdict.violations);
+//! let network = Network::realised_by(embedding)?;
+//! assert!(network.is_some(), "a fat-tree is a known network");
+//! let m = metrics::measure(embedding);
+//! laid.forms.check(&m, embedding.dimensions)?;
+//! assert!(m.area >= 16, "every processor has a grid point of its own");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![warn(missing_docs)]
 

@@ -2,11 +2,11 @@
 //! and `sorting-fat-tree` (the report itself:
 //! [`crate::report::model::bay_bilardi`]).
 
+#[cfg(feature = "cli")]
 use crate::report::chart::{bar_chart, Axis, BarChart, BarPoint, BarSeries, ChartError};
 pub use crate::report::model::bay_bilardi::Spread;
 use crate::report::model::bay_bilardi::{BbCell, BbReport};
 use crate::sim::bb::run::{Network, Routed};
-use crate::sim::bb::traffic::Workload;
 
 /// The network's name as the command line spells it.
 fn network_name(n: Network) -> &'static str {
@@ -14,11 +14,6 @@ fn network_name(n: Network) -> &'static str {
         Network::PrunedButterfly => "pruned-butterfly",
         Network::SortingFatTree => "sorting-fat-tree",
     }
-}
-
-/// The workload's name as the command line spells it.
-fn workload_name(w: Workload) -> String {
-    clap::ValueEnum::to_possible_value(&w).map_or_else(String::new, |p| p.get_name().to_string())
 }
 
 /// The network's own figures of a cell, in a few words.
@@ -80,7 +75,7 @@ pub fn bb_table(r: &BbReport) -> String {
         o += &format!(
             "  {:>6} {:<12} | {:>7.2} {:>7.2} {:>7.2} {:>7.2} {:>5} | {:>8.0} ({:>5.0}-{:>5.0}) | {:>6.2} {:>7.2} | {:>9} {:>9} | {}\n",
             c.setting.terminals,
-            workload_name(c.setting.workload),
+            c.setting.workload.name(),
             c.lambda.mean,
             c.lambda_a.mean,
             c.lambda_d.mean,
@@ -99,6 +94,7 @@ pub fn bb_table(r: &BbReport) -> String {
     o
 }
 
+#[cfg(feature = "cli")]
 /// T against N, one series per workload, bars from the fastest to the
 /// slowest trial.
 pub fn bb_chart(r: &BbReport) -> Result<String, ChartError> {
@@ -110,11 +106,11 @@ pub fn bb_chart(r: &BbReport) -> Result<String, ChartError> {
             lo: c.time.min,
             hi: c.time.max,
         };
-        let label = workload_name(c.setting.workload);
+        let label = c.setting.workload.name();
         match series.iter_mut().find(|s| s.label == label) {
             Some(s) => s.points.push(point),
             None => series.push(BarSeries {
-                label,
+                label: label.to_string(),
                 points: vec![point],
             }),
         }

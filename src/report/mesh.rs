@@ -1,6 +1,7 @@
 //! The terminal table of `fabric simulate mesh` and its chart of T
 //! against n (the report itself: [`crate::report::model::mesh`]).
 
+#[cfg(feature = "cli")]
 use crate::report::chart::{bar_chart, Axis, BarChart, BarPoint, BarSeries, ChartError};
 use crate::report::model::mesh::{excess_alarm, MeshReport};
 
@@ -66,6 +67,7 @@ pub fn mesh_table(r: &MeshReport) -> String {
     o
 }
 
+#[cfg(feature = "cli")]
 /// T against n, one series per setting, bars from the fastest to the
 /// slowest trial.
 pub fn mesh_chart(r: &MeshReport) -> Result<String, ChartError> {

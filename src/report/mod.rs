@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod bay_bilardi;
+#[cfg(feature = "cli")]
 pub mod chart;
 pub mod fsm;
 pub mod mesh;
@@ -17,3 +18,7 @@ pub mod table;
 pub mod universality;
 pub mod wire_delay;
 pub mod wormhole;
+
+#[cfg(all(test, feature = "cli"))]
+#[path = "names_tests.rs"]
+mod names_tests;

@@ -2,10 +2,14 @@
 //! simulate open-loop` (the report itself:
 //! [`crate::report::model::open_loop`]).
 
+#[cfg(feature = "cli")]
 use plotters::prelude::*;
 
+#[cfg(feature = "cli")]
 use crate::report::chart::ChartError;
-use crate::report::model::open_loop::{ConfigReport, OpenLoopReport};
+#[cfg(feature = "cli")]
+use crate::report::model::open_loop::ConfigReport;
+use crate::report::model::open_loop::OpenLoopReport;
 use crate::sim::openloop::LinkMode;
 
 /// The links as `--links` names them.
@@ -57,10 +61,12 @@ pub fn open_loop_table(r: &OpenLoopReport) -> String {
     s
 }
 
+#[cfg(feature = "cli")]
 fn draw(e: impl std::fmt::Display) -> ChartError {
     ChartError::Draw(e.to_string())
 }
 
+#[cfg(feature = "cli")]
 /// Average total latency against accepted throughput, one line per
 /// configuration (of this report and the compared ones); saturated points
 /// hollow, latency on a log scale.

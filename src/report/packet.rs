@@ -2,27 +2,26 @@
 //! figure beside the paper's bound (the report itself:
 //! [`crate::report::model::butterfly`]).
 
+#[cfg(feature = "cli")]
 use plotters::prelude::*;
 
+#[cfg(feature = "cli")]
 use crate::report::chart::ChartError;
-use crate::report::model::butterfly::{CellReport, PacketReport};
+#[cfg(feature = "cli")]
+use crate::report::model::butterfly::CellReport;
+use crate::report::model::butterfly::PacketReport;
 use crate::sim::packet::adversary::Replay;
 use crate::sim::packet::experiment::bound::Verdict;
+#[cfg(feature = "cli")]
 use crate::sim::packet::experiment::Bound;
 
-/// The value name clap gives an enum value, as the flags spell it.
-fn flag<T: clap::ValueEnum>(v: &T) -> String {
-    v.to_possible_value()
-        .map_or_else(String::new, |p| p.get_name().to_string())
-}
-
 /// Model, protocol, traffic and routing as the flags name them.
-fn setting(r: &PacketReport) -> [String; 4] {
+fn setting(r: &PacketReport) -> [&'static str; 4] {
     [
-        flag(&r.model),
-        r.protocol.as_ref().map_or_else(|| "-".to_string(), flag),
-        flag(&r.traffic),
-        flag(&r.routing),
+        r.model.name(),
+        r.protocol.map_or("-", |p| p.name()),
+        r.traffic.name(),
+        r.routing.name(),
     ]
 }
 
@@ -85,14 +84,17 @@ fn verdict_word(v: Verdict) -> &'static str {
     }
 }
 
+#[cfg(feature = "cli")]
 fn draw(e: impl std::fmt::Display) -> ChartError {
     ChartError::Draw(e.to_string())
 }
 
+#[cfg(feature = "cli")]
 /// A cell's plotted figure: mean, smallest, largest, and the bound where
 /// it is a number.
 type Pick = fn(&CellReport) -> (f64, f64, f64, Option<f64>);
 
+#[cfg(feature = "cli")]
 /// The figure a sweep plots, by the bound its cells carry.
 fn figure(r: &PacketReport) -> (&'static str, Pick) {
     let adversary = r
@@ -152,6 +154,7 @@ fn figure(r: &PacketReport) -> (&'static str, Pick) {
     }
 }
 
+#[cfg(feature = "cli")]
 /// The sweep against lg N, one colour per queue size: the figure the
 /// paper bounds (T / lg N, or T beside LB for the adversary), with the
 /// trials' range as bars and the bound as a dashed line where it is a

@@ -5,6 +5,7 @@
 //! typed report `fabric.simulate.wire_delay` (YAML, JSON, or CSV of its
 //! cells), a terminal table and a chart of `c` against the size.
 
+#[cfg(feature = "cli")]
 use crate::report::chart::{bar_chart, Axis, BarChart, BarPoint, BarSeries, ChartError};
 pub use crate::report::model::wire_delay::{WireCell, WireDelayReport};
 use crate::sim::circuit::{DistanceRow, TrialFigures};
@@ -28,11 +29,6 @@ pub fn merge_rows(trials: &[TrialFigures]) -> Vec<DistanceRow> {
     }
     out.sort_by_key(|r| r.lo);
     out
-}
-
-fn name<T: clap::ValueEnum>(v: T) -> String {
-    v.to_possible_value()
-        .map_or_else(String::new, |p| p.get_name().to_string())
 }
 
 /// The terminal table: one line per cell.
@@ -63,12 +59,12 @@ pub fn wire_delay_table(r: &WireDelayReport) -> String {
     let opt = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.2}"));
     for c in &r.cells {
         let traffic = match c.radius {
-            Some(radius) => format!("{} r{radius}", name(c.traffic)),
-            None => name(c.traffic),
+            Some(radius) => format!("{} r{radius}", c.traffic.name()),
+            None => c.traffic.name().to_string(),
         };
         o += &format!(
             "  {:<17} {:>7} {:>7.1} {:<7} {:<9} | {:>6.1} {:>10.1} {:>10.1} {:>7.2} {:>7.2} | {:>7.2} {:>7} {:>7}\n",
-            name(c.network),
+            c.network.name(),
             c.processors,
             c.area as f64 / c.processors as f64,
             c.delay,
@@ -87,12 +83,13 @@ pub fn wire_delay_table(r: &WireDelayReport) -> String {
     o
 }
 
+#[cfg(feature = "cli")]
 /// `c path` against the processors, one series per network, delay and traffic,
 /// bars from the smallest to the largest trial.
 pub fn wire_delay_chart(r: &WireDelayReport) -> Result<String, ChartError> {
     let mut series: Vec<BarSeries> = Vec::new();
     for c in &r.cells {
-        let label = format!("{} {} {}", name(c.network), c.delay, name(c.traffic));
+        let label = format!("{} {} {}", c.network.name(), c.delay, c.traffic.name());
         let point = BarPoint {
             x: c.processors as f64,
             y: c.c_path.mean,

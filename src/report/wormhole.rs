@@ -2,6 +2,7 @@
 //! values beside the measured ones, and the chart of latency against `N`
 //! (the report itself: [`crate::report::model::wormhole`]).
 
+#[cfg(feature = "cli")]
 use crate::report::chart::{bar_chart, Axis, BarChart, BarPoint, BarSeries, ChartError};
 use crate::report::model::wormhole::{traffic_name, Comparison, PaperFigure, WormReport};
 use crate::sim::wormhole::{Pattern, Scheme};
@@ -165,6 +166,7 @@ fn paper_tables(r: &WormReport) -> String {
     o
 }
 
+#[cfg(feature = "cli")]
 /// Latency against `N`, one series per scheme, path rule, scan and
 /// traffic, with the 99 % confidence intervals as bars; `N` on a log
 /// scale, latency on a log scale when the means span more than 20x.

@@ -62,9 +62,8 @@ pub enum Algorithm {
 
 /// The routing algorithms by name, as the command line gives them (the
 /// constants of RANDOM apart).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum AlgorithmKind {
     /// RANDOM with TRY-GUESS.

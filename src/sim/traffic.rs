@@ -39,9 +39,8 @@ pub enum Traffic {
 /// Traffic names as the command line spells them.
 /// The message sets by name, as the command line gives them (`local`
 /// takes its block size apart).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum TrafficKind {
     /// Permutations.

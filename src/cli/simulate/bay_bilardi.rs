@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::cli::{check_output_paths, outputs_of, write_all_or_nothing, FormatArgs};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SimulationFailure};
 use crate::layout::pruned_butterfly::PbLayoutSpec;
 use crate::layout::sorting_fat_tree::SftLayoutSpec;
 use crate::report::bay_bilardi::{bb_chart, bb_table};
@@ -248,9 +248,11 @@ pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
         let t0 = Instant::now();
         let trials =
             seeded_trials(args.trials, seed, |_, rng| run_trial(s, rng)).map_err(|e| match e {
-                crate::sim::bb::run::RunError::Claim(what) => {
-                    Error::Failed(format!("N = {}: {what}", s.terminals))
+                crate::sim::bb::run::RunError::Claim(claim) => SimulationFailure::Claim {
+                    terminals: s.terminals,
+                    claim,
                 }
+                .into(),
                 other => Error::Usage(format!("N = {}: {other}", s.terminals)),
             })?;
         cells.push(BbCell::of(s, seed, trials, t0.elapsed().as_secs_f64()));

@@ -16,7 +16,7 @@ mod wormhole;
 
 use std::time::Instant;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SimulationFailure};
 use crate::network::Network;
 use crate::report;
 use crate::sim::algorithms::route;
@@ -44,7 +44,7 @@ enum Net {
 
 /// A network that cannot be built from a checked layout: the job fails.
 fn failed(e: SimError) -> Error {
-    Error::Failed(e.to_string())
+    SimulationFailure::Fabric(e).into()
 }
 
 /// The networks `fabric simulate` routes over, each with its own flags.
@@ -189,7 +189,7 @@ fn build_net(job: &SimulateJob) -> Result<Net> {
                 None => crate::layout::butterfly::butterfly_fat_tree(*n)
                     .map_err(|e| usage(e.to_string()))?,
             };
-            let graph = Network::from_embedding(&e).map_err(|e| Error::Failed(e.to_string()))?;
+            let graph = Network::from_embedding(&e).map_err(SimulationFailure::Network)?;
             let lengths: Vec<u64> = e.edges.iter().map(|x| x.length()).collect();
             Net::Wires(LinkTree::new(&graph, Some(&lengths), &job.delay).map_err(failed)?)
         }

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::cli::{check_output_paths, parse_delay, write_all_or_nothing, DelayArg, FormatArgs};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SimulationFailure};
 use crate::report::model::open_loop::{
     read_open_loop, ConfigReport, LatencyReport, OpenLoopReport, PhaseCycles, PointReport, Range,
     SaturationReport,
@@ -302,8 +302,9 @@ fn point_report(s: &Setup, p: &PointResult, zero_load: f64) -> PointReport {
 }
 
 fn run_setup(args: &OpenLoopArgs, s: &Setup) -> Result<ConfigReport> {
-    let failed = |e: crate::sim::openloop::OpenLoopError| {
-        Error::Failed(format!("{}: {e}", s.net.topology.name()))
+    let failed = |source| SimulationFailure::OpenLoop {
+        topology: s.net.topology,
+        source,
     };
     let zero_load = sweep::zero_load(&s.net, &s.cfg).map_err(failed)?;
     let loads = sweep::channel_loads(&s.net, &s.cfg).map_err(failed)?;

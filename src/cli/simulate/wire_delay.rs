@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use super::job::read_layout;
 use crate::cli::{check_output_paths, outputs_of, parse_delay, write_all_or_nothing, DelayArg};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SimulationFailure};
 use crate::layout::pyramid::{delta_delta, PyramidSpec};
 use crate::layout::{Embedding, NetworkName};
 use crate::report::bay_bilardi::Spread;
@@ -261,7 +261,11 @@ pub fn run(args: &WireDelayArgs) -> Result<i32> {
                 let trials = seeded_trials(args.trials, seed, |_, rng| {
                     trial(laid, how, &timing, rng, args.max_rounds)
                 })
-                .map_err(|e| Error::Failed(format!("{} n = {n}: {e}", net.layout)))?;
+                .map_err(|source| SimulationFailure::WireDelay {
+                    layout: net.layout.clone(),
+                    processors: n,
+                    source,
+                })?;
                 let spread = |f: fn(&crate::sim::circuit::TrialFigures) -> f64| {
                     Spread::of(trials.iter().map(f))
                 };

@@ -18,7 +18,8 @@ use crate::layout::{Embedding, P3};
 use crate::network::{Network, NetworkError, NodeId, Role};
 
 /// The file form a network is written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum NetworkFormat {
     /// BookSim's `anynet` topology file (`router R node T router S L ...`).
     Anynet,

@@ -110,9 +110,8 @@ pub const TORUS_END_WIRE: u64 = TORUS_PITCH - (TORUS_BOX - 1);
 const _: () = assert!(TORUS_CHAIN_WIRE <= 2 * TORUS_PITCH && TORUS_END_WIRE <= TORUS_PITCH);
 
 /// Mesh or torus: whether the lines of the array close into rings.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Topology {
     /// Neighbours along each axis joined, no wrap-around.

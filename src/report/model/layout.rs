@@ -94,9 +94,8 @@ pub struct RecurrenceRecord {
 }
 
 /// Where the geometry is.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum GeometryKind {
     /// In the report: `nodes` and `edges` lists.

@@ -38,8 +38,11 @@ pub use wormhole::WormReport;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::error::RenderError;
+
 /// The file format of a report (`--format`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// YAML, block style (the default).
     #[default]
@@ -107,16 +110,17 @@ pub fn check_format<R: Report>(format: Format) -> Result<(), NoTable> {
 
 /// The report as text in `format`, ending in a newline.
 pub fn render<R: Report>(report: &R, format: Format) -> Result<String, crate::error::Error> {
-    let failed = |e: &dyn std::fmt::Display| {
-        crate::error::Error::Failed(format!("writing a {} report: {e}", R::SCHEMA))
+    let failed = |e: RenderError| crate::error::Error::Render {
+        schema: R::SCHEMA,
+        source: e,
     };
     match format {
-        Format::Yaml => serde_norway::to_string(report).map_err(|e| failed(&e)),
+        Format::Yaml => serde_norway::to_string(report).map_err(|e| failed(e.into())),
         Format::Json => serde_json::to_string_pretty(report)
             .map(|text| text + "\n")
-            .map_err(|e| failed(&e)),
+            .map_err(|e| failed(e.into())),
         Format::Csv => match report.csv() {
-            Some(table) => table.map_err(|e| failed(&e)),
+            Some(table) => table.map_err(|e| failed(e.into())),
             None => Err(crate::error::Error::Usage(
                 NoTable { schema: R::SCHEMA }.to_string(),
             )),

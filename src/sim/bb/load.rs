@@ -142,7 +142,8 @@ pub struct LoadFactors {
 /// under which the sorting fat-tree's caps equal the weights). With
 /// [`HeightConvention::LeafOne`] leaf edges have `h = 1` and weight 2 (the
 /// pruned butterfly's caps equal these weights, so there `λ = η`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum HeightConvention {
     /// Leaf edges have height 0.

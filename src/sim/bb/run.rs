@@ -11,9 +11,8 @@ use super::traffic::{generate, Params, TrafficError, Workload};
 use super::{pb, sft, Levels, Message};
 
 /// The two networks.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema, clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Network {
     /// The pruned butterfly (H-tree layout, Fig. 3).

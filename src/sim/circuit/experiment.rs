@@ -26,9 +26,8 @@ pub enum Exchange {
 
 /// The networks the circuit engine routes, built in memory by `fabric
 /// layout`'s constructions.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum WireNetwork {
     /// The fat-pyramid (thesis §4.3), Theorem 18's shortcuts.
@@ -42,12 +41,32 @@ pub enum WireNetwork {
     TreeOfMeshes,
     /// The tree of meshes `T(3, cbrt n)` folded in 3-D, every level (`n` a
     /// power of 8).
-    #[value(name = "tree-of-meshes-3d")]
+    #[cfg_attr(feature = "cli", value(name = "tree-of-meshes-3d"))]
     #[serde(rename = "tree_of_meshes_3d")]
     TreeOfMeshes3d,
 }
 
 impl WireNetwork {
+    /// Every network, in declaration order.
+    pub const ALL: [WireNetwork; 5] = [
+        WireNetwork::FatPyramid,
+        WireNetwork::FatTree,
+        WireNetwork::Htree,
+        WireNetwork::TreeOfMeshes,
+        WireNetwork::TreeOfMeshes3d,
+    ];
+
+    /// The network's name as `--network` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            WireNetwork::FatPyramid => "fat-pyramid",
+            WireNetwork::FatTree => "fat-tree",
+            WireNetwork::Htree => "htree",
+            WireNetwork::TreeOfMeshes => "tree-of-meshes",
+            WireNetwork::TreeOfMeshes3d => "tree-of-meshes-3d",
+        }
+    }
+
     /// The layout family.
     pub fn layout_kind(self) -> crate::layout::LayoutKind {
         use crate::layout::LayoutKind;
@@ -96,15 +115,27 @@ impl WireNetwork {
 }
 
 /// Which pairs exchange messages, as the command line names them.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum ExchangeKind {
     /// Each processor to one within `--radius` in the competing mesh.
     Local = 0,
     /// A random permutation.
     Global = 1,
+}
+
+impl ExchangeKind {
+    /// Both kinds, in declaration order.
+    pub const ALL: [ExchangeKind; 2] = [ExchangeKind::Local, ExchangeKind::Global];
+
+    /// The kind's name as `--traffic` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ExchangeKind::Local => "local",
+            ExchangeKind::Global => "global",
+        }
+    }
 }
 
 /// A laid-out network ready to route: its channels, its algorithm and the

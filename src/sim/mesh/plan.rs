@@ -80,25 +80,24 @@ impl Plan {
 }
 
 /// Which candidate a directed link carries when several wait for it.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Strategy {
     /// Farthest-destination-first: the most hops left in this phase.
-    #[value(name = "ff")]
+    #[cfg_attr(feature = "cli", value(name = "ff"))]
     #[serde(rename = "ff")]
     FarthestFirst,
     /// Farthest-origin-first: the most hops made in this phase.
-    #[value(name = "farthest-origin")]
+    #[cfg_attr(feature = "cli", value(name = "farthest-origin"))]
     #[serde(rename = "farthest_origin")]
     FarthestOrigin,
     /// Farthest-total-first: the most hops left to the destination.
-    #[value(name = "farthest-total")]
+    #[cfg_attr(feature = "cli", value(name = "farthest-total"))]
     #[serde(rename = "farthest_total")]
     FarthestTotal,
     /// Nearest-first: the fewest hops left in this phase.
-    #[value(name = "nearest")]
+    #[cfg_attr(feature = "cli", value(name = "nearest"))]
     #[serde(rename = "nearest")]
     NearestFirst,
     /// First in, first out: the one waiting longest for this link.
@@ -138,9 +137,8 @@ impl std::fmt::Display for Strategy {
 }
 
 /// How phases start, as the command line names it.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Phasing {
     /// Phase p + 1 starts the step after the last packet finishes phase p.

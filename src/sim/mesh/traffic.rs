@@ -8,9 +8,8 @@ use super::shape::{Pu, Shape, Topology};
 use super::MeshError;
 
 /// Which k-k problem.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Workload {
     /// k-LS, the large shift: every coordinate `i -> (i + n/2) mod n` (n

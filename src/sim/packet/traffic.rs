@@ -11,7 +11,8 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 
 /// A routing problem's shape.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum PacketTraffic {
     /// Each packet to an output drawn uniformly and independently.
     RandomDestinations,

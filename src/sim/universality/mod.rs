@@ -38,14 +38,15 @@ use crate::layout::metrics::Delay;
 pub const MAX_AREA: u64 = 1 << 40;
 
 /// The competitor's space; reports write it as the number 2 or 3.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Dimensions {
     /// The plane: area `A`, a power of 4.
     #[default]
-    #[value(name = "2")]
+    #[cfg_attr(feature = "cli", value(name = "2"))]
     Two,
     /// Space: volume `V`, a power of 8 (section 5.3).
-    #[value(name = "3")]
+    #[cfg_attr(feature = "cli", value(name = "3"))]
     Three,
 }
 

@@ -8,7 +8,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 /// A fat-tree routing algorithm, for its delivery time `delta(lambda, n)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Routing {
     /// RANDOM (Theorem 7): `O(lambda + lg n lg lg n)` cycles of `O(lg^2 n)`

@@ -47,7 +47,8 @@ impl MaxAt {
 }
 
 /// Whether to build the fat-pyramid layout and measure `Delta delta` on it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum PyramidMeasure {
     /// Build it when `A <= 4^8` (under a second).
     #[default]

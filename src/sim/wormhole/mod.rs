@@ -48,37 +48,35 @@ pub struct Worm {
 }
 
 /// How a head picks an up link (spec §4.2; down is unique).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum PathRule {
     /// FP: a uniform random shortest path fixed at the source.
-    #[value(name = "fp")]
+    #[cfg_attr(feature = "cli", value(name = "fp"))]
     Fixed,
     /// RP: a fresh uniform draw each step; wait if that link is blocked.
-    #[value(name = "rp")]
+    #[cfg_attr(feature = "cli", value(name = "rp"))]
     Random,
     /// GP: the first unblocked up link in index order.
-    #[value(name = "gp")]
+    #[cfg_attr(feature = "cli", value(name = "gp"))]
     Greedy,
 }
 
 /// The order a switch serves its inputs in (spec §4.3).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Scan {
     /// FO: child links by child index, then parent links.
-    #[value(name = "fo")]
+    #[cfg_attr(feature = "cli", value(name = "fo"))]
     Fixed,
     /// RR: the fixed order rotated by a fresh random offset, every step at
     /// every switch.
-    #[value(name = "rr")]
+    #[cfg_attr(feature = "cli", value(name = "rr"))]
     RoundRobin,
     /// FF: the farthest first (the higher common ancestor), ties as RR.
-    #[value(name = "ff")]
+    #[cfg_attr(feature = "cli", value(name = "ff"))]
     Farthest,
 }
 
@@ -93,9 +91,8 @@ pub enum Arbitration {
 }
 
 /// The paper's algorithms (spec §4.1).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Scheme {
     /// Delayed greedy store-and-forward, one packet per queue.
@@ -132,9 +129,8 @@ impl Scheme {
 }
 
 /// The traffic patterns of spec §4.4, one message per processor.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Pattern {
     /// Uniform destinations, self allowed (a message to itself is

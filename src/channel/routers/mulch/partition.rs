@@ -70,7 +70,8 @@ pub fn group_kinds(c: &Configuration) -> Vec<GroupKind> {
 }
 
 /// Which cost function compares the groups (thesis l.1182 and l.1184).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum CostFunction {
     /// HV/HVH: `max(ceil(d_g / H_g), LP_g)`; B: `d_g + X(n)`.
     #[default]
@@ -83,7 +84,8 @@ pub enum CostFunction {
 
 /// What "the excess number of nets crossed" counts (the thesis text is lost
 /// at a page break; docs/routing.md gives the reading chosen).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Excess {
     /// Nets crossing `n` that are not assigned yet.
     #[default]

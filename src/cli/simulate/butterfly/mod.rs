@@ -13,7 +13,7 @@ use std::time::Instant;
 
 pub use args::ButterflyArgs;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SimulationFailure};
 use crate::layout::butterfly_net::{link_lengths_by_level, longest_wire};
 use crate::layout::metrics::Delay;
 use crate::report::model::butterfly::{CellReport, PacketReport, StepTime};
@@ -230,9 +230,7 @@ pub fn run(args: &ButterflyArgs) -> Result<i32> {
     for &(n, q) in &cells {
         bar.message(format!("N = {}, q = {q}", 1u64 << n));
         let t0 = Instant::now();
-        let cell = at(n)
-            .cell(n, q)
-            .map_err(|err| Error::Failed(err.to_string()))?;
+        let cell = at(n).cell(n, q).map_err(SimulationFailure::Butterfly)?;
         let step = wires.step(n, &args.delay.delay);
         reports.push(CellReport::of(&cell, step, t0.elapsed().as_secs_f64()));
         bar.step();

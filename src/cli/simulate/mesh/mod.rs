@@ -17,7 +17,7 @@ use std::time::Instant;
 pub use args::MeshArgs;
 use experiment::{sweeps, SmearArg, Sweep};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SimulationFailure};
 use crate::layout::construction::Dims;
 use crate::layout::mesh::{mesh_layout, MeshSpec};
 use crate::layout::NetworkName;
@@ -261,8 +261,13 @@ fn run_cells(
         let s = &c.setup;
         bar.message(format!("{} on the {}, k = {}", s.algorithm, s.shape, s.k));
         let t0 = Instant::now();
-        let runs = seeded_trials(trials, c.seed, |_, rng| run_trial(s, rng))
-            .map_err(|e| Error::Failed(format!("{} on the {}: {e}", s.algorithm, s.shape)))?;
+        let runs = seeded_trials(trials, c.seed, |_, rng| run_trial(s, rng)).map_err(|source| {
+            SimulationFailure::Mesh {
+                algorithm: s.algorithm,
+                shape: s.shape,
+                source,
+            }
+        })?;
         out.push(MeshCell::of(
             s,
             c.seed,

@@ -17,7 +17,7 @@ use std::time::Instant;
 use args::WormNetwork;
 pub use args::WormholeArgs;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SimulationFailure, WormholeNetworkError};
 use crate::layout::fattree::Capacity;
 use crate::layout::{Embedding, NetworkName};
 use crate::network::Network;
@@ -150,13 +150,15 @@ impl Wires {
                 (&built, format!("`fabric layout {family}` in memory"))
             }
         };
-        let failed = |e: String| Error::Failed(format!("{n} processors: {e}"));
-        let graph = Network::from_embedding(e).map_err(|e| failed(e.to_string()))?;
+        let failed = |e: WormholeNetworkError| SimulationFailure::WormholeNetwork {
+            processors: n,
+            source: e,
+        };
+        let graph = Network::from_embedding(e).map_err(|e| failed(e.into()))?;
         let lengths: Vec<u64> = e.edges.iter().map(|x| x.length()).collect();
         let delay = &args.delay.delay;
-        let tree =
-            LinkTree::new(&graph, Some(&lengths), delay).map_err(|e| failed(e.to_string()))?;
-        let net = WormNet::new(&tree).map_err(|e| failed(e.to_string()))?;
+        let tree = LinkTree::new(&graph, Some(&lengths), delay).map_err(|e| failed(e.into()))?;
+        let net = WormNet::new(&tree).map_err(|e| failed(e.into()))?;
         let longest = tree.wire_length.iter().copied().max().unwrap_or(0);
         let wire_delay = delay.of(longest);
         let step = StepTime {
@@ -303,12 +305,10 @@ fn run_cells(cells: &[Cell], nets: &[Sized], args: &WormholeArgs) -> Result<Vec<
         let runs = seeded_trials(args.runs, c.seed, |_, rng| {
             run_scheme(&s.net, &c.setup, rng)
         })
-        .map_err(|e| {
-            Error::Failed(format!(
-                "{} on {} processors: {e}",
-                c.setup.scheme.name(),
-                s.n
-            ))
+        .map_err(|source| SimulationFailure::WormholeRun {
+            scheme: c.setup.scheme,
+            processors: s.n,
+            source,
         })?;
         let mut cell = CellReport::of(
             &c.setup,

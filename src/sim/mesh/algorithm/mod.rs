@@ -17,15 +17,14 @@ use super::traffic::Problem;
 use super::MeshError;
 
 /// A routing algorithm.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Algorithm {
     /// NoWrapRoute(d) (sections 7.1 and 7.3): 2d - 1 phases; d - 1
     /// randomizations, then every axis to its destination (3 phases in
     /// 2-D: randomize, row, column).
-    #[value(name = "nowrap")]
+    #[cfg_attr(feature = "cli", value(name = "nowrap"))]
     #[serde(rename = "nowrap")]
     NoWrap,
     /// WrapRoute(d) (sections 8.1 and 8.3): 2d phases; randomize every
@@ -41,7 +40,7 @@ pub enum Algorithm {
     Local,
     /// NoLRoute (section 9.2; 2-D torus): L unknown, learnt by flooding
     /// while the packets randomize within 8n/k, then spread to L/2.
-    #[value(name = "local-unknown")]
+    #[cfg_attr(feature = "cli", value(name = "local-unknown"))]
     LocalUnknown,
     /// LevelRoute (section 6; 2-D, k even): k/2 levels in k/2 + 1 passes,
     /// each randomizing one level within its strip of rows and routing

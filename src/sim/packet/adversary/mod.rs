@@ -39,7 +39,8 @@ use super::traffic::Packet;
 use rand_chacha::ChaCha8Rng;
 
 /// How the oracle splits a sub-butterfly switch's packets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum SplitRule {
     /// The paper's: `h` to 0, `h` to 1, then 0 until half went to 0.

@@ -102,7 +102,8 @@ pub const MAX_N: u32 = 24;
 pub const MAX_PACKETS: u64 = 1 << 26;
 
 /// What a capacity of `q` limits (spec §6 and §9.12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Capacity {
     /// At most `q` packets on any edge (the paper's "each edge of the
     /// butterfly can sustain up to q such paths").
@@ -115,7 +116,8 @@ pub enum Capacity {
 
 /// Which routing problem a trial solves (the command-line choice; see
 /// [`Problem`] for the one with its permutation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Variant {
     /// A fixed permutation through back-to-back butterflies: Ranade's
     /// stage 1 to random intermediates, then stage 2 down copy 2.

@@ -11,9 +11,8 @@
 use rand::Rng;
 
 /// A switch's rule for choosing what to send.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Protocol {
     /// Nonpredictive: the oldest packet (the queue's head), one per step.

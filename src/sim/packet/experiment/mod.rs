@@ -27,9 +27,8 @@ mod tests;
 pub use bound::Bound;
 
 /// The queue model of a run (spec 001 §9.3: each section has its own).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Model {
     /// Section 2: one queue of capacity q per switch, greedy protocols.
@@ -48,6 +47,20 @@ pub enum Model {
 }
 
 impl Model {
+    /// Every model, in the order of the paper's sections.
+    pub const ALL: [Model; 5] = [Model::G, Model::T, Model::W, Model::C, Model::A];
+
+    /// The model's name as `--model` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::G => "g",
+            Model::T => "t",
+            Model::W => "w",
+            Model::C => "c",
+            Model::A => "a",
+        }
+    }
+
     /// Whether the model's switches follow a `--protocol`.
     pub fn takes_protocol(self) -> bool {
         matches!(self, Model::G | Model::T)
@@ -60,9 +73,8 @@ impl Model {
 }
 
 /// The routing problem.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Workload {
     /// Each packet to an independent uniform output.
@@ -80,6 +92,28 @@ pub enum Workload {
 }
 
 impl Workload {
+    /// Every workload, in declaration order.
+    pub const ALL: [Workload; 6] = [
+        Workload::RandomDestinations,
+        Workload::RandomPermutation,
+        Workload::BitReversal,
+        Workload::Transpose,
+        Workload::Identity,
+        Workload::Adversary,
+    ];
+
+    /// The workload's name as `--traffic` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Workload::RandomDestinations => "random-destinations",
+            Workload::RandomPermutation => "random-permutation",
+            Workload::BitReversal => "bit-reversal",
+            Workload::Transpose => "transpose",
+            Workload::Identity => "identity",
+            Workload::Adversary => "adversary",
+        }
+    }
+
     /// The traffic generator, for every workload but the adversary.
     pub fn traffic(self) -> Option<PacketTraffic> {
         Some(match self {
@@ -94,9 +128,8 @@ impl Workload {
 }
 
 /// Direct routing or Valiant's two phases through the wraparound.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Routing {
     /// Each packet on its unique path.
@@ -106,6 +139,24 @@ pub enum Routing {
     /// Two phases without the barrier: a packet goes on through the
     /// wraparound as soon as it reaches its intermediate.
     TwoPhasePipelined,
+}
+
+impl Routing {
+    /// Every routing, in declaration order.
+    pub const ALL: [Routing; 3] = [
+        Routing::Direct,
+        Routing::TwoPhase,
+        Routing::TwoPhasePipelined,
+    ];
+
+    /// The routing's name as `--routing` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Routing::Direct => "direct",
+            Routing::TwoPhase => "two-phase",
+            Routing::TwoPhasePipelined => "two-phase-pipelined",
+        }
+    }
 }
 
 /// The choices of section 5's dropping models (C and A).

@@ -68,7 +68,8 @@ use crate::sim::seeded_trials;
 pub use check::{Rank, Violation};
 
 /// Whether a run is watched by the invariant checker.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Checks {
     /// No checking in release builds (debug builds check anyway).
     Off,
@@ -78,7 +79,8 @@ pub enum Checks {
 }
 
 /// When a run stops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Until {
     /// When the last packet reaches level `n` (the routing time `T`).
     Delivered,

@@ -40,7 +40,8 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 /// Which packets an overflowing buffer drops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum DropPolicy {
     /// Drop the lowest-priority packets (buffered or arriving) until `q`
     /// remain: what Theorem 5.2's argument needs.
@@ -52,7 +53,8 @@ pub enum DropPolicy {
 }
 
 /// What occupies a buffer when this step's arrivals are counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Acceptance {
     /// The start-of-step contents: the head that leaves this step still
     /// takes its place (spec §2 and §9.4).
