@@ -264,7 +264,8 @@ mod tests {
 
 /// The rule a routing keeps for the directions of the layers of its
 /// reserved-layer groups (HV, VH, HVH, VHV; B layers have no direction).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Directions {
     /// Each layer has a preferred direction; a wire may run against it at
     /// a cost (a jog of a maze repair, a pin entered on a horizontal

@@ -186,15 +186,17 @@ impl State<'_> {
         let on_pin_row = c.y == 0 || c.y == top;
         let on_side = c.x == -1 || c.x == self.columns;
         if !on_pin_row {
-            for dx in [-1, 1].into_iter().filter(|_| h.is_some()) {
-                let x = c.x + dx;
-                let ok = match x {
-                    -1 => exits.left(),
-                    x if x == self.columns => exits.right(),
-                    x => (0..self.columns).contains(&x),
-                };
-                if let (true, Some(h)) = (ok, h) {
-                    f(Cell::new(x, c.y, c.layer), h);
+            if let Some(h) = h {
+                for dx in [-1, 1] {
+                    let x = c.x + dx;
+                    let ok = match x {
+                        -1 => exits.left(),
+                        x if x == self.columns => exits.right(),
+                        x => (0..self.columns).contains(&x),
+                    };
+                    if ok {
+                        f(Cell::new(x, c.y, c.layer), h);
+                    }
                 }
             }
             if !on_side {

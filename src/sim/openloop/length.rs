@@ -18,8 +18,8 @@ use serde::Serialize;
     Serialize,
     serde::Deserialize,
     schemars::JsonSchema,
-    clap::ValueEnum,
 )]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum PacketLength {
     /// Every packet `L` flits.

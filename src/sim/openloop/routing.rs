@@ -37,8 +37,8 @@ use crate::sim::bft::LinkTree;
     serde::Serialize,
     serde::Deserialize,
     schemars::JsonSchema,
-    clap::ValueEnum,
 )]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum UpLinks {
     /// Uniformly at random (a hash of the seed, the packet and the router).

@@ -14,7 +14,7 @@ use crate::channel::solution::{ChannelSolution, Via, Wire};
 use crate::geom::Point;
 
 use crate::channel::grid::finish::solution;
-use crate::channel::layer_model::LayerModel;
+use crate::channel::layer_model::{Directions, LayerModel};
 use crate::channel::routers::yacr::assign::{Columns, Item};
 
 /// Rows as bits of a column, pin rows included: row `y` is bit `y`.
@@ -42,14 +42,20 @@ struct Vertical {
 
 /// The routing of `items` in rows `ys` (one per item, `1 ..= width`, no
 /// two overlapping items in one row, every constraint kept) in `model`,
-/// whose trunks all lie on one layer.
+/// whose trunks all lie on one layer. Under [`Directions::Preferred`] a
+/// trunk no vertical crosses lies on the vertical layer and a vertical no
+/// trunk crosses on the trunk layer (no via either way); under
+/// [`Directions::Reserved`] every trunk lies on the trunk layer and every
+/// vertical on the vertical layer.
 pub fn draw(
     problem: &ChannelProblem,
     model: LayerModel,
+    directions: Directions,
     width: i64,
     items: &[Item],
     ys: &[i64],
 ) -> ChannelSolution {
+    let mixed = directions == Directions::Preferred;
     let h = model.h_layers()[0];
     // The vertical layer next to the trunk layer (below it when both are).
     let v = if h > 1 { h - 1 } else { h + 1 };
@@ -95,7 +101,7 @@ pub fn draw(
         .enumerate()
         .map(|(k, it)| {
             let inside = (it.lo + 1).max(0) as usize..it.hi.min(c as i64) as usize;
-            covered[inside].iter().all(|col| col & 1 << ys[k] == 0)
+            mixed && covered[inside].iter().all(|col| col & 1 << ys[k] == 0)
         })
         .collect();
     // Trunk rows crossing each column on the trunk layer.
@@ -133,8 +139,9 @@ pub fn draw(
             .iter()
             .filter(|&&k| !flat[k])
             .fold(0, |m: Column, &k| m | 1 << ys[k]);
-        let free =
-            vt.pieces.iter().all(|&k| !flat[k]) && crossing[vt.x] & !own & rows(vt.lo, vt.hi) == 0;
+        let free = mixed
+            && vt.pieces.iter().all(|&k| !flat[k])
+            && crossing[vt.x] & !own & rows(vt.lo, vt.hi) == 0;
         let x = vt.x as i64;
         wires.push(Wire {
             net: label(vt.net),

@@ -6,7 +6,7 @@
 use super::*;
 use crate::channel::analysis::density;
 use crate::channel::generate::{random_channel, ChannelShape};
-use crate::channel::layer_model::LayerModel;
+use crate::channel::layer_model::{Directions, LayerModel};
 use crate::channel::routers::yacr::assign::{items_of, Cut};
 use crate::channel::verify::verify;
 use rand::Rng;
@@ -174,7 +174,11 @@ fn drawings_verify_in_each_model() {
             continue;
         };
         let model = [LayerModel::Hv, LayerModel::Vh, LayerModel::Vhv][k % 3];
-        let s = draw(&p, model, w, &items, &ys);
+        let s = draw(&p, model, Directions::Preferred, w, &items, &ys);
+        let strict = draw(&p, model, Directions::Reserved, w, &items, &ys);
+        let r = verify(&p, &strict, Some(&strict.metrics(density(&p))));
+        assert!(r.is_legal_strict(), "{} {} strict", p.name(), model.name());
+        assert_eq!(strict.against_direction().total(), 0, "{}", p.name());
         let r = verify(&p, &s, Some(&s.metrics(density(&p))));
         assert!(
             r.is_legal_strict(),

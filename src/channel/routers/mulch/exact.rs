@@ -238,7 +238,9 @@ pub fn exact_and_route(
     let routed = match best {
         Some(e) => {
             let part = ctx.partition_of(e.config, &e.group_of);
-            Some(super::route_partition(problem, &part, rules, observer)?)
+            // A partition that does not route (a strict reserved-layer
+            // group may not) leaves no exact routing to compare.
+            super::route_partition(problem, &part, rules, observer).ok()
         }
         None => None,
     };

@@ -266,8 +266,10 @@ pub fn route_mulch(
     });
     drop(held);
     let chosen = chosen?;
-    let chameleon = chameleon.transpose()?;
-    let extra = extra.into_iter().collect::<Result<Vec<_>, _>>()?;
+    // The partitions beside the chosen one only compete: one that does not
+    // route (a strict reserved-layer group may not) drops out.
+    let chameleon = chameleon.and_then(Result::ok);
+    let extra: Vec<RoutedPartition> = extra.into_iter().filter_map(Result::ok).collect();
     let mut answer = Answer::Chosen;
     let mut best = chosen.quality();
     if let Some(c) = &chameleon {

@@ -92,7 +92,14 @@ impl<'a> Assignments<'a> {
             EffortLevel::Thorough => 128,
         };
         let (rows, ys) = cf.assign(widths, self.effort.seed, restarts, QUICK_BUDGET)?;
-        Some(conflict_free::draw(self.problem, model, rows, items, &ys))
+        Some(conflict_free::draw(
+            self.problem,
+            model,
+            self.directions,
+            rows,
+            items,
+            &ys,
+        ))
     }
 
     /// How many jittered starts a width of `rows` rows gets once its

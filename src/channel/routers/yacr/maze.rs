@@ -243,8 +243,9 @@ impl Search<'_> {
     /// (`None`) after entering `budget` cells.
     ///
     /// Inside the grid's columns and the search's layers every move is
-    /// also a move back, except that a pin row is entered only onto a
-    /// target: so between two sets of such cells that a search may start
+    /// also a move back (whether a step is allowed depends on its layer
+    /// alone, so a direction rule keeps this), except that a pin row is
+    /// entered only onto a target: so between two sets of such cells that a search may start
     /// from, `A` reaches `B` exactly when `B` reaches `A` (within the same
     /// window). A caller can decide a search from the side that is walled
     /// in, which is the cheaper flood.

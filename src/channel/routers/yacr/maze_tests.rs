@@ -191,3 +191,90 @@ fn reaching_is_symmetric() {
         "{reached} reached, {failed} failed, {gave_up} gave up"
     );
 }
+
+/// Under the strict direction rule a path never steps against its layer's
+/// direction, and reaches what it can only by changing layers: on random
+/// grids with random walls, every path found with `HorizontalOnly` /
+/// `VerticalOnly` layers moves along rows on the first and along columns
+/// on the second; a target straight above the source on the horizontal
+/// layer is reached through the vertical layer.
+#[test]
+fn strict_searches_never_step_against_a_direction() {
+    use super::{Costs, Search};
+    use crate::channel::grid::{Cell, Grid};
+    use crate::channel::search::Preferred;
+    let strict = [Preferred::HorizontalOnly, Preferred::VerticalOnly];
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(97);
+    let (mut found, mut layer_changes) = (0, 0);
+    for _ in 0..300 {
+        let (columns, width) = (rng.gen_range(3..12), rng.gen_range(2..6));
+        let mut g = Grid::new(columns, width, 2, 2);
+        for _ in 0..rng.gen_range(0..columns * width / 2) {
+            let c = Cell::new(
+                rng.gen_range(0..columns as i64),
+                rng.gen_range(1..=width as i64),
+                rng.gen_range(1..=2),
+            );
+            g.claim(c, 1);
+        }
+        let free = |g: &Grid, c: Cell| g.owner(c) == 0;
+        let pick = |rng: &mut rand_chacha::ChaCha8Rng| {
+            Cell::new(
+                rng.gen_range(0..columns as i64),
+                rng.gen_range(1..=width as i64),
+                rng.gen_range(1..=2),
+            )
+        };
+        let (a, b) = (pick(&mut rng), pick(&mut rng));
+        if a == b || !free(&g, a) || !free(&g, b) {
+            continue;
+        }
+        let search = Search {
+            grid: &g,
+            net: 0,
+            preferred: &strict,
+            costs: Costs::default(),
+            window: (0, columns as i64 - 1),
+            layers: 2,
+            left_side: false,
+            right_side: false,
+            steal: None,
+        };
+        let Ok(path) = search.run(&[a], |c, _| c == b) else {
+            continue;
+        };
+        found += 1;
+        for w in path.windows(2) {
+            let (p, q) = (w[0], w[1]);
+            if p.layer != q.layer {
+                layer_changes += 1;
+                assert_eq!((p.x, p.y), (q.x, q.y), "a via stays in place");
+            } else if p.layer == 1 {
+                assert_eq!(p.y, q.y, "a vertical step on the horizontal layer");
+            } else {
+                assert_eq!(p.x, q.x, "a horizontal step on the vertical layer");
+            }
+        }
+    }
+    assert!(
+        found > 100 && layer_changes > 100,
+        "{found} {layer_changes}"
+    );
+    // Straight above on the horizontal layer: only through layer 2.
+    let g = Grid::new(4, 4, 2, 2);
+    let search = Search {
+        grid: &g,
+        net: 0,
+        preferred: &strict,
+        costs: Costs::default(),
+        window: (0, 3),
+        layers: 2,
+        left_side: false,
+        right_side: false,
+        steal: None,
+    };
+    let path = search
+        .run(&[Cell::new(1, 1, 1)], |c, _| c == Cell::new(1, 3, 1))
+        .expect("through the vertical layer");
+    assert!(path.iter().any(|c| c.layer == 2), "{path:?}");
+}

@@ -192,7 +192,7 @@ pub fn route_borrowing(
     // candidates meet density).
     let ladder = if effort.level == EffortLevel::Fast && model.v_layers().len() == 1 {
         Strategy::ConflictFree.announce(start, observer);
-        if let Some(s) = made.quick(model, start..start + QUICK_LADDER) {
+        if let Some(s) = made.quick(model, start..start + QUICK_LADDER).filter(keeps) {
             return Ok(s);
         }
         start..start + QUICK_LADDER
@@ -206,14 +206,17 @@ pub fn route_borrowing(
             match full {
                 _ if rows == limit => {}
                 Some(sw) if sw.rows >= rows => {}
-                Some(sw) if keeps(&greedy(sw)) => return Ok(greedy(sw)),
-                Some(_) => {
+                Some(sw) => {
+                    let s = greedy(sw);
+                    if keeps(&s) {
+                        return Ok(s);
+                    }
                     return Err(RouteError::Unroutable(format!(
                         "the yacr router found no {} routing of {} within {limit} tracks \
                          that keeps every wire in its layer's direction",
                         model.name(),
                         problem.name()
-                    )))
+                    )));
                 }
                 None => {
                     return Err(RouteError::Unroutable(format!(
@@ -243,6 +246,11 @@ pub fn route_borrowing(
             reserved(problem, model, rows, &made, extra.as_deref(), || {
                 greedy::best_within(problem, model, lower, rows)
             });
+        // The greedy sweep's routing when it keeps the direction rule (its
+        // drawing does by construction once the clean-up leaves its stubs).
+        let within = within
+            .map(|sw| (sw.rows, greedy(&sw)))
+            .filter(|(_, g)| keeps(g));
         // Whether the greedy sweep needs more than `rows` tracks, as the
         // fallback asks (past `limit`, whether it routes at all).
         let greedy_wider =
@@ -260,8 +268,9 @@ pub fn route_borrowing(
 
 /// The routing a width ends with, if any: the best (by [`quality`]) of the
 /// reserved-layer or negotiated routing and the other variant's (`grids`)
-/// and the quick path's, against the greedy sweep's when that needs
-/// exactly as many tracks; else the greedy sweep's when it fits. Under
+/// and the quick path's, against the greedy sweep's routing (`within`,
+/// with its rows) when that needs exactly as many tracks; else the greedy
+/// sweep's when it fits. Under
 /// [`Directions::Reserved`] only routings that keep every wire in its
 /// layer's direction count.
 fn pick(
@@ -270,10 +279,8 @@ fn pick(
     directions: Directions,
     grids: [Option<Grid>; 2],
     quick: Option<ChannelSolution>,
-    within: Option<greedy::Sweep>,
+    within: Option<(i64, ChannelSolution)>,
 ) -> Option<ChannelSolution> {
-    let greedy =
-        |sw: &greedy::Sweep| finish(problem, model, directions, greedy::draw(problem, model, sw));
     let mut ours: Option<ChannelSolution> = None;
     let routings = grids
         .into_iter()
@@ -286,9 +293,6 @@ fn pick(
             ours = Some(alt);
         }
     }
-    let within = within
-        .map(|sw| (sw.rows, greedy(&sw)))
-        .filter(|(_, g)| g.keeps(directions));
     if let Some(ours) = ours {
         return Some(
             match within.filter(|(rows, _)| *rows == ours.width as i64) {
