@@ -19,6 +19,7 @@ use crate::report::bay_bilardi::{bb_chart, bb_table};
 use crate::report::model::bay_bilardi::{BbCell, BbReport};
 use crate::report::model::{render, Report};
 use crate::sim::bb::run::{run_trial, Network, Setting};
+use crate::sim::bb::sft::SftModel;
 use crate::sim::bb::traffic::{Params, Workload};
 use crate::sim::seeded_trials;
 
@@ -71,6 +72,12 @@ pub struct BbArgs {
     /// The target η of mot-exp (a power of 2, at most sqrt(N)).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub eta: u32,
+    /// The sorting fat-tree's cost model for Steps 4–7: lean (the paper's
+    /// Step 4: each arriving column through the Lemma 9 sorter once, waves
+    /// pipelined) or conservative (a full flexible sort per node and
+    /// stage).
+    #[arg(long, value_enum, default_value_t = SftModel::Lean)]
+    pub sft_model: SftModel,
     /// Independent trials per cell (run in parallel).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=10000))]
     pub trials: u64,
@@ -94,7 +101,7 @@ pub struct BbArgs {
 }
 
 /// The rules followed where the paper leaves a choice.
-fn rules(network: Network) -> Vec<String> {
+fn rules(network: Network, model: SftModel) -> Vec<String> {
     let mut r: Vec<String> = vec![
         "time in bit steps, wire delay ignored (the paper's model); b = lg N unless given".into(),
         "λ over the network's channel capacities; η on the reference tree, leaf edges at height 0".into(),
@@ -108,8 +115,12 @@ fn rules(network: Network) -> Vec<String> {
         ]),
         Network::SortingFatTree => r.extend([
             "L x L meshes, L the least power of 2 >= lg N; B = lg N batches; sorters of capacity d·n".to_string(),
-            "a stage lasts its slowest node's Columnsort (flexible sorter time) and waves; mesh steps 3·L words".to_string(),
-            "Lemma 10 (per batch and channel, up and down) and the sorters' capacity asserted".to_string(),
+            match model {
+                SftModel::Lean => "lean model: a stage lasts its slowest node's column passes (Lemma 9, b + lg s each) with its waves pipelined; full flexible sorts only in steps 5-6; barrier 2H; mesh steps 3·L words",
+                SftModel::Conservative => "conservative model: a stage lasts its slowest node's full flexible sort (Theorem 2) plus its waves; barrier 2 lg N; mesh steps 3·L words",
+            }
+            .to_string(),
+            "Lemma 10 (per batch and channel, up and down) and the sorters' capacity (ascent, peak sorts, descent, padded to whole columns) asserted".to_string(),
         ]),
     }
     r
@@ -235,6 +246,7 @@ pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
                 workload,
                 params,
                 body_bits,
+                sft_model: args.sft_model,
                 area,
             });
         }
@@ -264,7 +276,7 @@ pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
         network,
         trials: args.trials,
         seed: args.seed,
-        rules: rules(network),
+        rules: rules(network, args.sft_model),
         cells,
     };
     let mut outputs = Vec::new();

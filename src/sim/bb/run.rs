@@ -62,6 +62,9 @@ pub struct Setting {
     pub params: Params,
     /// Bits of a message body.
     pub body_bits: u32,
+    /// The sorting fat-tree's cost model (ignored by the pruned
+    /// butterfly).
+    pub sft_model: sft::SftModel,
     /// The network's layout area (for `A·T²`).
     pub area: u64,
 }
@@ -144,6 +147,7 @@ pub fn run_trial(setting: &Setting, rng: &mut ChaCha8Rng) -> Result<Trial, RunEr
             let cost = sft::Cost {
                 body_bits: setting.body_bits,
                 mesh_factor: 3,
+                model: setting.sft_model,
             };
             let out = sft::route(shape, &messages, d, cost);
             let t = out.bit_steps;

@@ -11,8 +11,9 @@
 //! the ascent. Upward stages alternate between the levels' parities: a
 //! node at level `k` handles batch `j` at stage `2j + H - k`; downward,
 //! batch `j` at stage `2j + k`. A stage lasts as long as its slowest node
-//! (a sort, then the waves out) plus a synchronisation.
+//! plus a synchronisation; [`SftModel`] says what a node's work costs.
 
+mod clock;
 mod shape;
 #[cfg(test)]
 mod tests;
@@ -21,8 +22,38 @@ use serde::Serialize;
 
 pub use shape::{Shape, ShapeError};
 
-use super::sorter::{CostModel, Sorter};
 use super::Message;
+use clock::Clock;
+
+/// How Steps 4–7 are costed.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum SftModel {
+    /// The paper's Step 4 as written (§4.3): each column of a batch passes
+    /// once through the Lemma 9 column sorter (`b + lg s`) and the waves
+    /// leave as the columns exit; the root sorts nothing on the way up;
+    /// Step 7 mirrors it. Steps 5 and 6 are full Theorem 2 sorts of the
+    /// peak sets already held in the cells (no second input shift; one
+    /// column pass when `r ≤ s`). A barrier costs `2H`.
+    #[default]
+    Lean,
+    /// Every active node runs a full Theorem 2 sort of its batch (input
+    /// shift, up to 16 Columnsort phases) before sending, the root
+    /// included; Steps 5 and 6 shift their input in again; a barrier
+    /// costs `2 lg N`.
+    Conservative,
+}
 
 /// The bit-step cost model's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -32,6 +63,8 @@ pub struct Cost {
     /// A mesh sort or route of `L x L` words costs `mesh_factor · L` word
     /// steps.
     pub mesh_factor: u32,
+    /// How Steps 4–7 are costed.
+    pub model: SftModel,
 }
 
 /// The bit steps of each step of the algorithm.
@@ -86,8 +119,15 @@ pub struct Outcome {
     /// The largest `λ_a` of an upward batch and `λ_d` of a downward one,
     /// as `(ℓ, cap)`.
     pub max_batch_load: [(u64, u64); 2],
-    /// The fullest sorter: `(messages held, capacity l)`.
+    /// The fullest sorter: `(messages held, capacity l)`, over the ascent
+    /// (peak messages kept so far plus the arriving batch), the peak sorts
+    /// and the descent (peak messages not yet sent plus the parent's
+    /// batch). §4.3 bounds it by `l = d·n`.
     pub max_occupancy: (u64, u64),
+    /// The same counting cells: each arriving batch padded to whole
+    /// `s`-word columns, each peak sort to `w·s`. The paper ignores this
+    /// integrality, and it can pass `l` slightly (reported, not asserted).
+    pub max_padded_occupancy: (u64, u64),
 }
 
 /// Per-channel counts, channels indexed `2^k + j` for node `j` at level
@@ -159,7 +199,6 @@ pub fn route(shape: Shape, messages: &[Message], degree: u32, cost: Cost) -> Out
     );
     let msg = u64::from((h + 1).next_power_of_two().ilog2() + n + cost.body_bits);
     let counter = u64::from((usize::BITS - messages.len().leading_zeros()).max(1));
-    let sync = 2 * u64::from(n);
     let mut out = Outcome::default();
     // Step 2: the inter-mesh messages by peak, ranked by source.
     let mut by_peak: Vec<Vec<Message>> = vec![Vec::new(); h as usize];
@@ -198,130 +237,28 @@ pub fn route(shape: Shape, messages: &[Message], degree: u32, cost: Cost) -> Out
     let clock = Clock {
         shape,
         msg,
-        sync,
         degree,
+        model: cost.model,
     };
     let mesh = u64::from(cost.mesh_factor) * u64::from(shape.mesh_side) * msg;
     out.steps.intra_mesh = mesh;
     out.steps.batching = u64::from(h) * (2 * u64::from(n) + counter);
     out.steps.arrange = mesh;
-    let (up_time, up_stages, occupancy) = clock.ascend(&up, &held);
+    let (up_time, up_stages, fill_up) = clock.ascend(&up, &held);
     out.steps.up = up_time;
-    out.max_occupancy = occupancy;
-    out.steps.peak_sorts = 2
-        * (0..h)
-            .map(|k| {
-                let most = (1usize << k..2usize << k)
-                    .map(|v| held[v].len())
-                    .max()
-                    .unwrap_or(0);
-                clock.sort(k, most as u64)
-            })
-            .max()
-            .unwrap_or(0);
-    let (down_time, down_stages) = clock.descend(&down, &held);
+    let (peak_time, fill_peak) = clock.peak_sorts(&held);
+    out.steps.peak_sorts = peak_time;
+    let (down_time, down_stages, fill_down) = clock.descend(&down, &held);
     out.steps.down = down_time;
+    let fullest = |i: usize| {
+        [fill_up[i], fill_peak[i], fill_down[i]]
+            .into_iter()
+            .fold((0, 1), |a, f| if f.0 * a.1 > a.0 * f.1 { f } else { a })
+    };
+    out.max_occupancy = fullest(0);
+    out.max_padded_occupancy = fullest(1);
     out.stages = (up_stages, down_stages);
     out.steps.deliver = mesh;
     out.bit_steps = out.steps.total();
     out
-}
-
-/// Stage timing.
-struct Clock {
-    shape: Shape,
-    /// Bits of a message.
-    msg: u64,
-    /// Bit steps of a synchronisation.
-    sync: u64,
-    degree: u32,
-}
-
-impl Clock {
-    /// Bit steps to sort `r` messages in the sorter of a level-`k` node.
-    fn sort(&self, k: u32, r: u64) -> u64 {
-        if r == 0 {
-            return 0;
-        }
-        let s = self.shape.sorter_width(k);
-        let l = (self.shape.below(k) * u64::from(self.degree))
-            .next_power_of_two()
-            .max(u64::from(s));
-        let l = u32::try_from(l).expect("sorter capacities fit in 32 bits");
-        let sorter = Sorter::new(self.msg as u32, s, l).expect("a node's sorter is well formed");
-        sorter
-            .time(r, &CostModel::default())
-            .expect("a node sorts at most its capacity")
-    }
-
-    /// Bit steps to send `count` messages over the channel above a node
-    /// at level `k`, one per wire per wave.
-    fn waves(&self, k: u32, count: u64) -> u64 {
-        count.div_ceil(u64::from(self.shape.cap(k))) * self.msg
-    }
-
-    /// Step 4: the time, the stages and the fullest sorter.
-    fn ascend(&self, up: &Counts, held: &[Vec<Message>]) -> (u64, u32, (u64, u64)) {
-        let (h, b) = (self.shape.height(), self.shape.batches);
-        let stages = 2 * (b - 1) + h + 1;
-        let mut stage_time = vec![0u64; stages as usize];
-        let mut occupancy = (0u64, 1u64);
-        // Peak messages a node has kept so far.
-        let mut kept = vec![0u64; 1 << h];
-        for j in 0..b {
-            let counts = &up.by_batch[j as usize];
-            // Meshes send their batch up.
-            let mesh_time = counts[1usize << h..2usize << h]
-                .iter()
-                .map(|&c| self.waves(h, c))
-                .max()
-                .unwrap_or(0);
-            let t = &mut stage_time[(2 * j) as usize];
-            *t = (*t).max(mesh_time);
-            for k in (0..h).rev() {
-                let stage = (2 * j + h - k) as usize;
-                let l = self.shape.below(k) * u64::from(self.degree);
-                for v in 1usize << k..2usize << k {
-                    let r = counts[2 * v] + counts[2 * v + 1];
-                    let going = if k == 0 { 0 } else { counts[v] };
-                    let staying = r - going;
-                    let cost = self.sort(k, r) + if k == 0 { 0 } else { self.waves(k, going) };
-                    stage_time[stage] = stage_time[stage].max(cost);
-                    if (kept[v] + r) * occupancy.1 > occupancy.0 * l {
-                        occupancy = (kept[v] + r, l);
-                    }
-                    kept[v] += staying;
-                }
-            }
-        }
-        for (v, set) in held.iter().enumerate().skip(1) {
-            assert_eq!(kept[v], set.len() as u64, "every message stops at its peak");
-        }
-        let time = stage_time.iter().sum::<u64>() + u64::from(stages) * self.sync;
-        (time, stages, occupancy)
-    }
-
-    /// Step 7: the time and the stages.
-    fn descend(&self, down: &Counts, held: &[Vec<Message>]) -> (u64, u32) {
-        let (h, b) = (self.shape.height(), self.shape.batches);
-        let stages = 2 * (b - 1) + h;
-        let mut stage_time = vec![0u64; stages as usize];
-        for j in 0..b {
-            let counts = &down.by_batch[j as usize];
-            for k in 0..h {
-                let stage = (2 * j + k) as usize;
-                for v in 1usize << k..2usize << k {
-                    let own = (held[v].len() as u64 + u64::from(b - 1 - j)) / u64::from(b);
-                    let from_parent = if k == 0 { 0 } else { counts[v] };
-                    let out = self
-                        .waves(k + 1, counts[2 * v])
-                        .max(self.waves(k + 1, counts[2 * v + 1]));
-                    let cost = self.sort(k, own + from_parent) + out;
-                    stage_time[stage] = stage_time[stage].max(cost);
-                }
-            }
-        }
-        let time = stage_time.iter().sum::<u64>() + u64::from(stages) * self.sync;
-        (time, stages)
-    }
 }
