@@ -1,11 +1,12 @@
 //! Channel files -> parse -> route (the fast reserved-layer router in HV,
-//! MulCh in 3 layers) -> verify. Invariants: no panic or abort; every
-//! routing a router returns is strictly legal.
+//! the same under the strict reserved-layer rule, MulCh in 3 layers) ->
+//! verify. Invariants: no panic or abort; every routing a router returns
+//! is strictly legal and keeps the direction rule it was asked for.
 #![no_main]
 
 use fabric::channel::layer_model::LayerModel;
 use fabric::channel::registry::router_by_name;
-use fabric::channel::router::{Effort, EffortLevel, RouteOptions};
+use fabric::channel::router::{Directions, Effort, EffortLevel, RouteOptions};
 use fabric::channel::verify::verify;
 use libfuzzer_sys::fuzz_target;
 
@@ -35,6 +36,16 @@ fuzz_target!(|data: &[u8]| {
                 layers: 2,
                 model: Some(LayerModel::Hv),
                 effort: fast,
+                directions: Directions::Preferred,
+            },
+        ),
+        (
+            "yacr",
+            RouteOptions {
+                layers: 2,
+                model: Some(LayerModel::Hv),
+                effort: fast,
+                directions: Directions::Reserved,
             },
         ),
         (
@@ -43,6 +54,7 @@ fuzz_target!(|data: &[u8]| {
                 layers: 3,
                 model: None,
                 effort: fast,
+                directions: Directions::Preferred,
             },
         ),
         ("left-edge", RouteOptions::layers(2)),
@@ -55,6 +67,11 @@ fuzz_target!(|data: &[u8]| {
                 report.is_legal_strict(),
                 "{name} gave an illegal routing: {:?}",
                 report.violations
+            );
+            assert!(
+                solution.keeps(options.directions),
+                "{name} broke the direction rule {:?}",
+                options.directions
             );
         }
     }
