@@ -74,6 +74,13 @@ pub enum EngineError {
         /// The `q` asked for.
         q: u32,
     },
+    /// The butterfly has more rows than the engine numbers (it numbers
+    /// rows in 32 bits).
+    #[error("B({n}) has 2^{n} rows: at most 2^{MAX_N}")]
+    TooManyRows {
+        /// The `n` asked for.
+        n: u32,
+    },
     /// A packet's input or output is not a row of the butterfly.
     #[error("packet {index} runs from row {input} to row {output}, outside the {rows} rows")]
     RowOutside {
@@ -189,6 +196,9 @@ impl Run {
 
 const NONE: u32 = u32::MAX;
 
+/// The largest `n` a run accepts: rows are numbered in 32 bits.
+pub const MAX_N: u32 = 31;
+
 /// The largest `q` a run accepts.
 pub const MAX_Q: u32 = 4096;
 
@@ -263,6 +273,9 @@ impl Engine {
         }
         if config.q > MAX_Q {
             return Err(EngineError::QueueTooLarge { q: config.q });
+        }
+        if n > MAX_N {
+            return Err(EngineError::TooManyRows { n });
         }
         if packets.len() >= NONE as usize {
             return Err(EngineError::TooManyPackets {

@@ -234,15 +234,27 @@ impl<O: Oracle, R: Recorder> Frame<'_, O, R> {
         let rec = &mut *self.rec;
         // Counts below the number of packets (< 2^32): no overflow.
         let (mut sent, mut across, mut longest) = (0usize, 0usize, 0u32);
+        // The word's heads and their next rows, read before any moves: the
+        // loads do not wait on each other, so their cache misses overlap.
+        // Nothing a move of level `l` changes is read here (a node's head
+        // changes only when it sends).
+        let mut ahead = [(0u32, 0u32, 0u32); 64];
         for w in 0..words {
-            let mut bits = from_bits[w];
+            let bits = from_bits[w];
             let (mut held, mut gone) = (bits, 0u64);
-            while bits != 0 {
-                let b = bits.trailing_zeros();
-                bits &= bits - 1;
+            let (mut rest, mut k) = (bits, 0);
+            while rest != 0 {
+                let b = rest.trailing_zeros();
+                rest &= rest - 1;
                 let row = w * 64 + b as usize;
                 let id = from.head(row);
+                // Rows are below 2^32 (the engine holds one queue per row).
                 let target = (row & !bit) | (dest[id as usize] as usize & bit);
+                ahead[k] = (id, target as u32, b);
+                k += 1;
+            }
+            for &(id, target, b) in &ahead[..k] {
+                let (target, row) = (target as usize, w * 64 + b as usize);
                 if TO == SINKS {
                     sinks.reach(id, target, t, dest);
                 } else {

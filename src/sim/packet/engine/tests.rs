@@ -122,6 +122,10 @@ fn bad_configurations_are_refused() {
         run(3, &p, c, &mut trial_rng(0, 0)),
         Err(EngineError::RowOutside { index: 0, .. })
     ));
+    assert_eq!(
+        run(MAX_N + 1, &p, c, &mut trial_rng(0, 0)),
+        Err(EngineError::TooManyRows { n: MAX_N + 1 })
+    );
 }
 
 #[test]
