@@ -15,6 +15,8 @@ use super::{Engine, Oracle, Protocol, NONE};
 const SWITCHES: u8 = 0;
 /// The receivers are the sinks of level `n`.
 const SINKS: u8 = 1;
+/// Bitset words whose heads the FIFO sweep reads ahead at once.
+const CHUNK: usize = 8;
 use rand_chacha::ChaCha8Rng;
 
 /// What a sweep moved.
@@ -234,27 +236,32 @@ impl<O: Oracle, R: Recorder> Frame<'_, O, R> {
         let rec = &mut *self.rec;
         // Counts below the number of packets (< 2^32): no overflow.
         let (mut sent, mut across, mut longest) = (0usize, 0usize, 0u32);
-        // The word's heads and their next rows, read before any moves: the
-        // loads do not wait on each other, so their cache misses overlap.
-        // Nothing a move of level `l` changes is read here (a node's head
-        // changes only when it sends).
-        let mut ahead = [(0u32, 0u32, 0u32); 64];
-        for w in 0..words {
-            let bits = from_bits[w];
-            let (mut held, mut gone) = (bits, 0u64);
-            let (mut rest, mut k) = (bits, 0);
-            while rest != 0 {
-                let b = rest.trailing_zeros();
-                rest &= rest - 1;
-                let row = w * 64 + b as usize;
-                let id = from.head(row);
-                // Rows are below 2^32 (the engine holds one queue per row).
-                let target = (row & !bit) | (dest[id as usize] as usize & bit);
-                ahead[k] = (id, target as u32, b);
-                k += 1;
+        // The heads of a chunk of words and their next rows, read before
+        // any of the chunk moves: the loads do not wait on each other, so
+        // their cache misses overlap. Nothing a move of level `l` changes
+        // is read here (a node's head changes only when it sends, and
+        // arrivals at level `l` come in a later sweep).
+        let mut ahead = [(0u32, 0u32, 0u32); 64 * CHUNK];
+        let (mut held, mut gone) = ([0u64; CHUNK], [0u64; CHUNK]);
+        for w0 in (0..words).step_by(CHUNK) {
+            let w1 = (w0 + CHUNK).min(words);
+            let mut k = 0;
+            for w in w0..w1 {
+                let mut rest = from_bits[w];
+                held[w - w0] = rest;
+                gone[w - w0] = 0;
+                while rest != 0 {
+                    let row = w * 64 + rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let id = from.head(row);
+                    let target = (row & !bit) | (dest[id as usize] as usize & bit);
+                    // Rows are below 2^31 (`MAX_N`).
+                    ahead[k] = (id, target as u32, row as u32);
+                    k += 1;
+                }
             }
-            for &(id, target, b) in &ahead[..k] {
-                let (target, row) = (target as usize, w * 64 + b as usize);
+            for &(id, target, row) in &ahead[..k] {
+                let (target, row) = (target as usize, row as usize);
                 if TO == SINKS {
                     sinks.reach(id, target, t, dest);
                 } else {
@@ -282,13 +289,14 @@ impl<O: Oracle, R: Recorder> Frame<'_, O, R> {
                 sent = sent.wrapping_add(1);
                 across = across.wrapping_add(cross);
                 rec.hop(t, l, row, cross, id);
+                let (rw, rb) = (row / 64 - w0, row % 64);
                 if from.pop_front(row) == 0 {
-                    held &= !(1 << b);
+                    held[rw] &= !(1 << rb);
                 }
-                gone |= 1 << b;
+                gone[rw] |= 1 << rb;
             }
-            from_bits[w] = held;
-            gone_bits[w] = gone;
+            from_bits[w0..w1].copy_from_slice(&held[..w1 - w0]);
+            gone_bits[w0..w1].copy_from_slice(&gone[..w1 - w0]);
         }
         let (delivered, wraps) = (sinks.delivered, sinks.wraps);
         self.sinks.delivered = delivered;
