@@ -6,7 +6,9 @@ use crate::sim::mesh::plan::{Leg, Phasing};
 use crate::sim::mesh::reference;
 use crate::sim::mesh::shape::{Dir, Topology};
 
-fn random_case(rng: &mut ChaCha8Rng) -> (Shape, Vec<Pu>, Plan) {
+/// A random plan of up to `most` packets on a random mesh or torus; with
+/// `one_axis`, every leg of a phase runs along the phase's one axis.
+fn random_case(rng: &mut ChaCha8Rng, one_axis: bool, most: usize) -> (Shape, Vec<Pu>, Plan) {
     let topology = if rng.gen_bool(0.5) {
         Topology::Mesh
     } else {
@@ -19,20 +21,26 @@ fn random_case(rng: &mut ChaCha8Rng) -> (Shape, Vec<Pu>, Plan) {
         _ => rng.gen_range(2..=3),
     };
     let shape = Shape::new(side, dims, topology).unwrap();
-    let packets = rng.gen_range(1..=30);
+    let packets = rng.gen_range(1..=most);
     let phases = rng.gen_range(1..=4);
     let start: Vec<Pu> = (0..packets)
         .map(|_| rng.gen_range(0..shape.pus() as Pu))
         .collect();
     let mut plan = Plan::idle(packets, phases);
-    for leg in &mut plan.legs {
+    let axes: Vec<usize> = (0..phases).map(|_| rng.gen_range(0..dims)).collect();
+    for (i, leg) in plan.legs.iter_mut().enumerate() {
         if rng.gen_bool(0.85) {
+            let axis = if one_axis {
+                axes[i / packets]
+            } else {
+                rng.gen_range(0..dims)
+            };
             let tie = if rng.gen_bool(0.5) {
                 Dir::Up
             } else {
                 Dir::Down
             };
-            *leg = Leg::tied(rng.gen_range(0..dims), rng.gen_range(0..side), tie);
+            *leg = Leg::tied(axis, rng.gen_range(0..side), tie);
         }
     }
     (shape, start, plan)
@@ -54,7 +62,7 @@ fn the_engine_matches_the_reference() {
     let mut cases = 0;
     let mut moved = 0;
     for _ in 0..400 {
-        let (shape, start, plan) = random_case(&mut rng);
+        let (shape, start, plan) = random_case(&mut rng, false, 30);
         for strategy in Strategy::ALL {
             for phasing in [Phasing::Barrier, Phasing::Coalesced, Phasing::Fixed] {
                 let config = Config {
@@ -78,13 +86,44 @@ fn the_engine_matches_the_reference() {
     assert!(moved > cases * 9 / 10, "only {moved} of {cases} cases move");
 }
 
+/// The same under barriers on longer runs (up to 160 packets, heaps
+/// longer than the link record's head): phases along one axis or several.
+#[test]
+fn long_barrier_runs_match_the_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(43);
+    let mut cases = 0;
+    let mut long = 0;
+    for _ in 0..600 {
+        let one_axis = rng.gen_bool(0.5);
+        let (shape, start, plan) = random_case(&mut rng, one_axis, 160);
+        for strategy in Strategy::ALL {
+            let config = Config {
+                strategy,
+                gates: Gates::Barrier,
+                seed: rng.gen(),
+            };
+            let fast = route(&shape, &start, &plan, &config);
+            let slow = reference::route(&shape, &start, &plan, &config);
+            assert_eq!(fast, slow, "{shape} {strategy} {plan:?} {start:?}");
+            cases += u64::from(fast.hops > 0);
+            long += u64::from(fast.phase_steps.iter().any(|&s| s > 40));
+        }
+    }
+    assert!(cases > 600 * 6 * 9 / 10, "only {cases} cases move");
+    assert!(
+        long > 20,
+        "only {long} cases have a phase of more than 40 steps"
+    );
+}
+
 /// Every packet ends where its plan does, and makes exactly its plan's hops
 /// in all.
 #[test]
 fn packets_end_at_their_plans_ends() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for _ in 0..200 {
-        let (shape, start, plan) = random_case(&mut rng);
+        let one_axis = rng.gen_bool(0.5);
+        let (shape, start, plan) = random_case(&mut rng, one_axis, 30);
         let config = Config {
             strategy: Strategy::FarthestFirst,
             gates: Gates::Coalesced,
