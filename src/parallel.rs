@@ -3,8 +3,9 @@
 //!
 //! Every parallel step runs on rayon's global pool (or the pool the caller
 //! runs in, [`rayon::ThreadPool::install`]), so its size, set once by
-//! [`set_threads`] (`-j/--threads`), bounds all the threads at work; no
-//! thread is started outside it. Speculative work (trying the next
+//! [`set_threads`] (`-j/--threads`), bounds the threads at work (a caller
+//! outside the pool, such as the program's main thread, works beside it
+//! on its share); no thread is started outside it. Speculative work (trying the next
 //! candidate routing before the current one has failed) is handed to the
 //! pool as jobs that idle threads steal, so it only runs where a thread
 //! would otherwise wait. Nothing here blocks a thread of the pool on work
