@@ -9,6 +9,8 @@ use std::fmt;
 
 use thiserror::Error;
 
+use crate::channel::problem::ValidateError;
+use crate::channel::solution::AgainstDirection;
 use crate::channel::RouteError;
 use crate::fsm::check::Mismatch;
 use crate::fsm::realise::Construction;
@@ -78,10 +80,10 @@ pub enum Error {
     /// layer count the router does not support.
     #[error("{0}")]
     Route(#[from] RouteError),
-    /// A routed channel that fails its check, known by its message only
-    /// (`fabric separation` and `fabric route`; exit 1).
-    #[error("{0}")]
-    Failed(String),
+    /// A channel job whose result fails a check, or whose channel the job
+    /// cannot take (`fabric route`, `fabric separation`; exit 1).
+    #[error(transparent)]
+    Channel(#[from] ChannelFailure),
     /// A report its serialiser cannot write (exit 1).
     #[error("writing a {schema} report: {source}")]
     Render {
@@ -127,7 +129,7 @@ impl Error {
         match self {
             Error::Parse(_) | Error::File { .. } | Error::Usage(_) | Error::Limit(_) => 2,
             Error::Route(RouteError::Layers { .. }) => 2,
-            Error::Route(_) | Error::Failed(_) => 1,
+            Error::Route(_) | Error::Channel(_) => 1,
             Error::Render { .. }
             | Error::NotApplicable { .. }
             | Error::PlaMismatch(_)
@@ -152,6 +154,65 @@ pub enum RenderError {
     /// The CSV writer's reason.
     #[error(transparent)]
     Csv(#[from] csv::Error),
+}
+
+/// A channel job whose result fails a check, or whose channel the job
+/// cannot take; nothing was written.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum ChannelFailure {
+    /// Nets that cross, so the channel has no routing in one layer.
+    #[error(
+        "{channel} cannot be routed in one layer: nets {a} and {b} cross ({pairs} crossing pairs)"
+    )]
+    Crossing {
+        /// The channel's name.
+        channel: String,
+        /// The label of the first net of the first crossing pair.
+        a: u32,
+        /// The label of the second.
+        b: u32,
+        /// How many pairs of nets cross.
+        pairs: usize,
+    },
+    /// Floating side terminals the switchbox reduction cannot place.
+    #[error("{channel}: {source}")]
+    SideTerminals {
+        /// The channel's name.
+        channel: String,
+        /// Why.
+        source: ValidateError,
+    },
+    /// A router's routing that the verifier finds illegal.
+    #[error(
+        "the {router} router produced an illegal routing of {channel} ({total} violations); \
+         nothing was written:\n{violations}"
+    )]
+    Illegal {
+        /// The router's name.
+        router: &'static str,
+        /// The channel's name.
+        channel: String,
+        /// How many violations the verifier found.
+        total: usize,
+        /// The violations it lists, one an indented line.
+        violations: String,
+    },
+    /// A routing with wire against its layer's direction where the
+    /// direction rule is reserved (`--reserved`).
+    #[error(
+        "the {router} router's routing of {channel} has {} unit edge(s) against their layer's \
+         direction ({}) under --reserved; nothing was written",
+        against.total(),
+        against.per_layer_text()
+    )]
+    AgainstDirection {
+        /// The router's name.
+        router: &'static str,
+        /// The channel's name.
+        channel: String,
+        /// The unit edges against direction, layer by layer.
+        against: AgainstDirection,
+    },
 }
 
 /// A layout built in memory that fails one of its checks.

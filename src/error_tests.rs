@@ -95,3 +95,44 @@ fn a_report_that_cannot_be_serialised_names_its_schema() {
     assert_eq!(e.exit_code(), 1);
     assert!(std::error::Error::source(&e).is_some());
 }
+
+#[test]
+fn channel_failures_name_the_router_and_the_channel() {
+    let e = Error::from(ChannelFailure::Crossing {
+        channel: "stair".into(),
+        a: 3,
+        b: 7,
+        pairs: 2,
+    });
+    assert_eq!(
+        e.to_string(),
+        "stair cannot be routed in one layer: nets 3 and 7 cross (2 crossing pairs)"
+    );
+    assert_eq!(e.exit_code(), 1);
+    let e = Error::from(ChannelFailure::Illegal {
+        router: "yacr",
+        channel: "dde".into(),
+        total: 1,
+        violations: "  a short".into(),
+    });
+    assert_eq!(
+        e.to_string(),
+        "the yacr router produced an illegal routing of dde (1 violations); \
+         nothing was written:\n  a short"
+    );
+    assert_eq!(e.exit_code(), 1);
+    let e = Error::from(ChannelFailure::AgainstDirection {
+        router: "mulch",
+        channel: "dde".into(),
+        against: AgainstDirection {
+            per_layer: vec![(1, 34), (2, 55)],
+            first: None,
+        },
+    });
+    assert_eq!(
+        e.to_string(),
+        "the mulch router's routing of dde has 89 unit edge(s) against their layer's \
+         direction (layer 1: 34, layer 2: 55) under --reserved; nothing was written"
+    );
+    assert_eq!(e.exit_code(), 1);
+}

@@ -406,7 +406,7 @@ fn fat_pyramids_are_legal_with_short_wires_and_small_stretch() {
             );
         }
         // Tracks per band grow at most linearly in the levels above the
-        // blocks (the note: 7K vertical, 3K horizontal).
+        // blocks (at most 7K vertical, 3K horizontal).
         assert!(p.tracks.0 <= 7 * spec.k() as i64 && p.tracks.1 <= 3 * spec.k() as i64 + 1);
         let s = survey(&p.embedding, p.spec, 0);
         eprintln!(

@@ -304,6 +304,31 @@ fn same_input_same_output() {
     );
 }
 
+/// MulCh's partitions and the yacr router's candidates run on rayon's
+/// pool: every bundled channel, in two to five layers, routes the same in
+/// a pool of one thread (sequentially) as in one of four.
+#[test]
+fn the_same_routing_on_one_thread_and_on_four() {
+    let pool = |n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .expect("a pool")
+    };
+    let (one, four) = (pool(1), pool(4));
+    for name in BUNDLED {
+        let p = bundled(name);
+        for layers in 2..=5 {
+            let route = || route_mulch(&p, layers, SelectOptions::default(), &mut |_| {});
+            let (a, b) = (one.install(route), four.install(route));
+            match (a, b) {
+                (Ok(a), Ok(b)) => assert_eq!(a.solution, b.solution, "{name} in {layers}"),
+                (a, b) => assert_eq!(a.err(), b.err(), "{name} in {layers}"),
+            }
+        }
+    }
+}
+
 /// The integer program's optimum equals a brute force over every
 /// assignment of the nets to the groups, on small random channels.
 #[test]

@@ -1,5 +1,5 @@
 //! The routing simulators against an independent slow model, and the
-//! measured shapes of thesis chapter 3 (spec note §3, §7.4-5).
+//! measured shapes of thesis chapter 3 (§3, §7.4-5).
 
 use std::collections::BTreeMap;
 
@@ -388,7 +388,7 @@ fn ratios(tree: &FatTree, algorithm: Algorithm, policy: Policy, rates: &[u32]) -
 
 #[test]
 fn figure_3_3_cycles_per_lambda_stay_bounded() {
-    // Spec note §3.2-3.3 (n = 256, lambda 14-128): RANDOM (1,1,1) with
+    // An earlier prototype (n = 256, lambda 14-128): RANDOM (1,1,1) with
     // ideal concentrators 1.5-2.6 and drop-all RANDOM (2,1,2) 2.8-5.1 on
     // doubling capacities; RANDOM', meant for capacities Omega(lg n), about
     // 2.5 (ideal) and 3.5-5.3 (drop-all) with c = max(8, ceil(sqrt p)).
@@ -459,8 +459,8 @@ fn theorem_8_greedy_pays_lg_n_and_random_does_not() {
                 &mut rng,
             );
             assert!(g.complete);
-            // Property 3: at least lambda/6 + (lambda/12) lg n cycles; the
-            // note's prototype measured exactly lambda (1 + lg n / 6).
+            // Property 3: at least lambda/6 + (lambda/12) lg n cycles;
+            // an earlier prototype measured exactly lambda (1 + lg n / 6).
             let bound = lambda as f64 / 6.0 + lambda as f64 / 12.0 * lg;
             assert!(g.cycles as f64 >= bound, "n {n}: {} < {bound}", g.cycles);
             assert_eq!(g.cycles, (lambda * (6 + 2 * k) / 6) as u64, "n {n}");
@@ -504,9 +504,9 @@ fn theorem_8_greedy_pays_lg_n_and_random_does_not() {
 
 #[test]
 fn lemma_10_mesh_load_factor_is_order_lg_a() {
-    // Spec note §4: a level's piece of the mesh sends at most one message
+    // A level's piece of the mesh sends at most one message
     // out per boundary grid edge, so lambda <= 3 sqrt 2 lg A (about 4.24 lg A)
-    // on c(p) = ceil(sqrt(p)/lg A). The note's prototype saw 3.2-4.15 for
+    // on c(p) = ceil(sqrt(p)/lg A). An earlier prototype saw 3.2-4.15 for
     // A = 4^3 .. 4^10; here the small meshes stay lower (their pieces touch
     // the border and the ceilings dominate: A = 64 gives 10 / 6), from
     // A = 4^5 on the range holds.
@@ -524,7 +524,7 @@ fn lemma_10_mesh_load_factor_is_order_lg_a() {
 
 #[test]
 fn butterfly_fat_tree_routes_permutations_in_about_two_lambda() {
-    // Spec note §3.5: about 2 lambda on random permutations (n <= 256), and
+    // About 2 lambda on random permutations (n <= 256), and
     // GREEDY with random parents about the same.
     for k in 2..=4u32 {
         let n = 1u32 << (2 * k);

@@ -16,8 +16,8 @@ fn tmp(name: &str) -> std::path::PathBuf {
 }
 
 /// The N = 1024 regression sets through the command line: each cell's
-/// λ and its stages' λ_T in the YAML as the implementation notes' table
-/// has them.
+/// λ and its stages' λ_T in the YAML as the regression table of
+/// docs/simulation.md has them.
 #[test]
 fn the_regression_table_through_the_command_line() {
     let yaml = tmp("reg.yaml");

@@ -29,7 +29,10 @@ fuzz_target!(|data: &[u8]| {
     }
     for &c in Construction::ALL.iter() {
         if let Some(pla) = build(c, &m, &t) {
-            assert!(check(c, &pla, &m, &t, 1).is_ok(), "{c:?} disagrees with its machine");
+            assert!(
+                check(c, &pla, &m, &t, 1).is_ok(),
+                "{c:?} disagrees with its machine"
+            );
         }
     }
 });

@@ -437,11 +437,12 @@ impl ChannelSolution {
     }
 
     /// Sort wires and vias so that output is canonical (on a large
-    /// routing and a spare core, the vias on a second thread).
+    /// routing and a pool of more than one thread, the wires and the vias
+    /// in parallel).
     pub fn canonicalize(&mut self) {
         let large = self.wires.len() + self.vias.len() >= SPLIT_SORT;
         let (wires, vias) = (&mut self.wires, &mut self.vias);
-        crate::parallel::join_on_spare(
+        crate::parallel::join(
             large,
             || {
                 sort_by_net(wires, |w| w.net);

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::channel::router::Directions;
+use crate::error::ChannelFailure;
 
 /// `fabric analyze`.
 pub(super) fn run_analyze(args: AnalyzeArgs) -> Result<i32> {
@@ -36,18 +37,22 @@ pub(super) fn run_separation(args: SeparationArgs) -> Result<i32> {
     let problem = read_problem(&args.file)?;
     let pairs = crate::channel::analysis::crossing_pairs(&problem);
     if let Some(&(a, b)) = pairs.first() {
-        return Err(Error::Failed(format!(
-            "{} cannot be routed in one layer: nets {} and {} cross ({} crossing pairs)",
-            problem.name(),
-            problem.label(a),
-            problem.label(b),
-            pairs.len()
-        )));
+        return Err(Error::from(ChannelFailure::Crossing {
+            channel: problem.name().to_string(),
+            a: problem.label(a),
+            b: problem.label(b),
+            pairs: pairs.len(),
+        }));
     }
     // Floating side terminals: the switchbox reduction to a channel
     // (columns of the cut below are then the extended channel's).
-    let ext = crate::channel::side_extension::extend_floating_sides(&problem)
-        .map_err(|e| Error::Failed(format!("{}: {}", problem.name(), e.message)))?;
+    let ext =
+        crate::channel::side_extension::extend_floating_sides(&problem).map_err(|source| {
+            ChannelFailure::SideTerminals {
+                channel: problem.name().to_string(),
+                source,
+            }
+        })?;
     let sides = ext.shift != 0 || ext.problem.columns() != problem.columns();
     let t = crate::channel::separation::Terminals::of_problem(&ext.problem);
     let (sep, cut) = crate::channel::separation::separation_with_cut(&t)
@@ -154,11 +159,7 @@ pub(super) fn run_verify(args: VerifyArgs) -> Result<i32> {
         BoundaryRule::Allowed
     };
     let against = file.solution.against_direction();
-    let directions = if args.reserved {
-        Directions::Reserved
-    } else {
-        Directions::Preferred
-    };
+    let directions = args.directions();
     let against_refused = match directions {
         Directions::Reserved => against.total(),
         Directions::Preferred => 0,

@@ -33,7 +33,7 @@ use clap::{Parser, Subcommand};
 pub use format::FormatArgs;
 
 use crate::channel::analysis::analyze;
-use crate::channel::layer_model::LayerModel;
+use crate::channel::layer_model::{Directions, LayerModel};
 use crate::channel::problem::ChannelProblem;
 use crate::channel::registry::RouterKind;
 use crate::channel::router::EffortLevel;
@@ -480,6 +480,30 @@ pub struct VerifyArgs {
     /// HVH or VHV group), as strict reserved-layer routing has it.
     #[arg(long)]
     pub reserved: bool,
+}
+
+impl RouteArgs {
+    /// The direction rule `--reserved` asks the routers for.
+    pub fn directions(&self) -> Directions {
+        directions_of(self.reserved)
+    }
+}
+
+impl VerifyArgs {
+    /// The direction rule `--reserved` asks the check for.
+    pub fn directions(&self) -> Directions {
+        directions_of(self.reserved)
+    }
+}
+
+/// The direction rule of a `--reserved` flag: wires in their layer's
+/// direction only when given, else preferred.
+fn directions_of(reserved: bool) -> Directions {
+    if reserved {
+        Directions::Reserved
+    } else {
+        Directions::Preferred
+    }
 }
 
 fn read_problem(path: &std::path::Path) -> Result<ChannelProblem> {

@@ -16,7 +16,7 @@ use crate::channel::router::{Directions, Effort, RouteEvent, RouteOptions, Rules
 use crate::channel::routers::mulch::{route_mulch, AssignOptions, MulchResult, SelectOptions};
 use crate::channel::solution::{ChannelSolution, Metrics};
 use crate::channel::verify::verify;
-use crate::error::{Error, Result};
+use crate::error::{ChannelFailure, Error, Result};
 use crate::report;
 
 /// MulCh's part of a job: the selection loop's options and whether the
@@ -92,11 +92,7 @@ impl RouteJob {
             .map(|w| w.within(problem.columns()))
             .transpose()
             .map_err(|e| Error::Usage(format!("--columns: {e}; nothing was routed")))?;
-        let directions = if args.reserved {
-            Directions::Reserved
-        } else {
-            Directions::Preferred
-        };
+        let directions = args.directions();
         if directions == Directions::Reserved
             && !matches!(
                 kind,
@@ -224,7 +220,11 @@ fn route(job: &RouteJob) -> Result<(ChannelSolution, Option<MulchResult>, f64)> 
 
 /// The routing's metrics once the verifier passes it (strictly: no wires
 /// along the boundary either); nothing is written otherwise.
-fn verified(job: &RouteJob, solution: &ChannelSolution, router_name: &str) -> Result<Metrics> {
+fn verified(
+    job: &RouteJob,
+    solution: &ChannelSolution,
+    router_name: &'static str,
+) -> Result<Metrics> {
     let problem = &job.problem;
     let metrics = solution.metrics(density(problem));
     let check = verify(problem, solution, Some(&metrics));
@@ -249,24 +249,20 @@ fn verified(job: &RouteJob, solution: &ChannelSolution, router_name: &str) -> Re
         }));
     }
     if !check.is_legal_strict() {
-        return Err(Error::Failed(format!(
-            "the {} router produced an illegal routing of {} ({} violations); nothing was written:\n{}",
-            router_name,
-            problem.name(),
-            check.total,
-            violations_text(&check, BoundaryRule::Refused)
-        )));
+        return Err(Error::from(ChannelFailure::Illegal {
+            router: router_name,
+            channel: problem.name().to_string(),
+            total: check.total,
+            violations: violations_text(&check, BoundaryRule::Refused),
+        }));
     }
     let against = solution.against_direction();
     if job.options.directions == Directions::Reserved && against.total() > 0 {
-        return Err(Error::Failed(format!(
-            "the {} router's routing of {} has {} unit edge(s) against their layer's \
-             direction ({}) under --reserved; nothing was written",
-            router_name,
-            problem.name(),
-            against.total(),
-            against.per_layer_text()
-        )));
+        return Err(Error::from(ChannelFailure::AgainstDirection {
+            router: router_name,
+            channel: problem.name().to_string(),
+            against,
+        }));
     }
     Ok(metrics)
 }

@@ -40,8 +40,8 @@ pub struct Analysis {
     pub inputs: u32,
     /// `o`: output bits.
     pub outputs: u32,
-    /// `k`: symbols, the input minterms some row covers. The notes take
-    /// `k = 2^i` "when the i input bits are fully specified"; the thesis'
+    /// `k`: symbols, the input minterms some row covers. One could take
+    /// `k = 2^i` when the i input bits are fully specified; the thesis'
     /// `k` (§8.4) is the size of the machine's alphabet. This follows the
     /// thesis: minterms no row mentions are not symbols of the machine
     /// (the two agree when the rows cover every input).

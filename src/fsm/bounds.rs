@@ -11,8 +11,8 @@
 //! 33). The members differ in behaviour: the word `0^i σ 0^{(s−j) mod s}`
 //! is accepted iff the edge `i → j` on `σ` exists. The thesis writes
 //! `0^{s−j}`; with `j = 0` that is `0^s`, which returns to the same state,
-//! so reading it mod `s` (as the implementation notes do) accepts the same
-//! words; this code follows the notes' shorter word.
+//! so reading it mod `s` accepts the same words; this code takes that
+//! shorter word.
 //!
 //! These bounds are existential: the worst case over the machines with
 //! the given `(s, k)`, not a bound for any one machine.

@@ -1,5 +1,4 @@
-//! The PLA realisations of the implementation notes' table (thesis §8.2
-//! to §8.4), each counted (inputs, outputs, terms, area) for any machine
+//! The PLA realisations of the table below (thesis §8.2 to §8.4), each counted (inputs, outputs, terms, area) for any machine
 //! and built as a [`Pla`] on demand.
 //!
 //! | construction | in | out | terms |

@@ -37,7 +37,7 @@ const EXAMPLES: [&str; 6] = [
     "f16_k2",
 ];
 
-/// The implementation notes' worked example: an s = 16, k = 2 DFA of
+/// A worked example: an s = 16, k = 2 DFA of
 /// F_s has an encoded PLA of 32 terms, 5 inputs and 4 outputs, 448
 /// cells, and B = 64 bits; for generated members of every seed.
 #[test]
@@ -96,7 +96,7 @@ fn distinguishing_words_give_distinct_signatures() {
 }
 
 /// The thesis' word `0^i 1 0^{s−j}` (not reduced mod s) is accepted by
-/// the same members as the notes' `0^{(s−j) mod s}`.
+/// the same members as the shorter `0^{(s−j) mod s}` this code uses.
 #[test]
 fn the_unreduced_word_agrees() {
     for m in all_dfas(3, 3) {

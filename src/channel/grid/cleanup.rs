@@ -14,10 +14,9 @@ use crate::channel::problem::ChannelProblem;
 /// ([`reassign_stubs`]: a vertical stub then lies on a horizontal layer,
 /// which [`Directions::Reserved`] forbids).
 pub fn tidy(problem: &ChannelProblem, g: &mut Grid, directions: Directions) {
-    // On a large channel, with a spare core, half the nets are cleaned up
-    // on a copy of the grid by a second thread.
-    let cores = crate::parallel::Cores::take((problem.nets().len() >= SPLIT_FROM) as usize);
-    let threads = if cores.count() == 1 {
+    // On a large channel, when the pool has a second thread, half the nets
+    // are cleaned up on a copy of the grid beside the others.
+    let threads = if problem.nets().len() >= SPLIT_FROM && crate::parallel::threads() > 1 {
         Threads::Two
     } else {
         Threads::One
@@ -33,7 +32,7 @@ const SPLIT_FROM: usize = 4096;
 enum Threads {
     /// This thread only.
     One,
-    /// Half the nets on a copy of the grid, on a second thread.
+    /// Half the nets on a copy of the grid, in parallel on the pool.
     Two,
 }
 
@@ -44,7 +43,7 @@ fn tidy_split(problem: &ChannelProblem, g: &mut Grid, threads: Threads, directio
         reassign_stubs(g);
     }
     // Clean-up claims no cell, so each net's cells now are all it will own.
-    // When split, the copy for the second thread is made meanwhile (both
+    // When split, the copy for the second half is made meanwhile (both
     // only read the grid).
     let whole: &Grid = g;
     let ((start, cells), copy) = crate::parallel::join(

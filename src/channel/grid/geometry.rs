@@ -10,10 +10,10 @@ impl Grid {
     /// the runs come out in no particular order.
     pub fn geometry(&self, label: impl Fn(u32) -> u32 + Sync) -> (Vec<Wire>, Vec<Via>) {
         // The runs of each layer and the vias up from it are found apart
-        // from the other layers': on a large grid (and a spare core), the
-        // first layer on one thread and the rest on another.
+        // from the other layers': on a large grid (and a pool of more than
+        // one thread), the first layer in parallel with the rest.
         let large = self.extent.layers > 1 && self.owner.len() >= SPLIT_CELLS;
-        let ((mut wires, mut vias), rest) = crate::parallel::join_on_spare(
+        let ((mut wires, mut vias), rest) = crate::parallel::join(
             large,
             || self.geometry_of(1..=1, &label),
             || self.geometry_of(2..=self.extent.layers, &label),

@@ -30,8 +30,8 @@
 //!   along the other two axes in the auxiliary plane at sub-offsets no mesh
 //!   line or other leg's turn uses, and steps into the next level's box
 //!   (length at most `8q - 4`). Side at most `4 n q`: volume
-//!   `O(n^3 l^(3/2))`, longest wire `O(sqrt l)`. The note's pitch-3 routing
-//!   has knock-knees and three-path points, which docs/formats.md forbids.
+//!   `O(n^3 l^(3/2))`, longest wire `O(sqrt l)`. A pitch-3 routing
+//!   would have knock-knees and three-path points, which docs/formats.md forbids.
 
 use std::collections::BTreeMap;
 
@@ -329,8 +329,8 @@ pub fn cubie(l: u32) -> (u32, Vec<(u32, u32)>) {
 }
 
 /// The 3-D fold-and-squash layout of `T(3, n)` truncated to `l` levels:
-/// side `4 n q(l)` (module documentation; this repairs the note's pitch-3
-/// routing, which meets docs/formats.md's rules only with knock-knees and three
+/// side `4 n q(l)` (module documentation; pitch 4, as a pitch-3
+/// routing meets docs/formats.md's rules only with knock-knees and three
 /// paths through one point).
 pub fn fold_and_squash_3d(n: u64, l: u32) -> Result<Embedding, SpecError> {
     check_params(n, 3, l)?;

@@ -20,7 +20,7 @@ fn walks_of_the_spec_note() {
     }
     assert_eq!(cubie(2).0, 2);
     assert_eq!(cubie(6).0, 3);
-    // The note's "ceil(sqrt(l + 1)) for l >= 7" is 3 at l = 7, 8, but a
+    // The formula "ceil(sqrt(l + 1)) for l >= 7" is 3 at l = 7, 8, but a
     // walk through Z_3^2 has at most 7 cells: q = 4 there.
     assert_eq!(cubie(7).0, 4);
     assert_eq!(cubie(8).0, 4);
@@ -48,7 +48,7 @@ fn two_d_spec_examples() {
 
 #[test]
 fn three_d_spec_examples() {
-    // Side 4 n q (the note's 3 n q with pitch 4): n = 4, l = 6 -> 48.
+    // Side 4 n q (3 n q at pitch 3, here pitch 4): n = 4, l = 6 -> 48.
     for (n, l, side) in [
         (2u64, 2u32, 16u64),
         (2, 3, 24),

@@ -15,7 +15,7 @@
 //! **Layout.** One tile per block on a `2^K x 2^K` grid (Z-order). A tile
 //! is a core (the block's H-tree, and the tile's switch box if it has one)
 //! with a band of vertical tracks on its right and a band of horizontal
-//! tracks above. Switches sit by the note's "ruler": the `2^(h-1)` switches
+//! tracks above. Switches sit by a "ruler": the `2^(h-1)` switches
 //! of a level-`h` node whose region starts at tile `(x0, y0)` go in tile
 //! row `y0 + 2^(h-1) - 1` (rows whose binary form ends in `0` then `h - 1`
 //! ones), columns `x0 + 2i + [h > 1]`: at most one switch per tile, and a
@@ -167,7 +167,7 @@ pub fn z_index(x: u64, y: u64) -> u64 {
 /// The links above the blocks: `(from, to, level, mesh, band)`, with the
 /// level of the upper end, whether it is a mesh link, and the tile row
 /// whose horizontal band carries it (spread so that each row of a node's
-/// region carries O(1) links per level: the note's private rows).
+/// region carries O(1) links per level: private rows).
 pub fn upper_links(spec: &PyramidSpec) -> Vec<(u32, u32, u32, bool, u64)> {
     use super::butterfly::parents;
     let ids = Ids::new(spec);

@@ -35,7 +35,7 @@ pub struct PacketReport {
     pub trials: u64,
     /// The seed.
     pub seed: u64,
-    /// The rules followed wherever the paper or the notes leave a choice.
+    /// The rules followed wherever the paper leaves a choice.
     pub rules: Vec<String>,
     /// The wire delay function `w(d)`, as given.
     pub delay: String,

@@ -22,8 +22,7 @@
 //! packet queued on `MFDT(p)` moves, so `arrival(p) <= D(p)`; the check
 //! asserts exactly that.
 //!
-//! The construction follows the paper's definition, which the
-//! implementation note (spec section 3) restates the same way:
+//! The construction follows the paper's definition:
 //!
 //! * Spine nodes count towards `D(p)` whether or not they are full (the
 //!   paper sums over *all* tree nodes).
@@ -36,8 +35,8 @@
 //!   refuse a packet; the proof never needs them, so counting them only
 //!   loosens the bound and never makes it wrong.
 //!
-//! The proof and the queue model of the implementation note (snapshot
-//! acceptance, 0-edge first): a receiver with one free slot offered two
+//! The proof and the queue model used here (snapshot acceptance, 0-edge
+//! first): a receiver with one free slot offered two
 //! packets refuses one though its queue is not full. The proof's chain of
 //! refusals still holds for `q >= 2`: that receiver holds `q - 1 >= 1`
 //! packets (so its load is at least `q + 1` and it is in the tree), and

@@ -2,8 +2,8 @@
 //! tests only: it checks Theorem 2.1 ([`super::delay_tree`]) and serves as
 //! the slow, obvious reference a fast engine is cross-checked against.
 //!
-//! Semantics (Maggs and Sitaraman section 2; implementation note sections
-//! 2 and 3), exactly:
+//! Semantics (Maggs and Sitaraman section 2, with the choices the paper
+//! leaves open fixed as below), exactly:
 //!
 //! * Every switch has one queue. Level-0 queues are unbounded injection
 //!   queues holding the packets of that input in the order given; queues at
@@ -348,7 +348,7 @@ mod tests {
     }
 
     /// Mean T / lg N over 100 trials of random destinations (k = 1) for
-    /// n = 6, 8, 10, beside the implementation note's E1 table [proto]:
+    /// n = 6, 8, 10, beside an earlier prototype's figures:
     /// FIFO 1.61-1.65 (q = 2), 1.50-1.58 (q >= 3); PerEdgeOldest
     /// 1.54-1.61 (q = 2), 1.37-1.43 (q >= 3). Each mean is held to the
     /// band widened by 0.05 (its standard error is at most about 0.015).

@@ -272,7 +272,7 @@ pub fn universality(s: &Setting) -> Result<Universality, UniversalityError> {
 mod tests {
     use super::*;
 
-    /// The note's range for the mesh competitor, `A = 4^3 .. 4^10`: within
+    /// The range for the mesh competitor, `A = 4^3 .. 4^10`: within
     /// `[3.2, 4.24]` from `4^5` on. Below, the worst level has capacity 1
     /// and pieces `w x 2w` that all touch the mesh's top or bottom border,
     /// so `lambda` is their boundary `2 (2w) + w`: at `4^3` the `2 x 4`

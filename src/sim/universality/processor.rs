@@ -28,7 +28,7 @@ pub enum Routing {
 }
 
 impl Routing {
-    /// Every algorithm, in the note's order.
+    /// Every algorithm, in the order of the reports.
     pub const ALL: [Routing; 5] = [
         Routing::Random,
         Routing::RandomPrime,
@@ -325,7 +325,7 @@ mod tests {
 
     #[test]
     fn delta_of_lg_n_has_the_notes_shapes() {
-        // delta(lg n) over the note's shape must not depend on n.
+        // delta(lg n) over the expected shape must not depend on n.
         let shape = |r: Routing, x: f64| match r {
             Routing::Random => x.powi(3) * x.log2(),
             Routing::RandomPrime | Routing::Park => x.powi(3),

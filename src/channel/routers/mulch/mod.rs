@@ -242,29 +242,22 @@ pub fn route_mulch(
             supported: "2 or more without B layers",
         },
     })?;
-    // The partitions are independent: the others are routed on other
-    // threads while this one routes the chosen partition (and reports
+    // The partitions are independent: the others are routed on the pool
+    // while this thread routes the chosen partition (and reports
     // progress). Each routing is deterministic, so the result is too.
-    // The other threads hold spare cores (if any are left) until all are
-    // done, so the routers' speculation does not crowd the machine.
-    let others = selection.chameleon.is_some() as usize + selection.extra.len();
-    let held = crate::parallel::Cores::take(others);
-    let (chosen, chameleon, extra) = std::thread::scope(|scope| {
-        let join = |h: std::thread::ScopedJoinHandle<'_, Result<RoutedPartition, RouteError>>| {
-            h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
-        };
-        let rules = options.rules;
-        let route_aside = |p| scope.spawn(move || route_partition(problem, p, rules, &mut |_| {}));
-        let chameleon = selection.chameleon.as_ref().map(route_aside);
-        let extra: Vec<_> = selection.extra.iter().map(route_aside).collect();
-        let chosen = route_partition(problem, &selection.chosen, rules, observer);
-        (
-            chosen,
-            chameleon.map(join),
-            extra.into_iter().map(join).collect::<Vec<_>>(),
-        )
-    });
-    drop(held);
+    let rules = options.rules;
+    let others: Vec<_> = selection
+        .chameleon
+        .iter()
+        .chain(&selection.extra)
+        .map(|p| move || route_partition(problem, p, rules, &mut |_| {}))
+        .collect();
+    let (chosen, mut others) = crate::parallel::beside(
+        || route_partition(problem, &selection.chosen, rules, observer),
+        others,
+    );
+    let extra = others.split_off(selection.chameleon.is_some() as usize);
+    let chameleon = others.pop();
     let chosen = chosen?;
     // The partitions beside the chosen one only compete: one that does not
     // route (a strict reserved-layer group may not) drops out.

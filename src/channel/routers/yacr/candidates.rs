@@ -251,15 +251,16 @@ impl<'a> Assignments<'a> {
 /// on from there, then the dogleg variant with an empty row opened at each
 /// of [`open_rows`] in turn, then the jittered starts
 /// ([`Assignments::starts`], [`Assignments::jittered`]). The first
-/// of these candidates in that order that routes is the answer; with spare
-/// cores, later candidates are tried while earlier ones run
+/// of these candidates in that order that routes is the answer; on more
+/// than one thread, later candidates are tried while earlier ones run
 /// ([`crate::parallel::first_success_also_starting`], the empty-row
-/// candidate started second), with the same answer. When one
+/// candidate started second, the whole-net variant's second part only once
+/// its first has returned), with the same answer. When one
 /// of the two piece variants routes and the effort compares them
 /// ([`Assignments::compares_variants`]), the other variant's routing (if
 /// it routes) comes second.
 ///
-/// `also()` runs besides, on a core the candidates leave idle.
+/// `also()` runs besides, on a thread the candidates leave idle.
 pub(super) fn reserved<U: Send>(
     problem: &ChannelProblem,
     model: LayerModel,
@@ -333,8 +334,8 @@ pub(super) fn reserved<U: Send>(
     // it is the longest (probes, then a whole attempt), and the dogleg
     // variant's assignment and attempt then run beside it instead of
     // before it. The answer is the same: the first candidate in the order
-    // above that routes. (Candidate 2 still starts after 0, whose paused
-    // attempt it takes.)
+    // above that routes. Candidate 2 takes candidate 0's paused attempt,
+    // so it is held back until 0 has returned (no thread waits for it).
     let starts: Vec<usize> = if places.is_empty() {
         (0..candidates).collect()
     } else {
@@ -346,6 +347,7 @@ pub(super) fn reserved<U: Send>(
     };
     let (won, u) = crate::parallel::first_success_also_starting(
         &starts,
+        &[(WHOLE_FIRST, WHOLE_ON)],
         |k, abandoned: &dyn Fn() -> bool| run(k, abandoned).map(|g| (k, g)),
         also,
     );

@@ -652,19 +652,23 @@ fn a_paused_attempt_resumed_is_the_attempt() {
 
 /// The candidates of one width may be tried on several threads; the
 /// routing must be the one the sequential order gives. Each channel is
-/// routed once holding every spare core (so sequentially) and once
-/// without (so with speculation whenever a core is spare then).
+/// routed in a pool of one thread (so sequentially) and in one of four
+/// (so with speculation whenever a thread is idle).
 #[test]
-fn routings_do_not_depend_on_spare_cores() {
+fn routings_do_not_depend_on_the_thread_count() {
+    let pool = |n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .expect("a pool")
+    };
+    let (one, four) = (pool(1), pool(4));
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(77);
     for _ in 0..40 {
         let (p, model) = random_case(&mut rng, 20..160, 0.6..1.0, 4..30, 0.0..0.2);
-        let free = route_model(&p, model, &mut |_| {}).expect("routes");
-        let alone = {
-            let _all = crate::parallel::Cores::take(usize::MAX);
-            route_model(&p, model, &mut |_| {}).expect("routes")
-        };
-        assert_eq!(free, alone, "{} in {}", p.name(), model.name());
+        let alone = one.install(|| route_model(&p, model, &mut |_| {}).expect("routes"));
+        let beside = four.install(|| route_model(&p, model, &mut |_| {}).expect("routes"));
+        assert_eq!(alone, beside, "{} in {}", p.name(), model.name());
     }
 }
 

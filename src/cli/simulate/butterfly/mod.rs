@@ -34,7 +34,7 @@ fn flag_name<T: clap::ValueEnum>(v: T) -> String {
         .map_or_else(String::new, |p| p.get_name().to_string())
 }
 
-/// The rules followed where the paper or the notes leave a choice.
+/// The rules followed where the paper leaves a choice.
 fn rules(e: &Experiment) -> Vec<String> {
     let mut r: Vec<String> = Vec::new();
     if e.model == Model::C {

@@ -12,8 +12,7 @@
 //! `T'`, from where a later stage (its peak is now lower in the tree, so
 //! a larger level) moves it on.
 //!
-//! Choices where the paper is silent or inexact (each a recommendation of
-//! the implementation notes, followed here):
+//! Choices where the paper is silent or inexact (taken here as follows):
 //! - A batch is compressed to the parent vertex `<i, j_P, h>`, `h <
 //!   size(i)`, not to the root of `T` (`h < size(i + 1)`, which overflows
 //!   at even `i + 1`, where a batch may hold `2 size(i + 1)` messages); so

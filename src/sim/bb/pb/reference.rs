@@ -22,7 +22,7 @@
 //!   right ones; `λ_T` with the channel to the parent, rounded up; batch
 //!   `rank mod λ_T`, rank by leaf and then queue order (original messages
 //!   in set order, then sidetracked ones in arrival order).
-//! - Queue order is not fully fixed by the notes: two sidetracked messages
+//! - Queue order is not fully fixed by the paper: two sidetracked messages
 //!   that reach one leaf in the same batch are queued in the order of the
 //!   leaf's up-edges in the graph, the edge to `<n-1, j, 0>` first.
 //!

@@ -135,7 +135,7 @@ fn reference_agrees_with_the_fast_router_on_seeded_sets() {
 }
 
 /// The N = 1024 regression sets: the reference agrees with the fast router
-/// and, by itself, with the implementation notes' table.
+/// and, by itself, with the N = 1024 regression table (`regression_n1024`).
 #[test]
 fn reference_agrees_on_the_regression_sets() {
     let l = Levels::new(1024).unwrap();
