@@ -42,15 +42,15 @@ fn rules(e: &Experiment) -> Vec<String> {
     } else {
         r.extend([
             "snapshot steps: a queue accepts from its start-of-step occupancy; \
-         departures in the same step free no room (spec 001 §9.4)"
+         departures in the same step free no room"
                 .to_string(),
-            "arrivals appended 0-edge first; level-0 queues unbounded, outputs ideal sinks (§9.7)"
+            "arrivals appended 0-edge first; level-0 queues unbounded, outputs ideal sinks"
                 .to_string(),
         ]);
     }
     if e.model.drops() {
         r.push(format!(
-            "section 5: {} scheme, {} capacity{}, ranks {} (spec 001 §9.11, §9.12)",
+            "section 5: {} scheme, {} capacity{}, ranks {}",
             flag_name(e.dropping.scheme),
             flag_name(e.dropping.capacity),
             if e.model == Model::A {
@@ -68,27 +68,21 @@ fn rules(e: &Experiment) -> Vec<String> {
         ));
     }
     if e.model == Model::W {
-        r.push(
-            "waves: mode flips take no step, one transmission event per switch per step (§9.8)"
-                .into(),
-        );
+        r.push("waves: mode flips take no step, one transmission event per switch per step".into());
     }
     if e.model == Model::G {
-        r.push(
-            "model G: with more requests than free slots the 0-edge request is accepted (§9.5)"
-                .into(),
-        );
+        r.push("model G: with more requests than free slots the 0-edge request is accepted".into());
     }
     if e.protocol == Protocol::FixedPriority {
         r.push("fixed-priority: the lowest input row first, ties to the oldest".into());
     }
     match e.routing {
-        Routing::TwoPhase => r.push(
-            "two-phase: phase B starts after phase A has delivered every packet (§9.9)".into(),
-        ),
+        Routing::TwoPhase => {
+            r.push("two-phase: phase B starts after phase A has delivered every packet".into())
+        }
         Routing::TwoPhasePipelined => r.push(
             "two-phase, pipelined: a packet joins the back of its intermediate input's queue \
-             when it wraps; T_A is the last wrap, T_B the rest (§9.9)"
+             when it wraps; T_A is the last wrap, T_B the rest"
                 .into(),
         ),
         Routing::Direct => {}
@@ -96,7 +90,7 @@ fn rules(e: &Experiment) -> Vec<String> {
     if e.workload == Workload::Adversary {
         r.push(format!(
             "adversary: rho maximises LB; {} split rule; LB with q as given \
-             (the paper assumes q even; for odd q the proof supports LB with q + 1) (§9.13)",
+             (the paper assumes q even; for odd q the proof supports LB with q + 1)",
             flag_name(e.split)
         ));
     }

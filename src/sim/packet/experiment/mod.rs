@@ -26,7 +26,7 @@ mod tests;
 
 pub use bound::Bound;
 
-/// The queue model of a run (spec 001 §9.3: each section has its own).
+/// The queue model of a run: each section of the paper has its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
