@@ -110,6 +110,52 @@ fn a_sweep_reports_and_repeats() {
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
 }
 
+/// The CSV of a sorting fat-tree run names its cost model and gives the
+/// fullest sorter as a fraction of its capacity, the padded count never
+/// below the unpadded one; the pruned butterfly leaves those columns empty.
+#[test]
+fn csv_rows_carry_the_sorter_figures() {
+    let rows = |network: &str, size: &str| {
+        let csv = tmp(&format!("{network}.csv"));
+        let o = fabric()
+            .args(["simulate", network, "--traffic", "random-perm,bitrev"])
+            .args(["--size", size, "--trials", "2", "--format", "csv", "-o"])
+            .arg(&csv)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let mut reader = csv::Reader::from_path(&csv).unwrap();
+        let header = reader.headers().unwrap().clone();
+        let column = |name: &str| header.iter().position(|h| h == name).expect(name);
+        let (model, full, padded) = (
+            column("sft_model"),
+            column("max_occupancy_over_capacity"),
+            column("max_padded_occupancy_over_capacity"),
+        );
+        let rows: Vec<(String, String, String)> = reader
+            .records()
+            .map(|r| {
+                let r = r.unwrap();
+                (r[model].into(), r[full].into(), r[padded].into())
+            })
+            .collect();
+        assert_eq!(rows.len(), 2, "{network}: one row per cell");
+        rows
+    };
+    for (model, full, padded) in rows("sorting-fat-tree", "256") {
+        assert_eq!(model, "lean");
+        let (full, padded): (f64, f64) = (full.parse().unwrap(), padded.parse().unwrap());
+        assert!(
+            full > 0.0 && full <= 1.0,
+            "held within the capacity: {full}"
+        );
+        assert!(padded >= full, "padding adds cells: {padded} < {full}");
+    }
+    for row in rows("pruned-butterfly", "64") {
+        assert_eq!(row, (String::new(), String::new(), String::new()));
+    }
+}
+
 /// Sizes and sets a network cannot take are refused with exit 2 before
 /// anything runs, and no output is written.
 #[test]

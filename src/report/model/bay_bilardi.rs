@@ -10,7 +10,8 @@ use serde::Serialize;
 
 use super::{Header, Report};
 use crate::sim::bb::bounds::prop1_slowdown;
-use crate::sim::bb::run::{Network, Setting, Trial};
+use crate::sim::bb::run::{Network, Routed, Setting, Trial};
+use crate::sim::bb::sft::{self, SftModel};
 use crate::sim::bb::traffic::Workload;
 
 /// The report of `fabric simulate pruned-butterfly` and `sorting-fat-tree`.
@@ -140,6 +141,7 @@ struct CellRow {
     target_eta: u32,
     cycles: u32,
     body_bits: u32,
+    sft_model: Option<SftModel>,
     area: u64,
     seed: u64,
     lambda_mean: f64,
@@ -157,6 +159,24 @@ struct CellRow {
     at2_general_mean: Option<f64>,
     at2_theorem4_mean: Option<f64>,
     prop1_slowdown: f64,
+    max_occupancy_over_capacity: Option<f64>,
+    max_padded_occupancy_over_capacity: Option<f64>,
+}
+
+/// The largest over the trials of a sorting fat-tree's fullest sorter,
+/// `pick` choosing the unpadded or padded count, as a fraction of its
+/// capacity `l` (`None` for the pruned butterfly).
+fn fullest_sorter(c: &BbCell, pick: fn(&sft::Outcome) -> (u64, u64)) -> Option<f64> {
+    c.trials
+        .iter()
+        .filter_map(|t| match &t.routed {
+            Routed::SortingFatTree { outcome } => {
+                let (held, capacity) = pick(outcome);
+                Some(held as f64 / capacity.max(1) as f64)
+            }
+            Routed::PrunedButterfly { .. } => None,
+        })
+        .reduce(f64::max)
 }
 
 impl CellRow {
@@ -171,6 +191,7 @@ impl CellRow {
             target_eta: s.params.eta,
             cycles: s.params.cycles,
             body_bits: s.body_bits,
+            sft_model: (s.network == Network::SortingFatTree).then_some(s.sft_model),
             area: s.area,
             seed: c.seed,
             lambda_mean: c.lambda.mean,
@@ -188,6 +209,8 @@ impl CellRow {
             at2_general_mean: c.at2_general.map(|x| x.mean),
             at2_theorem4_mean: c.at2_theorem4.map(|x| x.mean),
             prop1_slowdown: c.prop1_slowdown,
+            max_occupancy_over_capacity: fullest_sorter(c, |o| o.max_occupancy),
+            max_padded_occupancy_over_capacity: fullest_sorter(c, |o| o.max_padded_occupancy),
         }
     }
 }
