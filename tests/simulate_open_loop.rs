@@ -184,6 +184,8 @@ fn the_same_seed_repeats_and_compare_overlays() {
         .args([
             "simulate",
             "open-loop",
+            "--topology",
+            "mesh,torus",
             "--size",
             "16",
             "--rates",
@@ -199,7 +201,25 @@ fn the_same_seed_repeats_and_compare_overlays() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let chart = std::fs::read_to_string(&svg).unwrap();
-    assert!(chart.contains("torus, unit links") && chart.contains("mesh, unit links"));
+    // The two tori differ only by up-links, packet lengths and rates: the
+    // legend names the first two (the settings that define a curve).
+    let legend: Vec<&str> = chart
+        .split("</text>")
+        .filter_map(|t| t.rsplit('>').next())
+        .filter(|t| t.contains("links, "))
+        .collect();
+    assert_eq!(legend.len(), 4, "{legend:?}");
+    for (i, l) in legend.iter().enumerate() {
+        assert!(!legend[..i].contains(l), "{l} twice in {legend:?}");
+    }
+    for label in [
+        "torus, unit links, 2 VCs, fixed lengths, random up-links",
+        "torus, unit links, 2 VCs, uniform lengths, adaptive up-links",
+        "mesh, unit links",
+        "butterfly-fat-tree, unit links",
+    ] {
+        assert!(chart.contains(label), "{label} in {legend:?}");
+    }
 }
 
 /// Bad input: exit 2, a clear message, no output written.

@@ -66,10 +66,69 @@ fn draw(e: impl std::fmt::Display) -> ChartError {
     ChartError::Draw(e.to_string())
 }
 
+/// A value's name as the report (and so the command line, with `-` for
+/// `_`) spells it.
+#[cfg(feature = "cli")]
+fn word(value: &impl serde::Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s.replace('_', "-"),
+        Ok(other) => other.to_string(),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// The settings a chart label may need beyond topology, links and VCs,
+/// each as a phrase.
+#[cfg(feature = "cli")]
+const DISTINGUISHERS: [fn(&ConfigReport) -> String; 10] = [
+    |c| format!("{} terminals", c.terminals),
+    |c| format!("delay {}", c.delay),
+    |c| format!("depth {}", c.vc_depth),
+    |c| format!("{}-flit packets", c.packet_flits),
+    |c| format!("{} lengths", word(&c.packet_length)),
+    |c| format!("router delay {}", c.router_delay),
+    |c| word(&c.flow_control),
+    |c| format!("{} injection", word(&c.injection)),
+    |c| format!("{} traffic", word(&c.traffic)),
+    |c| format!("{} up-links", word(&c.up_links)),
+];
+
+/// The legend's labels: each configuration's own label followed by every
+/// setting in which the drawn configurations differ (so two curves that
+/// differ only by up-links or packet length are told apart), and a
+/// number where configurations are alike in all of them.
+#[cfg(feature = "cli")]
+pub fn chart_labels(configs: &[&ConfigReport]) -> Vec<String> {
+    let differing: Vec<_> = DISTINGUISHERS
+        .iter()
+        .filter(|f| configs.iter().any(|c| f(c) != f(configs[0])))
+        .collect();
+    let labels: Vec<String> = configs
+        .iter()
+        .map(|c| {
+            std::iter::once(c.label.clone())
+                .chain(differing.iter().map(|f| f(c)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect();
+    labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if labels.iter().filter(|m| *m == l).count() > 1 {
+                format!("{l} (#{})", i + 1)
+            } else {
+                l.clone()
+            }
+        })
+        .collect()
+}
+
 #[cfg(feature = "cli")]
 /// Average total latency against accepted throughput, one line per
-/// configuration (of this report and the compared ones); saturated points
-/// hollow, latency on a log scale.
+/// configuration (of this report and the compared ones, labelled by
+/// [`chart_labels`]); saturated points hollow, latency on a log scale.
 pub fn open_loop_chart(title: &str, configs: &[&ConfigReport]) -> Result<String, ChartError> {
     let pts = || configs.iter().flat_map(|c| &c.points);
     let xmax = pts().map(|p| p.accepted.max(p.rate)).fold(0.05, f64::max) * 1.05;
@@ -96,7 +155,8 @@ pub fn open_loop_chart(title: &str, configs: &[&ConfigReport]) -> Result<String,
             .y_desc("average total latency (cycles)")
             .draw()
             .map_err(draw)?;
-        for (i, c) in configs.iter().enumerate() {
+        let labels = chart_labels(configs);
+        for (i, (c, label)) in configs.iter().zip(labels).enumerate() {
             let colour = Palette99::pick(i).to_rgba();
             let line: Vec<(f64, f64)> = c
                 .points
@@ -106,7 +166,7 @@ pub fn open_loop_chart(title: &str, configs: &[&ConfigReport]) -> Result<String,
             chart
                 .draw_series(LineSeries::new(line, colour.stroke_width(2)))
                 .map_err(draw)?
-                .label(c.label.clone())
+                .label(label)
                 .legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
                 });
