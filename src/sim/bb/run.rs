@@ -288,3 +288,113 @@ fn check(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::pruned_butterfly::PbLayoutSpec;
+
+    /// A pruned-butterfly setting of `n` terminals, `b = lg N`, with the
+    /// area of its layout.
+    fn pb_setting(n: u64, workload: Workload, params: Params) -> Setting {
+        let side = *PbLayoutSpec::new(n)
+            .recurrence()
+            .unwrap()
+            .sides
+            .last()
+            .unwrap();
+        Setting {
+            network: Network::PrunedButterfly,
+            terminals: n,
+            workload,
+            params,
+            body_bits: n.ilog2(),
+            sft_model: sft::SftModel::default(),
+            area: side * side,
+        }
+    }
+
+    /// Theorem 1's time `O(ceil(λ) lg² N)` with a constant that does not
+    /// grow from N = 16 to 2^16: `T / (ceil(λ) lg² N)` stays under 16 (at
+    /// most about 9.3 measured) and is at 2^16 no more than 1.25 times
+    /// its value at 256, for random permutations, multi-scale sets and
+    /// the witness sets `M(MOT x EXP)`. Every trial also passes `check`:
+    /// among others the `A·T²` floors, Theorem 4's on the witness sets.
+    #[test]
+    fn time_over_theorem_1_stays_bounded_up_to_2_16() {
+        let witness = Params {
+            eta: 4,
+            ..Params::default()
+        };
+        for (workload, params, smallest) in [
+            (Workload::RandomPerm, Params::default(), 16),
+            (Workload::MultiScale, Params::default(), 16),
+            (Workload::MotExp, witness, 64),
+        ] {
+            let mut ratios = Vec::new();
+            for n in (4..=16).step_by(2).map(|e| 1u64 << e) {
+                if n < smallest {
+                    continue;
+                }
+                let setting = pb_setting(n, workload, params);
+                let t = run_trial(&setting, &mut crate::sim::trial_rng(1, n)).unwrap();
+                let lg = f64::from(n.ilog2());
+                let ceil = t.loads.total.value.to_f64().ceil().max(1.0);
+                let ratio = t.time as f64 / (ceil * lg * lg);
+                assert!(ratio < 16.0, "{workload:?} N = {n}: T/thm = {ratio}");
+                if workload == Workload::MotExp && n >= 4096 {
+                    // η ≈ 16, so the floor is positive once η² < N.
+                    assert!(t.at2_floor_theorem4 > 0.0, "N = {n}");
+                    let over = t.at2.theorem4.expect("Theorem 4's floor applies");
+                    assert!(over >= 1.0, "N = {n}: A·T² / floor = {over}");
+                }
+                ratios.push((n, ratio));
+            }
+            let at = |n: u64| ratios.iter().find(|r| r.0 == n).unwrap().1;
+            assert!(
+                at(1 << 16) <= 1.25 * at(256),
+                "{workload:?}: T/thm grows: {ratios:?}"
+            );
+        }
+    }
+
+    /// `check` refuses a trial below the bit-step floor or the general
+    /// `A·T²` floor, and one with a claim of the paper broken.
+    #[test]
+    fn check_refuses_trials_that_break_a_floor_or_a_claim() {
+        let setting = pb_setting(256, Workload::RandomPerm, Params::default());
+        let levels = Levels::new(256).unwrap();
+        let messages = generate(
+            levels,
+            setting.workload,
+            &setting.params,
+            &mut crate::sim::trial_rng(3, 0),
+        )
+        .unwrap();
+        let good = run_trial(&setting, &mut crate::sim::trial_rng(3, 0)).unwrap();
+        assert_eq!(check(&setting, levels, &messages, &good), Ok(()));
+        let mut fast = good.clone();
+        fast.time = fast.floor as u64 - 1;
+        let mut small = good.clone();
+        small.at2.general = Some(0.5);
+        let mut lost = good.clone();
+        if let Routed::PrunedButterfly { outcome } = &mut lost.routed {
+            outcome.delivered -= 1;
+        }
+        let mut crowded = good;
+        if let Routed::PrunedButterfly { outcome } = &mut crowded.routed {
+            outcome.max_batch_load = (2, 1);
+        }
+        for (trial, what) in [
+            (fast, "below the floor"),
+            (small, "general floor"),
+            (lost, "every message delivered"),
+            (crowded, "Lemma 4"),
+        ] {
+            match check(&setting, levels, &messages, &trial) {
+                Err(RunError::Claim(m)) => assert!(m.contains(what), "{m}"),
+                other => panic!("{what}: {other:?}"),
+            }
+        }
+    }
+}
