@@ -13,31 +13,17 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use fabric::layout::metrics::Delay;
 use fabric::sim::openloop::engine::Phases;
 use fabric::sim::openloop::sweep::run_rates;
-use fabric::sim::openloop::{
-    simulate, Config, FlowControl, Injection, LinkMode, OpenNet, PacketLength, Pattern, Topology,
-    UpLinks, Warmup,
-};
+use fabric::sim::openloop::{simulate, Config, LinkMode, OpenNet, Topology};
 
 fn config(rate: f64, measure: u64) -> Config {
     Config {
         vcs: 4,
-        depth: 8,
-        packet_flits: 4,
-        lengths: PacketLength::Fixed,
-        router_delay: 1,
-        flow: FlowControl::Wormhole,
-        injection: Injection::Bernoulli,
-        pattern: Pattern::Uniform,
-        up_links: UpLinks::Random,
         rate,
         phases: Phases {
-            warmup: 1000,
             measure,
-            drain: 20000,
+            ..Config::default().phases
         },
-        warmup: Warmup::FIXED,
-        watchdog: 10000,
-        seed: 1,
+        ..Config::default()
     }
 }
 

@@ -7,24 +7,16 @@ use crate::layout::metrics::Delay;
 
 fn config(up_links: UpLinks, lengths: PacketLength) -> Config {
     Config {
-        vcs: 2,
-        depth: 8,
-        packet_flits: 4,
         lengths,
-        router_delay: 1,
-        flow: FlowControl::Wormhole,
-        injection: Injection::Bernoulli,
-        pattern: Pattern::Uniform,
         up_links,
-        rate: 0.1,
         phases: Phases {
             warmup: 1000,
             measure: 3000,
             drain: 6000,
         },
-        warmup: Warmup::FIXED,
         watchdog: 2000,
         seed: 5,
+        ..Config::default()
     }
 }
 

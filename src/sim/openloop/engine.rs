@@ -76,6 +76,36 @@ pub struct Config {
     pub seed: u64,
 }
 
+impl Default for Config {
+    /// The command line's defaults: 2 VCs of 8 flits, fixed 4-flit
+    /// packets, a 1-cycle router, wormhole, Bernoulli injection, uniform
+    /// traffic, random up-links, phases of 1000 / 5000 / 20000 cycles with a
+    /// fixed warm-up, a 10000-cycle watchdog, seed 1, and a rate of 0.1
+    /// flits per terminal per cycle (the command line takes a list).
+    fn default() -> Config {
+        Config {
+            vcs: 2,
+            depth: 8,
+            packet_flits: 4,
+            lengths: PacketLength::Fixed,
+            router_delay: 1,
+            flow: FlowControl::Wormhole,
+            injection: Injection::Bernoulli,
+            pattern: Pattern::Uniform,
+            up_links: UpLinks::Random,
+            rate: 0.1,
+            phases: Phases {
+                warmup: 1000,
+                measure: 5000,
+                drain: 20000,
+            },
+            warmup: Warmup::FIXED,
+            watchdog: 10000,
+            seed: 1,
+        }
+    }
+}
+
 impl Config {
     /// Refuse values the engine cannot run.
     pub fn check(&self, net: &OpenNet) -> Result<(), OpenLoopError> {

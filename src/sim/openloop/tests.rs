@@ -6,23 +6,16 @@ use crate::layout::metrics::Delay;
 fn config(vcs: u32, rate: f64, pattern: Pattern) -> Config {
     Config {
         vcs,
-        depth: 8,
-        packet_flits: 4,
-        lengths: PacketLength::Fixed,
-        router_delay: 1,
-        flow: FlowControl::Wormhole,
-        injection: Injection::Bernoulli,
         pattern,
-        up_links: UpLinks::Random,
         rate,
         phases: Phases {
             warmup: 200,
             measure: 3000,
             drain: 20000,
         },
-        warmup: Warmup::FIXED,
         watchdog: 2000,
         seed: 7,
+        ..Config::default()
     }
 }
 

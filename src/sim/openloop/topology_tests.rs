@@ -10,22 +10,16 @@ fn config(rate: f64, pattern: Pattern) -> Config {
     Config {
         vcs: 1,
         depth: 4,
-        packet_flits: 4,
-        lengths: PacketLength::Fixed,
-        router_delay: 1,
-        flow: FlowControl::Wormhole,
-        injection: Injection::Bernoulli,
         pattern,
-        up_links: UpLinks::Random,
         rate,
         phases: Phases {
             warmup: 200,
             measure: 1000,
             drain: 20000,
         },
-        warmup: Warmup::FIXED,
         watchdog: 1000,
         seed: 11,
+        ..Config::default()
     }
 }
 

@@ -50,14 +50,6 @@ fn the_tracker_ends_at_the_first_settled_window() {
 fn config(rate: f64, vcs: u32) -> Config {
     Config {
         vcs,
-        depth: 8,
-        packet_flits: 4,
-        lengths: PacketLength::Fixed,
-        router_delay: 1,
-        flow: FlowControl::Wormhole,
-        injection: Injection::Bernoulli,
-        pattern: Pattern::Uniform,
-        up_links: UpLinks::Random,
         rate,
         phases: Phases {
             warmup: 8000,
@@ -71,6 +63,7 @@ fn config(rate: f64, vcs: u32) -> Config {
         },
         watchdog: 2000,
         seed: 3,
+        ..Config::default()
     }
 }
 
