@@ -430,3 +430,35 @@ pub fn run(args: &OpenLoopArgs) -> Result<i32> {
     );
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Command {
+        #[command(flatten)]
+        args: OpenLoopArgs,
+    }
+
+    /// The command's defaults are the library's `Config::default`, but for
+    /// the first rate of the default list and the converging warm-up's
+    /// window and tolerance (unused by the fixed warm-up).
+    #[test]
+    fn the_defaults_are_the_librarys() {
+        let command = Command::try_parse_from(["open-loop"]).unwrap();
+        let setups = setups(&command.args).unwrap();
+        assert_eq!(setups.len(), 1);
+        let expected = Config {
+            rate: 0.05,
+            warmup: Warmup {
+                window: 500,
+                tolerance: 0.05,
+                ..Warmup::FIXED
+            },
+            ..Config::default()
+        };
+        assert_eq!(setups[0].cfg, expected);
+    }
+}
