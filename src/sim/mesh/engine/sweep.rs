@@ -61,6 +61,16 @@ impl Rule for Random {
     }
 }
 
+/// How many links ahead of the one served the sweep asks for a link's
+/// arena slice ([`NEAR`]) and for its record ([`FAR`], early enough that
+/// the record is there when [`NEAR`] reads where the slice lives). Most
+/// links of a busy slot have candidates, so links ahead in index order
+/// are mostly links the sweep is about to serve.
+const NEAR: usize = 8;
+
+/// See [`NEAR`].
+const FAR: usize = 16;
+
 /// A packet at a PU, in the high half of a [`Sweep::cnt`] word.
 pub(super) const PACKET: u64 = 1 << 32;
 
@@ -129,6 +139,13 @@ impl Sweep<'_> {
                 bits &= !(1 << i);
                 let b = w * 64 + i as usize;
                 let pu = b.wrapping_sub(base) as u32;
+                if UP {
+                    self.links
+                        .prefetch(b.wrapping_add(FAR), b.wrapping_add(NEAR));
+                } else {
+                    self.links
+                        .prefetch(b.wrapping_sub(FAR), b.wrapping_sub(NEAR));
+                }
                 let Some(mut e) = self.links.take(b, R::RANDOM, seed, t) else {
                     continue;
                 };
