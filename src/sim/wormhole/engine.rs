@@ -212,6 +212,19 @@ impl Bits {
         self.0[i as usize / 64] &= !(1 << (i % 64));
     }
 
+    /// The members, in increasing order, into `out`, leaving the set
+    /// empty.
+    pub(super) fn take(&mut self, out: &mut Vec<u32>) {
+        out.clear();
+        for (w, word) in self.0.iter_mut().enumerate() {
+            let mut b = std::mem::take(word);
+            while b != 0 {
+                out.push(w as u32 * 64 + b.trailing_zeros());
+                b &= b - 1;
+            }
+        }
+    }
+
     /// The members, in increasing order, into `out`.
     pub(super) fn collect(&self, out: &mut Vec<u32>) {
         out.clear();
