@@ -31,9 +31,13 @@ pub(super) struct Engine<'a> {
     /// processor's source is bit 0).
     awake: Vec<u8>,
     awake_nodes: Bits,
-    /// Per link, the inputs `(node, input)` sleeping until its queue pops
-    /// or it is released.
-    waiters: Vec<Vec<(u32, u8)>>,
+    /// Per link, the heads `(node, input)` sleeping until it is neither
+    /// held nor full, and the body flits sleeping until it has room.
+    heads_waiting: Vec<Vec<(u32, u8)>>,
+    bodies_waiting: Vec<Vec<(u32, u8)>>,
+    /// Links with sleepers whose queue popped or that were released this
+    /// step: their sleepers are looked at once the step's moves are done.
+    touched: Vec<u32>,
     timers: Timers,
     /// Per link, its position among its far node's inputs.
     slot: Vec<u8>,
@@ -86,7 +90,9 @@ impl<'a> Engine<'a> {
             src_flit: vec![0; n as usize],
             awake: vec![0; net.nodes() as usize],
             awake_nodes: Bits::new(net.nodes()),
-            waiters: vec![Vec::new(); links],
+            heads_waiting: vec![Vec::new(); links],
+            bodies_waiting: vec![Vec::new(); links],
+            touched: Vec::new(),
             timers: Timers::new(),
             slot,
             ejecting: Bits::new(n),
@@ -122,18 +128,45 @@ impl<'a> Engine<'a> {
         self.awake_nodes.set(v);
     }
 
-    /// Wakes every input sleeping on link `e`.
+    /// Link `e`'s queue popped or it was released: its sleepers are
+    /// looked at when the step ends.
     #[inline]
     fn event(&mut self, e: u32) {
-        let e = e as usize;
-        if self.waiters[e].is_empty() {
-            return;
+        let i = e as usize;
+        if !self.heads_waiting[i].is_empty() || !self.bodies_waiting[i].is_empty() {
+            self.touched.push(e);
         }
-        for k in 0..self.waiters[e].len() {
-            let (v, i) = self.waiters[e][k];
-            self.wake(v, i);
+    }
+
+    /// Wakes the sleepers of the links touched this step whose wait is
+    /// over at its end: room for body flits, neither held nor full for
+    /// heads. Only a pop or a release can end a wait, and a sleeper whose
+    /// links are all still blocked would only sleep again, so the others
+    /// stay asleep (the random draws do not depend on who looks).
+    fn rouse(&mut self) {
+        let mut touched = std::mem::take(&mut self.touched);
+        for &e in &touched {
+            let i = e as usize;
+            if self.queues.len(e) >= self.rules.q {
+                continue;
+            }
+            let mut list = std::mem::take(&mut self.bodies_waiting[i]);
+            for &(v, input) in &list {
+                self.wake(v, input);
+            }
+            list.clear();
+            self.bodies_waiting[i] = list;
+            if self.owner[i] == NONE {
+                let mut list = std::mem::take(&mut self.heads_waiting[i]);
+                for &(v, input) in &list {
+                    self.wake(v, input);
+                }
+                list.clear();
+                self.heads_waiting[i] = list;
+            }
         }
-        self.waiters[e].clear();
+        touched.clear();
+        self.touched = touched;
     }
 
     pub(super) fn route(&mut self) -> Result<(), WormError> {
@@ -182,6 +215,7 @@ impl<'a> Engine<'a> {
                 self.apply(from, to, t);
             }
             self.unit_hops += moves.len() as u64;
+            self.rouse();
             self.moves = moves;
             if self.remaining > 0 {
                 t += 1;
@@ -225,7 +259,12 @@ impl<'a> Engine<'a> {
             Next::Retry => self.wake(v, i as u8),
             Next::Sleep => {
                 for &e in links {
-                    self.waiters[e as usize].push((v, i as u8));
+                    self.heads_waiting[e as usize].push((v, i as u8));
+                }
+            }
+            Next::Room => {
+                for &e in links {
+                    self.bodies_waiting[e as usize].push((v, i as u8));
                 }
             }
         }
@@ -253,10 +292,10 @@ impl<'a> Engine<'a> {
             self.take(e, t, w, head);
             self.moves.push((From::Source(p), e));
         } else {
-            let next = if self.blocked(e) {
-                Next::Sleep
-            } else {
-                Next::Retry
+            let next = match self.blocked(e) {
+                false => Next::Retry,
+                true if head => Next::Sleep,
+                true => Next::Room,
             };
             self.settle(p, 0, next, &[e]);
         }
@@ -335,7 +374,7 @@ impl<'a> Engine<'a> {
             self.moves.push((From::Link(e), next));
         } else {
             let n = if self.blocked(next) {
-                Next::Sleep
+                Next::Room
             } else {
                 Next::Retry
             };
