@@ -19,12 +19,16 @@
 //! Most units wait most steps, so the engine does not look at them: an
 //! input whose front unit is blocked by a link some worm holds or whose
 //! queue is full sleeps on that link (on all its candidates, if every one
-//! is blocked so) and wakes when the link's queue pops or the link is
-//! released; an input that lost only to another unit of the same step, or
-//! whose random up link was blocked while another was open, tries again
-//! next step. The random choices are pure functions of the step and the
-//! place (module `draw`), so this gives the same run as visiting every
-//! input every step (the tests compare the two on every scheme and rule).
+//! is blocked so) and wakes at the end of a step in which the link's
+//! queue popped or the link was released, if that left it open (a head
+//! needs it neither held nor full, a body flit needs room; a sleeper woken
+//! while every link it waits on is still blocked would only sleep again,
+//! and a pure draw is the same whoever looks); an input that lost only to
+//! another unit of the same step, or whose random up link was blocked
+//! while another was open, tries again next step. The random choices are
+//! pure functions of the step and the place (module `draw`), so this gives
+//! the same run as visiting every input every step (the tests compare the
+//! two on every scheme and rule).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -212,6 +216,19 @@ impl Bits {
         self.0[i as usize / 64] &= !(1 << (i % 64));
     }
 
+    /// The members, in increasing order, into `out`, leaving the set
+    /// empty.
+    pub(super) fn take(&mut self, out: &mut Vec<u32>) {
+        out.clear();
+        for (w, word) in self.0.iter_mut().enumerate() {
+            let mut b = std::mem::take(word);
+            while b != 0 {
+                out.push(w as u32 * 64 + b.trailing_zeros());
+                b &= b - 1;
+            }
+        }
+    }
+
     /// The members, in increasing order, into `out`.
     pub(super) fn collect(&self, out: &mut Vec<u32>) {
         out.clear();
@@ -261,8 +278,10 @@ pub(super) fn check(net: &WormNet, worms: &[Worm], rules: Rules) -> Result<(), W
 enum Next {
     /// It moved, or may move next step: look again.
     Retry,
-    /// Every candidate link is held or full: wait for one to change.
+    /// Every candidate link is held or full: wait until one is neither.
     Sleep,
+    /// A body flit whose link ahead is full: wait until it has room.
+    Room,
 }
 
 mod fast;

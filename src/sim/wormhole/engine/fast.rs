@@ -31,9 +31,13 @@ pub(super) struct Engine<'a> {
     /// processor's source is bit 0).
     awake: Vec<u8>,
     awake_nodes: Bits,
-    /// Per link, the inputs `(node, input)` sleeping until its queue pops
-    /// or it is released.
-    waiters: Vec<Vec<(u32, u8)>>,
+    /// Per link, the heads `(node, input)` sleeping until it is neither
+    /// held nor full, and the body flits sleeping until it has room.
+    heads_waiting: Vec<Vec<(u32, u8)>>,
+    bodies_waiting: Vec<Vec<(u32, u8)>>,
+    /// Links with sleepers whose queue popped or that were released this
+    /// step: their sleepers are looked at once the step's moves are done.
+    touched: Vec<u32>,
     timers: Timers,
     /// Per link, its position among its far node's inputs.
     slot: Vec<u8>,
@@ -86,7 +90,9 @@ impl<'a> Engine<'a> {
             src_flit: vec![0; n as usize],
             awake: vec![0; net.nodes() as usize],
             awake_nodes: Bits::new(net.nodes()),
-            waiters: vec![Vec::new(); links],
+            heads_waiting: vec![Vec::new(); links],
+            bodies_waiting: vec![Vec::new(); links],
+            touched: Vec::new(),
             timers: Timers::new(),
             slot,
             ejecting: Bits::new(n),
@@ -122,15 +128,45 @@ impl<'a> Engine<'a> {
         self.awake_nodes.set(v);
     }
 
-    /// Wakes every input sleeping on link `e`.
+    /// Link `e`'s queue popped or it was released: its sleepers are
+    /// looked at when the step ends.
     #[inline]
     fn event(&mut self, e: u32) {
-        let e = e as usize;
-        for k in 0..self.waiters[e].len() {
-            let (v, i) = self.waiters[e][k];
-            self.wake(v, i);
+        let i = e as usize;
+        if !self.heads_waiting[i].is_empty() || !self.bodies_waiting[i].is_empty() {
+            self.touched.push(e);
         }
-        self.waiters[e].clear();
+    }
+
+    /// Wakes the sleepers of the links touched this step whose wait is
+    /// over at its end: room for body flits, neither held nor full for
+    /// heads. Only a pop or a release can end a wait, and a sleeper whose
+    /// links are all still blocked would only sleep again, so the others
+    /// stay asleep (the random draws do not depend on who looks).
+    fn rouse(&mut self) {
+        let mut touched = std::mem::take(&mut self.touched);
+        for &e in &touched {
+            let i = e as usize;
+            if self.queues.len(e) >= self.rules.q {
+                continue;
+            }
+            let mut list = std::mem::take(&mut self.bodies_waiting[i]);
+            for &(v, input) in &list {
+                self.wake(v, input);
+            }
+            list.clear();
+            self.bodies_waiting[i] = list;
+            if self.owner[i] == NONE {
+                let mut list = std::mem::take(&mut self.heads_waiting[i]);
+                for &(v, input) in &list {
+                    self.wake(v, input);
+                }
+                list.clear();
+                self.heads_waiting[i] = list;
+            }
+        }
+        touched.clear();
+        self.touched = touched;
     }
 
     pub(super) fn route(&mut self) -> Result<(), WormError> {
@@ -144,7 +180,9 @@ impl<'a> Engine<'a> {
                 self.timers.pop();
                 self.wake(p, 0);
             }
-            self.awake_nodes.collect(&mut nodes);
+            // Only a node's own turn wakes it during the scan below (for
+            // the next step), so the set is emptied up front.
+            self.awake_nodes.take(&mut nodes);
             self.ejecting.collect(&mut eject);
             if nodes.is_empty() && eject.is_empty() {
                 match self.timers.peek() {
@@ -163,7 +201,6 @@ impl<'a> Engine<'a> {
             self.moves.clear();
             for &v in &nodes {
                 let mask = std::mem::take(&mut self.awake[v as usize]);
-                self.awake_nodes.clear(v);
                 if v < self.net.processors() {
                     self.inject(v, t);
                 } else {
@@ -177,6 +214,8 @@ impl<'a> Engine<'a> {
             for &(from, to) in &moves {
                 self.apply(from, to, t);
             }
+            self.unit_hops += moves.len() as u64;
+            self.rouse();
             self.moves = moves;
             if self.remaining > 0 {
                 t += 1;
@@ -214,12 +253,18 @@ impl<'a> Engine<'a> {
     }
 
     /// Input `i` of node `v` sleeps on `links`, or tries again next step.
+    #[inline]
     fn settle(&mut self, v: u32, i: usize, next: Next, links: &[u32]) {
         match next {
             Next::Retry => self.wake(v, i as u8),
             Next::Sleep => {
                 for &e in links {
-                    self.waiters[e as usize].push((v, i as u8));
+                    self.heads_waiting[e as usize].push((v, i as u8));
+                }
+            }
+            Next::Room => {
+                for &e in links {
+                    self.bodies_waiting[e as usize].push((v, i as u8));
                 }
             }
         }
@@ -247,10 +292,10 @@ impl<'a> Engine<'a> {
             self.take(e, t, w, head);
             self.moves.push((From::Source(p), e));
         } else {
-            let next = if self.blocked(e) {
-                Next::Sleep
-            } else {
-                Next::Retry
+            let next = match self.blocked(e) {
+                false => Next::Retry,
+                true if head => Next::Sleep,
+                true => Next::Room,
             };
             self.settle(p, 0, next, &[e]);
         }
@@ -261,8 +306,8 @@ impl<'a> Engine<'a> {
         let net = self.net;
         let inputs = net.inputs(v);
         let k = inputs.len();
-        let mut order: Order = [(0, 0, 0); MAX_INPUTS];
-        let mut m = 0;
+        let full = (1u32 << k) - 1;
+        let mask = mask as u32 & full;
         // The scan starts at input r: 0 for FO, a fresh offset for RR and
         // for the ties of FF and priorities.
         let r = match self.rules.scan {
@@ -270,10 +315,24 @@ impl<'a> Engine<'a> {
             _ if mask & (mask - 1) == 0 => 0,
             _ => self.draws.offset(t, v, k),
         };
-        // The awake inputs from r on, then those before r.
-        let full = (1u32 << k) - 1;
-        let mask = mask as u32 & full;
+        let keyed =
+            self.rules.arbitration == Arbitration::Priority || self.rules.scan == Scan::Farthest;
+        // The awake inputs from r on, then those before r; a stale wake
+        // may find its input empty.
         let mut rotated = ((mask >> r) | (mask << (k - r))) & full;
+        if !keyed {
+            while rotated != 0 {
+                let j = rotated.trailing_zeros() as usize;
+                rotated &= rotated - 1;
+                let i = if j + r >= k { j + r - k } else { j + r };
+                if self.queues.len(inputs[i]) > 0 {
+                    self.serve(v, i, t);
+                }
+            }
+            return;
+        }
+        let mut order: Order = [(0, 0, 0); MAX_INPUTS];
+        let mut m = 0;
         while rotated != 0 {
             let j = rotated.trailing_zeros() as usize;
             rotated &= rotated - 1;
@@ -284,9 +343,7 @@ impl<'a> Engine<'a> {
             }
         }
         let order = &mut order[..m];
-        let keyed =
-            self.rules.arbitration == Arbitration::Priority || self.rules.scan == Scan::Farthest;
-        if m > 1 && keyed {
+        if m > 1 {
             for o in order.iter_mut() {
                 let x = &self.worms[self.queues.front(inputs[o.2]).worm as usize];
                 o.0 = match self.rules.arbitration {
@@ -297,24 +354,31 @@ impl<'a> Engine<'a> {
             order.sort_unstable_by_key(|o| (o.0, o.1));
         }
         for &(_, _, i) in order.iter() {
-            let e = inputs[i];
-            let u = self.queues.front(e);
-            if u.flit == 0 {
-                self.head(v, i, e, u, t);
+            self.serve(v, i, t);
+        }
+    }
+
+    /// The front unit of switch `v`'s input `i` tries to move: a head
+    /// chooses a link, a body flit follows its head's link.
+    #[inline(always)]
+    fn serve(&mut self, v: u32, i: usize, t: u64) {
+        let e = self.net.inputs(v)[i];
+        let u = self.queues.front(e);
+        if u.flit == 0 {
+            self.head(v, i, e, u, t);
+            return;
+        }
+        let next = self.path[u.worm as usize * self.stride + u.hop as usize + 1];
+        if self.room(next, t) {
+            self.take(next, t, u.worm, false);
+            self.moves.push((From::Link(e), next));
+        } else {
+            let n = if self.blocked(next) {
+                Next::Room
             } else {
-                let next = self.path[u.worm as usize * self.stride + u.hop as usize + 1];
-                if self.room(next, t) {
-                    self.take(next, t, u.worm, false);
-                    self.moves.push((From::Link(e), next));
-                } else {
-                    let n = if self.blocked(next) {
-                        Next::Sleep
-                    } else {
-                        Next::Retry
-                    };
-                    self.settle(v, i, n, &[next]);
-                }
-            }
+                Next::Retry
+            };
+            self.settle(v, i, n, &[next]);
         }
     }
 
@@ -367,6 +431,7 @@ impl<'a> Engine<'a> {
     }
 
     /// Processor `p` removes the front of its ejection queue.
+    #[inline]
     fn eject(&mut self, p: u32) {
         let e = self.net.ejection(p);
         let u = self.queues.pop(e);
@@ -423,7 +488,6 @@ impl<'a> Engine<'a> {
         }
         let was_empty = self.queues.len(to) == 0;
         self.queues.push(to, u);
-        self.unit_hops += 1;
         let at = self.net.head_of(to);
         if at < self.net.processors() {
             self.ejecting.set(at);
