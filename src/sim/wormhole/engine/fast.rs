@@ -150,23 +150,26 @@ impl<'a> Engine<'a> {
             if self.queues.len(e) >= self.rules.q {
                 continue;
             }
-            let mut list = std::mem::take(&mut self.bodies_waiting[i]);
-            for &(v, input) in &list {
-                self.wake(v, input);
-            }
-            list.clear();
-            self.bodies_waiting[i] = list;
+            let bodies = std::mem::take(&mut self.bodies_waiting[i]);
+            self.bodies_waiting[i] = self.wake_each(bodies);
             if self.owner[i] == NONE {
-                let mut list = std::mem::take(&mut self.heads_waiting[i]);
-                for &(v, input) in &list {
-                    self.wake(v, input);
-                }
-                list.clear();
-                self.heads_waiting[i] = list;
+                let heads = std::mem::take(&mut self.heads_waiting[i]);
+                self.heads_waiting[i] = self.wake_each(heads);
             }
         }
         touched.clear();
         self.touched = touched;
+    }
+
+    /// Wakes every sleeper of `list` and hands the list back empty (its
+    /// allocation kept for the link's next sleepers).
+    #[inline]
+    fn wake_each(&mut self, mut list: Vec<(u32, u8)>) -> Vec<(u32, u8)> {
+        for &(v, input) in &list {
+            self.wake(v, input);
+        }
+        list.clear();
+        list
     }
 
     pub(super) fn route(&mut self) -> Result<(), WormError> {
