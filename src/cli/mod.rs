@@ -349,6 +349,12 @@ pub struct DelayArg {
 }
 
 /// `--delay`: a function [`crate::layout::metrics::Delay::parse`] reads.
+/// The value name clap gives an enum value (the report's name, `-` for `_`).
+pub(crate) fn flag_name<T: clap::ValueEnum>(v: T) -> String {
+    v.to_possible_value()
+        .map_or_else(String::new, |p| p.get_name().to_string())
+}
+
 pub(crate) fn parse_delay(s: &str) -> Result<DelayArg, String> {
     Ok(DelayArg {
         text: s.to_string(),

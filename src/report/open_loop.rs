@@ -6,6 +6,8 @@
 use plotters::prelude::*;
 
 #[cfg(feature = "cli")]
+use crate::cli::flag_name;
+#[cfg(feature = "cli")]
 use crate::report::chart::ChartError;
 #[cfg(feature = "cli")]
 use crate::report::model::open_loop::ConfigReport;
@@ -66,17 +68,6 @@ fn draw(e: impl std::fmt::Display) -> ChartError {
     ChartError::Draw(e.to_string())
 }
 
-/// A value's name as the report (and so the command line, with `-` for
-/// `_`) spells it.
-#[cfg(feature = "cli")]
-fn word(value: &impl serde::Serialize) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(s)) => s.replace('_', "-"),
-        Ok(other) => other.to_string(),
-        Err(e) => e.to_string(),
-    }
-}
-
 /// The settings a chart label may need beyond topology, links and VCs,
 /// each as a phrase.
 #[cfg(feature = "cli")]
@@ -85,12 +76,12 @@ const DISTINGUISHERS: [fn(&ConfigReport) -> String; 10] = [
     |c| format!("delay {}", c.delay),
     |c| format!("depth {}", c.vc_depth),
     |c| format!("{}-flit packets", c.packet_flits),
-    |c| format!("{} lengths", word(&c.packet_length)),
+    |c| format!("{} lengths", flag_name(c.packet_length)),
     |c| format!("router delay {}", c.router_delay),
-    |c| word(&c.flow_control),
-    |c| format!("{} injection", word(&c.injection)),
-    |c| format!("{} traffic", word(&c.traffic)),
-    |c| format!("{} up-links", word(&c.up_links)),
+    |c| flag_name(c.flow_control),
+    |c| format!("{} injection", flag_name(c.injection)),
+    |c| format!("{} traffic", flag_name(c.traffic)),
+    |c| format!("{} up-links", flag_name(c.up_links)),
 ];
 
 /// The legend's labels: each configuration's own label followed by every

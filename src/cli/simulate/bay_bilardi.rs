@@ -13,12 +13,10 @@ use std::time::Instant;
 
 use crate::cli::{check_output_paths, outputs_of, write_all_or_nothing, FormatArgs};
 use crate::error::{Error, Result, SimulationFailure};
-use crate::layout::pruned_butterfly::PbLayoutSpec;
-use crate::layout::sorting_fat_tree::SftLayoutSpec;
 use crate::report::bay_bilardi::{bb_chart, bb_table};
 use crate::report::model::bay_bilardi::{BbCell, BbReport};
 use crate::report::model::{render, Report};
-use crate::sim::bb::run::{run_trial, Network, Setting};
+use crate::sim::bb::run::{layout_area, run_trial, Network, Setting};
 use crate::sim::bb::sft::SftModel;
 use crate::sim::bb::traffic::{Params, Workload};
 use crate::sim::seeded_trials;
@@ -126,31 +124,6 @@ fn rules(network: Network, model: SftModel) -> Vec<String> {
     r
 }
 
-/// The layout area of `network` with `n` terminals, or why it has none.
-fn area(network: Network, n: u64) -> Result<u64> {
-    let usage = |e: crate::layout::SpecError| Error::Usage(format!("N = {n}: {e}"));
-    Ok(match network {
-        Network::PrunedButterfly => {
-            let side = *PbLayoutSpec::new(n)
-                .recurrence()
-                .map_err(usage)?
-                .sides
-                .last()
-                .expect("a side per level");
-            side * side
-        }
-        Network::SortingFatTree => {
-            let (w, h) = *SftLayoutSpec::new(n)
-                .shape()
-                .map_err(usage)?
-                .sizes
-                .last()
-                .expect("a size per level");
-            w * h
-        }
-    })
-}
-
 /// Bytes a trial holds per message: the set, the router's state, the
 /// loads' sorted copies, with room.
 const BYTES_PER_MESSAGE: u64 = 128;
@@ -211,7 +184,7 @@ pub fn run(network: Network, args: &BbArgs) -> Result<i32> {
     for &n in &sizes {
         let area = match from_file {
             Some((_, a)) => a,
-            None => area(network, n)?,
+            None => layout_area(network, n).map_err(|e| Error::Usage(format!("N = {n}: {e}")))?,
         };
         for &workload in &args.traffic {
             if network == Network::SortingFatTree && workload == Workload::HotSpot {

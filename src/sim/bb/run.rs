@@ -9,6 +9,9 @@ use super::bounds::{at2_general, at2_ratios, at2_theorem4, bit_step_floor, degre
 use super::load::{eta, load_factors, Capacities, HeightConvention, LoadError, LoadFactors};
 use super::traffic::{generate, Params, TrafficError, Workload};
 use super::{pb, sft, Levels, Message};
+use crate::layout::pruned_butterfly::PbLayoutSpec;
+use crate::layout::sorting_fat_tree::SftLayoutSpec;
+use crate::layout::SpecError;
 
 /// The two networks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
@@ -113,6 +116,30 @@ pub struct Trial {
     pub at2: At2Ratios,
     /// The network's own figures.
     pub routed: Routed,
+}
+
+/// The layout area of `network` with `n` terminals (its layout family's
+/// construction, `side²` or `W x H`), or why the family has no layout of
+/// that size.
+pub fn layout_area(network: Network, n: u64) -> Result<u64, SpecError> {
+    Ok(match network {
+        Network::PrunedButterfly => {
+            let side = *PbLayoutSpec::new(n)
+                .recurrence()?
+                .sides
+                .last()
+                .expect("a side per level");
+            side * side
+        }
+        Network::SortingFatTree => {
+            let (w, h) = *SftLayoutSpec::new(n)
+                .shape()?
+                .sizes
+                .last()
+                .expect("a size per level");
+            w * h
+        }
+    })
 }
 
 /// Runs one trial of `setting` on the stream `rng`.
@@ -292,17 +319,10 @@ fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::pruned_butterfly::PbLayoutSpec;
 
     /// A pruned-butterfly setting of `n` terminals, `b = lg N`, with the
     /// area of its layout.
     fn pb_setting(n: u64, workload: Workload, params: Params) -> Setting {
-        let side = *PbLayoutSpec::new(n)
-            .recurrence()
-            .unwrap()
-            .sides
-            .last()
-            .unwrap();
         Setting {
             network: Network::PrunedButterfly,
             terminals: n,
@@ -310,7 +330,7 @@ mod tests {
             params,
             body_bits: n.ilog2(),
             sft_model: sft::SftModel::default(),
-            area: side * side,
+            area: layout_area(Network::PrunedButterfly, n).unwrap(),
         }
     }
 

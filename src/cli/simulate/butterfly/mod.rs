@@ -26,13 +26,7 @@ use crate::sim::packet::experiment::bound::Verdict;
 use crate::sim::packet::experiment::{Dropping, Experiment, Model, Routing, Workload};
 
 use super::job::read_layout;
-use crate::cli::{check_output_paths, outputs_of, write_all_or_nothing};
-
-/// The value name clap gives an enum value.
-fn flag_name<T: clap::ValueEnum>(v: T) -> String {
-    v.to_possible_value()
-        .map_or_else(String::new, |p| p.get_name().to_string())
-}
+use crate::cli::{check_output_paths, flag_name, outputs_of, write_all_or_nothing};
 
 /// The rules followed where the paper leaves a choice.
 fn rules(e: &Experiment) -> Vec<String> {

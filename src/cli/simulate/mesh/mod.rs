@@ -316,10 +316,7 @@ pub fn run(args: &MeshArgs) -> Result<i32> {
     let alarms = reports.iter().filter(|c| c.alarmed()).count();
     let report = MeshReport {
         header: MeshReport::header(),
-        experiment: args.experiment.map(|e| {
-            clap::ValueEnum::to_possible_value(&e)
-                .map_or_else(String::new, |v| v.get_name().to_string())
-        }),
+        experiment: args.experiment.map(crate::cli::flag_name),
         trials,
         seed: args.seed,
         delay: args.delay.text.clone(),

@@ -32,12 +32,6 @@ fn parse_processors(s: &str) -> Result<u32, String> {
     check_processors(n)
 }
 
-/// The value name clap gives an enum value.
-pub fn flag_name<T: clap::ValueEnum>(v: T) -> String {
-    v.to_possible_value()
-        .map_or_else(String::new, |p| p.get_name().to_string())
-}
-
 /// `--priorities`: `R`, the initial-delay range and UNIV's priority range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PrioritiesArg {

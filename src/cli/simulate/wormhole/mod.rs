@@ -76,7 +76,7 @@ impl Wires {
         if embedding.network != family {
             return Err(Error::Usage(format!(
                 "--network {} runs on a {family} layout; {name} is a {} layout",
-                args::flag_name(args.network),
+                crate::cli::flag_name(args.network),
                 embedding.network
             )));
         }
@@ -350,7 +350,7 @@ pub fn run(args: &WormholeArgs) -> Result<i32> {
         .count();
     let report = WormReport {
         header: WormReport::header(),
-        network: args::flag_name(args.network),
+        network: crate::cli::flag_name(args.network),
         capacity: wires.capacity(args.network),
         flits: args.flits,
         queue: args.queue,
