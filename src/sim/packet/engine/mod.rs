@@ -202,6 +202,9 @@ pub const MAX_N: u32 = 31;
 /// The largest `q` a run accepts.
 pub const MAX_Q: u32 = 4096;
 
+// A switch queue (at most `q + 2` packets) has a 16-bit length.
+const _: () = assert!(MAX_Q + 2 <= u16::MAX as u32);
+
 /// Routes `packets` over `B(n)` with `config`, destinations fixed; the
 /// run's `trace` is `None`.
 pub fn run(
@@ -341,9 +344,9 @@ struct Engine {
     order: Vec<u32>,
     delivered: usize,
     /// Level 0: one injection queue per input.
-    inject: Bank,
+    inject: Bank<u32>,
     /// Levels `1 .. n`: switch `(l, c)` is queue `(l - 1) N + c`.
-    switch: Bank,
+    switch: Bank<u16>,
     /// The packet each node (levels `0 .. n`, index `l N + c`) has picked;
     /// empty where the pick needs no memory (FIFO without an oracle: the
     /// head).

@@ -69,26 +69,32 @@ impl Protocol {
         }
     }
 
-    /// The position in `queue` (packet ids, oldest first, never empty) of
-    /// the packet a nonpredictive protocol picks; `origin[id]` is a
-    /// packet's input row. Destinations are not passed: the choice cannot
-    /// depend on them.
+    /// The position in a queue of `len` packets (at least one; `id(i)` the
+    /// id of the packet at position `i`, 0 the oldest) of the packet a
+    /// nonpredictive protocol picks; `origin[id]` is a packet's input row.
+    /// Destinations are not passed: the choice cannot depend on them.
     #[inline]
-    pub(crate) fn select(self, queue: &[u32], origin: &[u64], rng: &mut impl Rng) -> usize {
-        debug_assert!(!queue.is_empty());
+    pub(crate) fn select(
+        self,
+        len: usize,
+        id: impl Fn(usize) -> u32,
+        origin: &[u64],
+        rng: &mut impl Rng,
+    ) -> usize {
+        debug_assert!(len > 0);
         match self {
             Protocol::Fifo | Protocol::PerEdgeOldest => 0,
-            Protocol::Lifo => queue.len() - 1,
+            Protocol::Lifo => len - 1,
             Protocol::FixedPriority => {
                 let mut best = 0;
-                for (i, &id) in queue.iter().enumerate().skip(1) {
-                    if origin[id as usize] < origin[queue[best] as usize] {
+                for i in 1..len {
+                    if origin[id(i) as usize] < origin[id(best) as usize] {
                         best = i;
                     }
                 }
                 best
             }
-            Protocol::RandomPick => rng.gen_range(0..queue.len()),
+            Protocol::RandomPick => rng.gen_range(0..len),
         }
     }
 }

@@ -7,7 +7,7 @@
 //! the receivers are switches or the sinks are compile-time parameters, so
 //! each loop carries only its own tests.
 
-use super::bank::View;
+use super::bank::{Len, View};
 use super::step::{Departed, Recorder, GREEDY, HEAD, PER_EDGE, STICKY};
 use super::{Engine, Oracle, Protocol, NONE};
 
@@ -85,15 +85,16 @@ impl Sinks<'_> {
 }
 
 /// Level `l`'s senders and level `l + 1`'s receivers during one sweep.
-struct Frame<'a, O, R> {
+struct Frame<'a, LF, O, R> {
     l: u32,
     t: u32,
     protocol: Protocol,
     cap: u32,
     q: u32,
-    from: View<'a>,
+    /// Level `l`'s queues (`LF`: 32-bit lengths at level 0).
+    from: View<'a, LF>,
     from_bits: &'a mut [u64],
-    to: View<'a>,
+    to: View<'a, u16>,
     to_bits: &'a mut [u64],
     /// Model T: the step each receiver last accepted.
     accepted: &'a mut [u32],
@@ -131,11 +132,6 @@ impl Engine {
         let to_bits = &mut higher[..if last { 0 } else { words }];
         // Switch queues: level `j` (from 1) is `(j - 1) N .. j N`.
         let hi = if last { lu * rows } else { (lu + 1) * rows };
-        let (from, to) = if l == 0 {
-            (self.inject.view(), self.switch.split(0, 0, hi).1)
-        } else {
-            self.switch.split((lu - 1) * rows, lu * rows, hi)
-        };
         let accepted = if self.accepted.is_empty() || last {
             &mut [][..]
         } else {
@@ -147,49 +143,67 @@ impl Engine {
             &mut self.selected[lu * rows..(lu + 1) * rows]
         };
         let upper = if above { &self.upper } else { &self.clear };
-        let mut frame = Frame {
-            l,
-            t: self.t,
-            protocol: self.config.protocol,
-            cap: self.cap,
-            q: self.config.q,
-            from,
-            from_bits,
-            to,
-            to_bits,
-            accepted,
-            selected,
-            upper_once: &upper.once,
-            upper_twice: &upper.twice,
-            current: &mut self.current,
-            origin: &self.origin,
-            dest: &mut self.dest,
-            sinks: Sinks {
-                arrival: &mut self.arrival,
-                order: &mut self.order[self.delivered..],
-                finals: &self.finals,
-                wrapped: &mut self.wrapped,
-                pending: &mut self.pending,
-                delivered: 0,
-                wraps: 0,
-            },
-            rng,
-            oracle,
-            rec,
-            tally: Tally::default(),
-        };
-        if last {
-            frame.rows::<MODE, MODEL, SINKS>(words);
-        } else {
-            frame.rows::<MODE, MODEL, SWITCHES>(words);
+        // The frame over `from` and `to`: level 0's queues and the
+        // switches' differ in the width of their lengths.
+        macro_rules! frame {
+            ($from:expr, $to:expr) => {
+                Frame {
+                    l,
+                    t: self.t,
+                    protocol: self.config.protocol,
+                    cap: self.cap,
+                    q: self.config.q,
+                    from: $from,
+                    from_bits,
+                    to: $to,
+                    to_bits,
+                    accepted,
+                    selected,
+                    upper_once: &upper.once,
+                    upper_twice: &upper.twice,
+                    current: &mut self.current,
+                    origin: &self.origin,
+                    dest: &mut self.dest,
+                    sinks: Sinks {
+                        arrival: &mut self.arrival,
+                        order: &mut self.order[self.delivered..],
+                        finals: &self.finals,
+                        wrapped: &mut self.wrapped,
+                        pending: &mut self.pending,
+                        delivered: 0,
+                        wraps: 0,
+                    },
+                    rng,
+                    oracle,
+                    rec,
+                    tally: Tally::default(),
+                }
+            };
         }
-        frame.tally.delivered = frame.sinks.delivered as u64;
-        frame.tally.wrapped = frame.sinks.wraps as u64;
-        frame.tally
+        if l == 0 {
+            let to = self.switch.split(0, 0, hi).1;
+            frame!(self.inject.view(), to).run::<MODE, MODEL>(last, words)
+        } else {
+            let (from, to) = self.switch.split((lu - 1) * rows, lu * rows, hi);
+            frame!(from, to).run::<MODE, MODEL>(last, words)
+        }
     }
 }
 
-impl<O: Oracle, R: Recorder> Frame<'_, O, R> {
+impl<LF: Len, O: Oracle, R: Recorder> Frame<'_, LF, O, R> {
+    /// Sweeps the level (into the sinks if it is the last) and returns
+    /// what moved.
+    fn run<const MODE: u8, const MODEL: u8>(mut self, last: bool, words: usize) -> Tally {
+        if last {
+            self.rows::<MODE, MODEL, SINKS>(words);
+        } else {
+            self.rows::<MODE, MODEL, SWITCHES>(words);
+        }
+        self.tally.delivered = self.sinks.delivered as u64;
+        self.tally.wrapped = self.sinks.wraps as u64;
+        self.tally
+    }
+
     /// Walks the occupied rows of the level's `words` bitset words.
     #[inline(always)]
     fn rows<const MODE: u8, const MODEL: u8, const TO: u8>(&mut self, words: usize) {
@@ -315,9 +329,10 @@ impl<O: Oracle, R: Recorder> Frame<'_, O, R> {
     fn serve_sticky<const MODEL: u8, const TO: u8>(&mut self, row: usize) {
         let held = self.selected[row];
         let (at, id) = if held == NONE {
-            let queue = self.from.items(row);
-            let at = self.protocol.select(queue, self.origin, self.rng);
-            let id = queue[at];
+            let from = &self.from;
+            let len = from.len(row);
+            let at = (self.protocol).select(len, |i| from.get(row, i), self.origin, self.rng);
+            let id = from.get(row, at);
             self.selected[row] = id;
             self.oracle.on_select(self.l, row as u64, id, self.dest);
             (at, id)
@@ -325,7 +340,7 @@ impl<O: Oracle, R: Recorder> Frame<'_, O, R> {
             // Only the picked packet leaves, so it stays the head.
             (0, held)
         } else {
-            let at = self.from.items(row).iter().position(|&x| x == held);
+            let at = self.from.items(row).position(|x| x == held);
             let at = at.unwrap_or_else(|| {
                 unreachable!(
                     "the picked packet {held} left node ({}, {row}) unsent",
@@ -334,7 +349,7 @@ impl<O: Oracle, R: Recorder> Frame<'_, O, R> {
             });
             (at, held)
         };
-        debug_assert_eq!(self.from.items(row)[at], id);
+        debug_assert_eq!(self.from.get(row, at), id);
         if self.offer::<STICKY, MODEL, TO>(row, id) {
             self.depart::<STICKY>(row, at);
             self.selected[row] = NONE;
@@ -346,7 +361,7 @@ impl<O: Oracle, R: Recorder> Frame<'_, O, R> {
     fn serve_per_edge<const MODEL: u8, const TO: u8>(&mut self, row: usize) {
         let bit = 1u64 << self.l;
         let mut first = [None, None];
-        for (i, &id) in self.from.items(row).iter().enumerate() {
+        for (i, id) in self.from.items(row).enumerate() {
             let cross = ((self.dest[id as usize] ^ row as u64) & bit != 0) as usize;
             if first[cross].is_none() {
                 first[cross] = Some((i, id));
