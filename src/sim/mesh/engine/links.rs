@@ -70,112 +70,13 @@ impl Links {
         slot * self.span + pu as usize
     }
 
-    /// The candidates of link `b`.
-    #[inline]
-    fn heap(&mut self, b: usize) -> Heap<'_> {
-        let l = &mut self.rec[b];
-        let len = l.len as usize;
-        let start = l.start as usize;
-        let tail = &mut self.arena[start..start + len.saturating_sub(HEAD)];
-        Heap {
-            head: &mut l.head,
-            tail,
-            len,
+    /// The parts a sweep works on.
+    pub fn lanes(&mut self) -> Lanes<'_> {
+        Lanes {
+            rec: &mut self.rec,
+            arena: &mut self.arena,
+            active: &mut self.active,
         }
-    }
-
-    /// Asks the memory system, ahead of the sweep, for the record of link
-    /// `far` and, if link `near` keeps candidates in the arena, for the
-    /// first places of its slice (read from its record, asked for earlier).
-    /// At large sizes the records and the arena far exceed the caches and
-    /// serving a link waits mostly on these loads. Indices out of range
-    /// ask for nothing useful but are harmless.
-    #[inline(always)]
-    pub fn prefetch(&self, far: usize, near: usize) {
-        prefetch(self.rec.as_ptr().wrapping_add(far));
-        if let Some(l) = self.rec.get(near) {
-            if l.len as usize > HEAD {
-                let p = self.arena.as_ptr().wrapping_add(l.start as usize);
-                prefetch(p);
-                // The next line: the tail's second level (places 4 to 11)
-                // starts 48 bytes in.
-                prefetch(p.wrapping_add(5));
-            }
-        }
-    }
-
-    /// Serves link `b` in step `t`: takes the candidate it carries, if it
-    /// had any at the step's start, and adds its pending arrival to its
-    /// candidates.
-    #[inline(always)]
-    pub fn take(&mut self, b: usize, list: bool, seed: u64, t: u64) -> Option<Entry> {
-        let l = &mut self.rec[b];
-        let pend = l.pend;
-        let len = l.len as usize;
-        let top = l.head[0];
-        if pend.left() != 0 && len.wrapping_sub(1) < HEAD && !list {
-            // An arrival into a heap within the record: the common case.
-            l.pend.aux = 0;
-            sift_head(&mut l.head, len, pend);
-            return Some(top);
-        }
-        self.take_rest(b, list, seed, t)
-    }
-
-    /// [`Links::take`] but for an arrival into a heap within the record.
-    #[inline]
-    fn take_rest(&mut self, b: usize, list: bool, seed: u64, t: u64) -> Option<Entry> {
-        let l = &mut self.rec[b];
-        let pend = l.pend;
-        let len = l.len as usize;
-        if list && len > 1 {
-            return Some(self.take_drawn(b, seed, t));
-        }
-        let top = l.head[0];
-        // What fills the place the top leaves: the arrival, or the last.
-        let e = if pend.left() != 0 {
-            l.pend.aux = 0;
-            if len == 0 {
-                l.head[0] = pend;
-                l.len = 1;
-                return None;
-            }
-            pend
-        } else {
-            l.len -= 1;
-            if len == 1 {
-                self.active[b >> 6] &= !(1 << (b & 63));
-                return Some(top);
-            }
-            if len <= HEAD {
-                l.head[len - 1]
-            } else {
-                self.arena[l.start as usize + len - 1 - HEAD]
-            }
-        };
-        let len = l.len as usize;
-        if len <= HEAD {
-            sift_head(&mut l.head, len, e);
-        } else {
-            let mut h = self.heap(b);
-            h.replace_top(e);
-        }
-        Some(top)
-    }
-
-    /// [`Links::take`] for the random strategy's list of more than one.
-    #[cold]
-    fn take_drawn(&mut self, b: usize, seed: u64, t: u64) -> Entry {
-        let pend = self.rec[b].pend;
-        self.rec[b].pend.aux = 0;
-        let mut h = self.heap(b);
-        let (i, _) = best_drawn(&h, seed, t);
-        if pend.left() != 0 {
-            return h.swap(i, pend);
-        }
-        let out = h.swap_remove(i);
-        self.rec[b].len -= 1;
-        out
     }
 
     /// Adds `e` to the candidates of link `b` (to its heap, or to its list
@@ -194,7 +95,7 @@ impl Links {
             self.grow(b);
         }
         self.rec[b].len += 1;
-        let mut h = self.heap(b);
+        let mut h = heap(&mut self.rec[b], &mut self.arena);
         if list {
             h.append(e);
         } else {
@@ -266,10 +167,146 @@ impl Links {
     }
 }
 
+/// The parts of [`Links`] a sweep works on, borrowed apart and held in a
+/// local, so that the sweep does not read the vectors' addresses and
+/// lengths again from [`Links`] after each store to a record.
+pub(super) struct Lanes<'l> {
+    /// [`Links::rec`].
+    pub rec: &'l mut [Link],
+    /// [`Links::arena`].
+    pub arena: &'l mut [Entry],
+    /// [`Links::active`].
+    pub active: &'l mut [u64],
+}
+
+impl Lanes<'_> {
+    /// Asks the memory system, ahead of the sweep, for the record of link
+    /// `far` and, if link `near` keeps candidates in the arena, for the
+    /// first places of its slice (read from its record, asked for earlier).
+    /// At large sizes the records and the arena far exceed the caches and
+    /// serving a link waits mostly on these loads. Indices out of range
+    /// ask for nothing useful but are harmless.
+    #[inline(always)]
+    pub fn prefetch(&self, far: usize, near: usize) {
+        prefetch(self.rec.as_ptr().wrapping_add(far));
+        if let Some(l) = self.rec.get(near) {
+            if l.len as usize > HEAD {
+                let p = self.arena.as_ptr().wrapping_add(l.start as usize);
+                prefetch(p);
+                // The next line: the tail's second level (places 4 to 11)
+                // starts 48 bytes in.
+                prefetch(p.wrapping_add(5));
+            }
+        }
+    }
+
+    /// Serves link `b` in step `t`: takes the candidate it carries, if it
+    /// had any at the step's start, and adds its pending arrival to its
+    /// candidates.
+    #[inline(always)]
+    pub fn take(&mut self, b: usize, list: bool, seed: u64, t: u64) -> Option<Entry> {
+        let l = &mut self.rec[b];
+        let pend = l.pend;
+        let len = l.len as usize;
+        let top = l.head[0];
+        if pend.left() != 0 && len.wrapping_sub(1) < HEAD && !list {
+            // An arrival into a heap within the record: the common case.
+            l.pend.aux = 0;
+            sift_head(&mut l.head, len, pend);
+            return Some(top);
+        }
+        take_rest(
+            &mut *self.rec,
+            &mut *self.arena,
+            &mut *self.active,
+            b,
+            list,
+            seed,
+            t,
+        )
+    }
+}
+
+/// [`Lanes::take`] but for an arrival into a heap within the record.
+#[inline]
+fn take_rest(
+    rec: &mut [Link],
+    arena: &mut [Entry],
+    active: &mut [u64],
+    b: usize,
+    list: bool,
+    seed: u64,
+    t: u64,
+) -> Option<Entry> {
+    let l = &mut rec[b];
+    let pend = l.pend;
+    let len = l.len as usize;
+    if list && len > 1 {
+        return Some(take_drawn(&mut rec[b], arena, seed, t));
+    }
+    let top = l.head[0];
+    // What fills the place the top leaves: the arrival, or the last.
+    let e = if pend.left() != 0 {
+        l.pend.aux = 0;
+        if len == 0 {
+            l.head[0] = pend;
+            l.len = 1;
+            return None;
+        }
+        pend
+    } else {
+        l.len -= 1;
+        if len == 1 {
+            active[b >> 6] &= !(1 << (b & 63));
+            return Some(top);
+        }
+        if len <= HEAD {
+            l.head[len - 1]
+        } else {
+            arena[l.start as usize + len - 1 - HEAD]
+        }
+    };
+    let len = l.len as usize;
+    if len <= HEAD {
+        sift_head(&mut l.head, len, e);
+    } else {
+        heap(l, arena).replace_top(e);
+    }
+    Some(top)
+}
+
+/// [`Lanes::take`] for the random strategy's list of more than one.
+#[cold]
+fn take_drawn(l: &mut Link, arena: &mut [Entry], seed: u64, t: u64) -> Entry {
+    let pend = l.pend;
+    l.pend.aux = 0;
+    let mut h = heap(l, arena);
+    let (i, _) = best_drawn(&h, seed, t);
+    if pend.left() != 0 {
+        return h.swap(i, pend);
+    }
+    let out = h.swap_remove(i);
+    l.len -= 1;
+    out
+}
+
+/// The candidates of the link of record `l`.
+#[inline]
+fn heap<'h>(l: &'h mut Link, arena: &'h mut [Entry]) -> Heap<'h> {
+    let len = l.len as usize;
+    let start = l.start as usize;
+    let tail = &mut arena[start..start + len.saturating_sub(HEAD)];
+    Heap {
+        head: &mut l.head,
+        tail,
+        len,
+    }
+}
+
 /// Hints that the cache line holding `p` will soon be read. A hint only:
 /// `p` is never dereferenced, so any address will do.
 #[inline(always)]
-fn prefetch<T>(p: *const T) {
+pub(super) fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch reads nothing the program can see and never
     // faults, whatever the address; SSE is part of the x86_64 baseline.

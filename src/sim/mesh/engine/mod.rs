@@ -282,19 +282,44 @@ impl<'a> State<'a> {
             }
             self.out.phase_open[j] = t;
             self.opened += 1;
-            for r in std::mem::take(&mut self.waiting[j]) {
-                let h = self.home[r as usize];
-                self.start_leg(r, j, h.pos, h.transit, t);
-            }
+            let ranks = std::mem::take(&mut self.waiting[j]);
+            self.release(ranks, j, t);
         }
         self.links.collect();
+    }
+
+    /// Starts phase `j` for the packets of `ranks`, which wait for its
+    /// gate, in rank order (the order packets join links does not change
+    /// the run: heap words and random draws never tie), asking the memory
+    /// system ahead for each one's leg and links.
+    fn release(&mut self, mut ranks: Vec<u32>, j: usize, t: u64) {
+        sort_ranks(&mut ranks, self.home.len());
+        let base = j * self.plan.packets;
+        for i in 0..ranks.len() {
+            if let Some(&r) = ranks.get(i + LEG_AHEAD) {
+                let p = self.who[r as usize] as usize;
+                links::prefetch(self.plan.legs.as_ptr().wrapping_add(base + p));
+            }
+            if let Some(&r) = ranks.get(i + LINK_AHEAD) {
+                let leg = self.plan.leg(j, self.who[r as usize] as usize);
+                if !leg.is_idle() {
+                    let pos = self.home[r as usize].pos;
+                    let b = self.links.index(pos, 2 * usize::from(leg.axis));
+                    links::prefetch(self.links.rec.as_ptr().wrapping_add(b));
+                    let b = b.wrapping_add(self.links.span);
+                    links::prefetch(self.links.rec.as_ptr().wrapping_add(b));
+                }
+            }
+            let r = ranks[i];
+            let h = self.home[r as usize];
+            self.start_leg(r, j, h.pos, h.transit, t);
+        }
     }
 
     /// The packet of rank `r` at `pos`, through phase `j - 1`, starts phase
     /// `j` (and any that follow without moving it) if its gate is open; it
     /// becomes a candidate from step `since`.
     fn start_leg(&mut self, r: u32, mut j: usize, pos: Pu, transit: u16, since: u64) {
-        let p = self.who[r as usize] as usize;
         self.home[r as usize].pos = pos;
         loop {
             if j == self.plan.phases {
@@ -307,6 +332,8 @@ impl<'a> State<'a> {
                 self.waiting[j].push(r);
                 return;
             }
+            // Read only here: a packet waiting for a gate needs no leg.
+            let p = self.who[r as usize] as usize;
             let leg = self.plan.leg(j, p);
             if !leg.is_idle() {
                 let axis = usize::from(leg.axis);
@@ -411,6 +438,37 @@ impl<'a> State<'a> {
         }
         self.out.positions = self.positions();
         self.out
+    }
+}
+
+/// How many packets ahead of the one starting its leg at a gate
+/// [`State::release`] asks for a packet's leg, and for its links.
+const LEG_AHEAD: usize = 16;
+
+/// See [`LEG_AHEAD`].
+const LINK_AHEAD: usize = 8;
+
+/// Sorts `ranks`, distinct ranks below `n`: by a bitset when they are
+/// many, so that a gate's packets start in rank order, reading the
+/// per-rank arrays in order.
+fn sort_ranks(ranks: &mut [u32], n: usize) {
+    if ranks.len() < 64 || ranks.len() < n / 64 {
+        ranks.sort_unstable();
+        return;
+    }
+    let mut set = vec![0u64; n.div_ceil(64)];
+    for &r in ranks.iter() {
+        set[r as usize >> 6] |= 1 << (r & 63);
+    }
+    let mut out = ranks.iter_mut();
+    for (w, &bits) in set.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            if let Some(slot) = out.next() {
+                *slot = (w * 64) as u32 + bits.trailing_zeros();
+            }
+            bits &= bits - 1;
+        }
     }
 }
 

@@ -123,13 +123,15 @@ impl Sweep<'_> {
         let first = slot * span / 64;
         let base = slot * span;
         let mut hops = 0u64;
+        let mut lanes = self.links.lanes();
+        let cnt = &mut *self.cnt;
         for k in 0..span / 64 {
             let w = if UP {
                 first + k
             } else {
                 first + span / 64 - 1 - k
             };
-            let mut bits = self.links.active[w];
+            let mut bits = lanes.active[w];
             while bits != 0 {
                 let i = if UP {
                     bits.trailing_zeros()
@@ -140,17 +142,15 @@ impl Sweep<'_> {
                 let b = w * 64 + i as usize;
                 let pu = b.wrapping_sub(base) as u32;
                 if UP {
-                    self.links
-                        .prefetch(b.wrapping_add(FAR), b.wrapping_add(NEAR));
+                    lanes.prefetch(b.wrapping_add(FAR), b.wrapping_add(NEAR));
                 } else {
-                    self.links
-                        .prefetch(b.wrapping_sub(FAR), b.wrapping_sub(NEAR));
+                    lanes.prefetch(b.wrapping_sub(FAR), b.wrapping_sub(NEAR));
                 }
-                let Some(mut e) = self.links.take(b, R::RANDOM, seed, t) else {
+                let Some(mut e) = lanes.take(b, R::RANDOM, seed, t) else {
                     continue;
                 };
                 hops = hops.wrapping_add(1);
-                let c = &mut self.cnt[pu as usize];
+                let c = &mut cnt[pu as usize];
                 *c = c.wrapping_sub(PACKET | u64::from(e.transit()));
                 let (q, wrap) = if TORUS {
                     let x = e.x();
@@ -186,16 +186,12 @@ impl Sweep<'_> {
                     self.later.push((to as u32, e));
                     continue;
                 }
-                let c = &mut self.cnt[q as usize];
+                let c = &mut cnt[q as usize];
                 *c = c.wrapping_add(ARRIVAL);
-                debug_assert_eq!(
-                    self.links.rec[to].pend.left(),
-                    0,
-                    "two arrivals on one link"
-                );
-                self.links.rec[to].pend = e;
+                debug_assert_eq!(lanes.rec[to].pend.left(), 0, "two arrivals on one link");
+                lanes.rec[to].pend = e;
                 let bit = 1 << (to & 63);
-                self.links.active[to >> 6] |= bit;
+                lanes.active[to >> 6] |= bit;
                 if to >> 6 == w {
                     bits |= bit;
                 }
