@@ -12,7 +12,7 @@
 
 use std::cmp::Reverse;
 
-use super::{Bits, Draws, From, Next, Order, Outcome, Queues, Rules, Timers, Unit, NONE};
+use super::{Bits, Draws, From, Next, Order, Outcome, Queues, Rules, Timers, Unit, MAX_HOPS, NONE};
 use crate::sim::wormhole::net::{WormNet, MAX_INPUTS};
 use crate::sim::wormhole::{Arbitration, PathRule, Scan, Worm, WormError};
 
@@ -85,6 +85,7 @@ impl<'a> Engine<'a> {
             }
         }
         let stride = 2 * net.levels() as usize + 2;
+        assert!(stride <= MAX_HOPS, "paths of {stride} links");
         let mut e = Engine {
             net,
             rules,
@@ -458,7 +459,8 @@ impl<'a> Engine<'a> {
                 let pi = p as usize;
                 let w = self.source[pi][self.src_pos[pi] as usize];
                 let flit = self.src_flit[pi];
-                if flit + 1 == self.worms[w as usize].len {
+                let tail = flit + 1 == self.worms[w as usize].len;
+                if tail {
                     self.src_pos[pi] += 1;
                     self.src_flit[pi] = 0;
                     self.arm(p, t + 1);
@@ -470,6 +472,7 @@ impl<'a> Engine<'a> {
                     worm: w,
                     flit,
                     hop: 0,
+                    tail,
                 }
             }
             From::Link(e) => {
@@ -487,7 +490,7 @@ impl<'a> Engine<'a> {
             self.path[w * self.stride + u.hop as usize] = to;
             self.crossings[to as usize] += 1;
         }
-        let tail = u.flit + 1 == self.worms[w].len;
+        let tail = u.tail;
         if tail {
             self.owner[to as usize] = NONE;
             self.event(to);
