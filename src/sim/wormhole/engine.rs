@@ -23,9 +23,10 @@
 //! queue popped or the link was released, if that left it open (a head
 //! needs it neither held nor full, a body flit needs room; a sleeper woken
 //! while every link it waits on is still blocked would only sleep again,
-//! and a pure draw is the same whoever looks); an input that lost only to
-//! another unit of the same step, or whose random up link was blocked
-//! while another was open, tries again next step. The random choices are
+//! and a pure draw is the same whoever looks; a link a head takes is
+//! held from that moment, so a head that lost to another one sleeps too);
+//! an input whose random up link was blocked while another was open tries
+//! again next step. The random choices are
 //! pure functions of the step and the place (module `draw`), so this gives
 //! the same run as visiting every input every step (the tests compare the
 //! two on every scheme and rule).
@@ -103,12 +104,14 @@ impl Outcome {
     }
 }
 
-/// A unit in a queue: worm, its flit index and its hop along its path.
+/// A unit in a queue: worm, its flit index, its hop along its path, and
+/// whether it is its worm's tail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Unit {
     pub(super) worm: u32,
     pub(super) flit: u32,
     pub(super) hop: u32,
+    pub(super) tail: bool,
 }
 
 /// Where a move takes its unit from.
@@ -120,8 +123,12 @@ pub(super) enum From {
     Link(u32),
 }
 
-/// A fixed-capacity ring per link: units packed in words (worm, flit and
-/// hop in 32, 16 and 16 bits), and each ring's head and length in one word.
+/// The most links a path may take (a unit's hop is packed in 15 bits).
+pub(super) const MAX_HOPS: usize = 1 << 15;
+
+/// A fixed-capacity ring per link: units packed in words (worm, flit,
+/// tail and hop in 32, 16, 1 and 15 bits), and each ring's head and length
+/// in one word.
 pub(super) struct Queues {
     q: usize,
     slot: Vec<u64>,
@@ -132,7 +139,11 @@ pub(super) struct Queues {
 impl Unit {
     #[inline]
     fn pack(self) -> u64 {
-        (self.worm as u64) << 32 | (self.flit as u64) << 16 | self.hop as u64
+        debug_assert!((self.hop as usize) < MAX_HOPS);
+        (self.worm as u64) << 32
+            | (self.flit as u64) << 16
+            | (self.tail as u64) << 15
+            | self.hop as u64
     }
 
     #[inline]
@@ -140,7 +151,8 @@ impl Unit {
         Unit {
             worm: (x >> 32) as u32,
             flit: (x >> 16) as u32 & 0xffff,
-            hop: x as u32 & 0xffff,
+            hop: x as u32 & 0x7fff,
+            tail: x & 0x8000 != 0,
         }
     }
 }

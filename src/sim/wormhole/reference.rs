@@ -326,6 +326,7 @@ impl<'a> Engine<'a> {
                     worm: w,
                     flit,
                     hop: 0,
+                    tail: flit + 1 == self.worms[w as usize].len,
                 }
             }
             From::Link(e) => {

@@ -1,10 +1,18 @@
 //! The engine that looks only at inputs that may move (see the module
-//! above): per node a mask of awake inputs, per link the inputs sleeping
-//! on it, and a timer heap of sources waiting for a release.
+//! above): a set of awake sources and a set of awake links (a link stands
+//! for the switch input at its far end), per link the inputs sleeping on
+//! it, and a timer heap of sources waiting for a release.
+//!
+//! A step first looks at the front unit of every awake link. A body flit
+//! moves at once when its link ahead had room at the start of the step:
+//! that link is held by its own worm, and only the front of the queue
+//! behind it can enter it, so no other unit competes for it and the scan
+//! order does not matter. A head marks its input at its switch; the
+//! switches with marked heads then serve them in scan order.
 
 use std::cmp::Reverse;
 
-use super::{Bits, Draws, From, Next, Order, Outcome, Queues, Rules, Timers, Unit, NONE};
+use super::{Bits, Draws, From, Next, Order, Outcome, Queues, Rules, Timers, Unit, MAX_HOPS, NONE};
 use crate::sim::wormhole::net::{WormNet, MAX_INPUTS};
 use crate::sim::wormhole::{Arbitration, PathRule, Scan, Worm, WormError};
 
@@ -17,8 +25,6 @@ pub(super) struct Engine<'a> {
     queues: Queues,
     /// The worm holding each link, or `NONE`.
     owner: Vec<u32>,
-    /// `t + 1` for a link taken in step `t`.
-    used: Vec<u64>,
     /// Per worm its path so far, `stride` links each.
     path: Vec<u32>,
     stride: usize,
@@ -27,14 +33,18 @@ pub(super) struct Engine<'a> {
     source: Vec<Vec<u32>>,
     src_pos: Vec<u32>,
     src_flit: Vec<u32>,
-    /// Per node, the inputs to look at next step (bit `i`: input `i`; a
-    /// processor's source is bit 0).
-    awake: Vec<u8>,
-    awake_nodes: Bits,
-    /// Per link, the heads `(node, input)` sleeping until it is neither
-    /// held nor full, and the body flits sleeping until it has room.
-    heads_waiting: Vec<Vec<(u32, u8)>>,
-    bodies_waiting: Vec<Vec<(u32, u8)>>,
+    /// The sources and the links whose front unit to look at next step.
+    awake_sources: Bits,
+    awake_links: Bits,
+    /// Per switch, the inputs whose front head competes this step (bit
+    /// `i`: input `i`), and the switches with any.
+    heads: Vec<u8>,
+    head_nodes: Bits,
+    /// Per link, the inputs sleeping until it is neither held nor full
+    /// (heads) and until it has room (body flits): a link stands for the
+    /// input at its far end, `links + p` for processor `p`'s source.
+    heads_waiting: Vec<Vec<u32>>,
+    bodies_waiting: Vec<Vec<u32>>,
     /// Links with sleepers whose queue popped or that were released this
     /// step: their sleepers are looked at once the step's moves are done.
     touched: Vec<u32>,
@@ -75,6 +85,7 @@ impl<'a> Engine<'a> {
             }
         }
         let stride = 2 * net.levels() as usize + 2;
+        assert!(stride <= MAX_HOPS, "paths of {stride} links");
         let mut e = Engine {
             net,
             rules,
@@ -82,14 +93,15 @@ impl<'a> Engine<'a> {
             draws,
             queues: Queues::new(links, rules.q as usize),
             owner: vec![NONE; links],
-            used: vec![0; links],
             path: vec![NONE; worms.len() * stride],
             stride,
             source,
             src_pos: vec![0; n as usize],
             src_flit: vec![0; n as usize],
-            awake: vec![0; net.nodes() as usize],
-            awake_nodes: Bits::new(net.nodes()),
+            awake_sources: Bits::new(n),
+            awake_links: Bits::new(links as u32),
+            heads: vec![0; net.nodes() as usize],
+            head_nodes: Bits::new(net.nodes()),
             heads_waiting: vec![Vec::new(); links],
             bodies_waiting: vec![Vec::new(); links],
             touched: Vec::new(),
@@ -115,17 +127,23 @@ impl<'a> Engine<'a> {
         if let Some(&w) = self.source[p as usize].get(self.src_pos[p as usize] as usize) {
             let r = self.worms[w as usize].release;
             if r <= t {
-                self.wake(p, 0);
+                self.awake_sources.set(p);
             } else {
                 self.timers.push(Reverse((r, p)));
             }
         }
     }
 
+    /// Wakes a sleeper: link `s`'s far input, or the source of processor
+    /// `s - links`.
     #[inline]
-    fn wake(&mut self, v: u32, input: u8) {
-        self.awake[v as usize] |= 1 << input;
-        self.awake_nodes.set(v);
+    fn wake(&mut self, s: u32) {
+        let links = self.owner.len() as u32;
+        if s < links {
+            self.awake_links.set(s);
+        } else {
+            self.awake_sources.set(s - links);
+        }
     }
 
     /// Link `e`'s queue popped or it was released: its sleepers are
@@ -164,9 +182,9 @@ impl<'a> Engine<'a> {
     /// Wakes every sleeper of `list` and hands the list back empty (its
     /// allocation kept for the link's next sleepers).
     #[inline]
-    fn wake_each(&mut self, mut list: Vec<(u32, u8)>) -> Vec<(u32, u8)> {
-        for &(v, input) in &list {
-            self.wake(v, input);
+    fn wake_each(&mut self, mut list: Vec<u32>) -> Vec<u32> {
+        for &s in &list {
+            self.wake(s);
         }
         list.clear();
         list
@@ -174,20 +192,22 @@ impl<'a> Engine<'a> {
 
     pub(super) fn route(&mut self) -> Result<(), WormError> {
         let mut t = 0u64;
-        let (mut nodes, mut eject) = (Vec::new(), Vec::new());
+        let (mut sources, mut links, mut nodes, mut eject) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         while self.remaining > 0 {
             while let Some(&Reverse((r, p))) = self.timers.peek() {
                 if r > t {
                     break;
                 }
                 self.timers.pop();
-                self.wake(p, 0);
+                self.awake_sources.set(p);
             }
-            // Only a node's own turn wakes it during the scan below (for
-            // the next step), so the set is emptied up front.
-            self.awake_nodes.take(&mut nodes);
+            // Only an input's own turn wakes it during the scan below (for
+            // the next step), so the sets are emptied up front.
+            self.awake_sources.take(&mut sources);
+            self.awake_links.take(&mut links);
             self.ejecting.collect(&mut eject);
-            if nodes.is_empty() && eject.is_empty() {
+            if sources.is_empty() && links.is_empty() && eject.is_empty() {
                 match self.timers.peek() {
                     Some(&Reverse((r, _))) => {
                         t = r;
@@ -202,13 +222,16 @@ impl<'a> Engine<'a> {
                 }
             }
             self.moves.clear();
+            for &p in &sources {
+                self.inject(p, t);
+            }
+            for &e in &links {
+                self.look(e);
+            }
+            self.head_nodes.take(&mut nodes);
             for &v in &nodes {
-                let mask = std::mem::take(&mut self.awake[v as usize]);
-                if v < self.net.processors() {
-                    self.inject(v, t);
-                } else {
-                    self.switch(v, mask, t);
-                }
+                let mask = std::mem::take(&mut self.heads[v as usize]);
+                self.switch(v, mask, t);
             }
             for &p in &eject {
                 self.eject(p);
@@ -229,45 +252,35 @@ impl<'a> Engine<'a> {
     }
 
     /// Whether a worm holds link `e` or its queue is full: only an event
-    /// on `e` changes that.
+    /// on `e` changes that. A link taken this step is held (a head takes
+    /// it for its worm; a body flit follows onto a link its worm holds),
+    /// so this also says whether a head may take it.
     #[inline]
     fn blocked(&self, e: u32) -> bool {
         self.owner[e as usize] != NONE || self.queues.len(e) >= self.rules.q
     }
 
-    /// Whether a head may take link `e` in step `t`.
+    /// Whether a body flit may follow onto link `e`, which its worm holds:
+    /// no other unit can enter it this step.
     #[inline]
-    fn free(&self, e: u32, t: u64) -> bool {
-        !self.blocked(e) && self.used[e as usize] != t + 1
+    fn room(&self, e: u32) -> bool {
+        self.queues.len(e) < self.rules.q
     }
 
-    /// Whether a body flit may follow onto link `e` in step `t`.
+    /// Input `s` (a sleeper id, see [`Engine::wake`]) sleeps on `links`,
+    /// or tries again next step.
     #[inline]
-    fn room(&self, e: u32, t: u64) -> bool {
-        self.used[e as usize] != t + 1 && self.queues.len(e) < self.rules.q
-    }
-
-    #[inline]
-    fn take(&mut self, e: u32, t: u64, worm: u32, head: bool) {
-        self.used[e as usize] = t + 1;
-        if head {
-            self.owner[e as usize] = worm;
-        }
-    }
-
-    /// Input `i` of node `v` sleeps on `links`, or tries again next step.
-    #[inline]
-    fn settle(&mut self, v: u32, i: usize, next: Next, links: &[u32]) {
+    fn settle(&mut self, s: u32, next: Next, links: &[u32]) {
         match next {
-            Next::Retry => self.wake(v, i as u8),
+            Next::Retry => self.wake(s),
             Next::Sleep => {
                 for &e in links {
-                    self.heads_waiting[e as usize].push((v, i as u8));
+                    self.heads_waiting[e as usize].push(s);
                 }
             }
             Next::Room => {
                 for &e in links {
-                    self.bodies_waiting[e as usize].push((v, i as u8));
+                    self.bodies_waiting[e as usize].push(s);
                 }
             }
         }
@@ -286,25 +299,43 @@ impl<'a> Engine<'a> {
         }
         let e = self.net.injection(p);
         let head = self.src_flit[p as usize] == 0;
-        let ok = if head {
-            self.free(e, t)
-        } else {
-            self.room(e, t)
-        };
+        let ok = if head { !self.blocked(e) } else { self.room(e) };
+        let sleeper = self.owner.len() as u32 + p;
         if ok {
-            self.take(e, t, w, head);
+            if head {
+                self.owner[e as usize] = w;
+            }
             self.moves.push((From::Source(p), e));
+        } else if head {
+            self.settle(sleeper, Next::Sleep, &[e]);
         } else {
-            let next = match self.blocked(e) {
-                false => Next::Retry,
-                true if head => Next::Sleep,
-                true => Next::Room,
-            };
-            self.settle(p, 0, next, &[e]);
+            self.settle(sleeper, Next::Room, &[e]);
         }
     }
 
-    /// Switch `v` serves its awake inputs (`mask`) in scan order.
+    /// The front unit of link `e` (if any): a body flit follows its head's
+    /// link if that had room, a head is marked for its switch's scan.
+    #[inline]
+    fn look(&mut self, e: u32) {
+        if self.queues.len(e) == 0 {
+            return;
+        }
+        let u = self.queues.front(e);
+        if u.flit == 0 {
+            let v = self.net.head_of(e);
+            self.heads[v as usize] |= 1 << self.slot[e as usize];
+            self.head_nodes.set(v);
+            return;
+        }
+        let next = self.path[u.worm as usize * self.stride + u.hop as usize + 1];
+        if self.room(next) {
+            self.moves.push((From::Link(e), next));
+        } else {
+            self.bodies_waiting[next as usize].push(e);
+        }
+    }
+
+    /// Switch `v` serves the heads at its inputs `mask` in scan order.
     fn switch(&mut self, v: u32, mask: u8, t: u64) {
         let net = self.net;
         let inputs = net.inputs(v);
@@ -312,7 +343,8 @@ impl<'a> Engine<'a> {
         let full = (1u32 << k) - 1;
         let mask = mask as u32 & full;
         // The scan starts at input r: 0 for FO, a fresh offset for RR and
-        // for the ties of FF and priorities.
+        // for the ties of FF and priorities (the body flits' moves do not
+        // depend on the order, so only the heads are ranked).
         let r = match self.rules.scan {
             Scan::Fixed => 0,
             _ if mask & (mask - 1) == 0 => 0,
@@ -320,17 +352,14 @@ impl<'a> Engine<'a> {
         };
         let keyed =
             self.rules.arbitration == Arbitration::Priority || self.rules.scan == Scan::Farthest;
-        // The awake inputs from r on, then those before r; a stale wake
-        // may find its input empty.
+        // The heads from r on, then those before r.
         let mut rotated = ((mask >> r) | (mask << (k - r))) & full;
         if !keyed {
             while rotated != 0 {
                 let j = rotated.trailing_zeros() as usize;
                 rotated &= rotated - 1;
                 let i = if j + r >= k { j + r - k } else { j + r };
-                if self.queues.len(inputs[i]) > 0 {
-                    self.serve(v, i, t);
-                }
+                self.head(v, inputs[i], t);
             }
             return;
         }
@@ -340,10 +369,8 @@ impl<'a> Engine<'a> {
             let j = rotated.trailing_zeros() as usize;
             rotated &= rotated - 1;
             let i = if j + r >= k { j + r - k } else { j + r };
-            if self.queues.len(inputs[i]) > 0 {
-                order[m] = (0, j, i);
-                m += 1;
-            }
+            order[m] = (0, j, i);
+            m += 1;
         }
         let order = &mut order[..m];
         if m > 1 {
@@ -357,36 +384,14 @@ impl<'a> Engine<'a> {
             order.sort_unstable_by_key(|o| (o.0, o.1));
         }
         for &(_, _, i) in order.iter() {
-            self.serve(v, i, t);
+            self.head(v, inputs[i], t);
         }
     }
 
-    /// The front unit of switch `v`'s input `i` tries to move: a head
-    /// chooses a link, a body flit follows its head's link.
-    #[inline(always)]
-    fn serve(&mut self, v: u32, i: usize, t: u64) {
-        let e = self.net.inputs(v)[i];
+    /// The head at the front of link `e`, an input of switch `v`, tries to
+    /// move.
+    fn head(&mut self, v: u32, e: u32, t: u64) {
         let u = self.queues.front(e);
-        if u.flit == 0 {
-            self.head(v, i, e, u, t);
-            return;
-        }
-        let next = self.path[u.worm as usize * self.stride + u.hop as usize + 1];
-        if self.room(next, t) {
-            self.take(next, t, u.worm, false);
-            self.moves.push((From::Link(e), next));
-        } else {
-            let n = if self.blocked(next) {
-                Next::Room
-            } else {
-                Next::Retry
-            };
-            self.settle(v, i, n, &[next]);
-        }
-    }
-
-    /// The head `u` at input `i` (link `e`) of switch `v` tries to move.
-    fn head(&mut self, v: u32, i: usize, e: u32, u: Unit, t: u64) {
         let x = self.worms[u.worm as usize];
         let net = self.net;
         let down;
@@ -397,20 +402,20 @@ impl<'a> Engine<'a> {
             net.ups(v)
         };
         let pick = match self.rules.path {
-            _ if candidates.len() == 1 => Some(candidates[0]).filter(|&c| self.free(c, t)),
+            _ if candidates.len() == 1 => Some(candidates[0]).filter(|&c| !self.blocked(c)),
             PathRule::Fixed => {
                 let c = candidates[((x.coins >> ((u.hop + 1) % 64)) as usize) % candidates.len()];
-                Some(c).filter(|&c| self.free(c, t))
+                Some(c).filter(|&c| !self.blocked(c))
             }
             PathRule::Random => {
                 let c = candidates[self.draws.up(t, u.worm, candidates.len())];
-                Some(c).filter(|&c| self.free(c, t))
+                Some(c).filter(|&c| !self.blocked(c))
             }
-            PathRule::Greedy => candidates.iter().copied().find(|&c| self.free(c, t)),
+            PathRule::Greedy => candidates.iter().copied().find(|&c| !self.blocked(c)),
         };
         match pick {
             Some(c) => {
-                self.take(c, t, u.worm, true);
+                self.owner[c as usize] = u.worm;
                 self.moves.push((From::Link(e), c));
             }
             None => {
@@ -428,11 +433,10 @@ impl<'a> Engine<'a> {
                 } else {
                     Next::Retry
                 };
-                self.settle(v, i, next, watched);
+                self.settle(e, next, watched);
             }
         }
     }
-
     /// Processor `p` removes the front of its ejection queue.
     #[inline]
     fn eject(&mut self, p: u32) {
@@ -455,24 +459,26 @@ impl<'a> Engine<'a> {
                 let pi = p as usize;
                 let w = self.source[pi][self.src_pos[pi] as usize];
                 let flit = self.src_flit[pi];
-                if flit + 1 == self.worms[w as usize].len {
+                let tail = flit + 1 == self.worms[w as usize].len;
+                if tail {
                     self.src_pos[pi] += 1;
                     self.src_flit[pi] = 0;
                     self.arm(p, t + 1);
                 } else {
                     self.src_flit[pi] += 1;
-                    self.wake(p, 0);
+                    self.awake_sources.set(p);
                 }
                 Unit {
                     worm: w,
                     flit,
                     hop: 0,
+                    tail,
                 }
             }
             From::Link(e) => {
                 let mut u = self.queues.pop(e);
                 if self.queues.len(e) > 0 {
-                    self.wake(self.net.head_of(e), self.slot[e as usize]);
+                    self.awake_links.set(e);
                 }
                 self.event(e);
                 u.hop += 1;
@@ -484,7 +490,7 @@ impl<'a> Engine<'a> {
             self.path[w * self.stride + u.hop as usize] = to;
             self.crossings[to as usize] += 1;
         }
-        let tail = u.flit + 1 == self.worms[w].len;
+        let tail = u.tail;
         if tail {
             self.owner[to as usize] = NONE;
             self.event(to);
@@ -499,7 +505,7 @@ impl<'a> Engine<'a> {
                 self.remaining -= 1;
             }
         } else if was_empty {
-            self.wake(at, self.slot[to as usize]);
+            self.awake_links.set(to);
         }
     }
 
