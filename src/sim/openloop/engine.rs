@@ -316,7 +316,14 @@ struct Sim<'a> {
     net: &'a OpenNet,
     cfg: &'a Config,
     p: Ports,
+    /// Virtual channels per port.
     v: u32,
+    /// Port `p`'s virtual channel `c` is number `p << sh | c` (global)
+    /// or `(p - base) << sh | c` (in its router): `2^sh >= v`, so ports
+    /// and channels split with shifts and masks instead of divisions.
+    sh: u32,
+    /// `2^sh - 1`.
+    mask: u32,
     depth: u32,
     buf: Vec<Flit>,
     bhead: Vec<u32>,
@@ -435,11 +442,13 @@ impl<'a> Sim<'a> {
         let g = &net.graph;
         let p = Ports::new(net);
         let v = cfg.vcs;
+        let sh = v.next_power_of_two().trailing_zeros();
         let nin = p.in_chan.len();
         let nout = p.out_chan.len();
-        let ivcs = nin * v as usize;
-        let ovcs = nout * v as usize;
-        let max_lat = p.latency.iter().copied().max().unwrap_or(1) as usize;
+        let ivcs = nin << sh;
+        let ovcs = nout << sh;
+        // A power of two above the longest latency: slots by mask.
+        let wheel = (p.latency.iter().copied().max().unwrap_or(1) as usize + 1).next_power_of_two();
         let dests = Destinations::new(cfg.pattern, g.terminals, cfg.seed)?;
         let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
         let n = g.terminals as usize;
@@ -447,13 +456,15 @@ impl<'a> Sim<'a> {
         let mut ocred = vec![0; ovcs];
         for (o, &c) in p.out_chan.iter().enumerate() {
             if c != NONE {
-                ocred[o * v as usize..(o + 1) * v as usize].fill(cfg.depth);
+                ocred[o << sh..(o << sh) + v as usize].fill(cfg.depth);
             }
         }
         Ok(Sim {
             net,
             cfg,
             v,
+            sh,
+            mask: (1 << sh) - 1,
             depth: cfg.depth,
             buf: vec![Flit::default(); ivcs * cfg.depth as usize],
             bhead: vec![0; ivcs],
@@ -479,7 +490,7 @@ impl<'a> Sim<'a> {
                 .collect(),
             buffered: 0,
             on_links: 0,
-            wheel: vec![Vec::new(); max_lat + 1],
+            wheel: vec![Vec::new(); wheel],
             packets: Vec::new(),
             queues: vec![VecDeque::new(); n],
             src_seq: vec![0; n],
@@ -530,14 +541,14 @@ impl<'a> Sim<'a> {
     }
 
     fn arrivals(&mut self, t: u64) {
-        let slot = (t % self.wheel.len() as u64) as usize;
+        let slot = t as usize & (self.wheel.len() - 1);
         let mut events = std::mem::take(&mut self.wheel[slot]);
         for e in events.drain(..) {
             match e {
                 Event::Flit { ivc, mut flit } => {
                     flit.ready = t + self.cfg.router_delay as u64;
                     self.push(ivc, flit);
-                    let r = self.in_router[(ivc / self.v) as usize];
+                    let r = self.in_router[(ivc >> self.sh) as usize];
                     self.router_flits[r as usize] += 1;
                     self.on_links -= 1;
                 }
@@ -554,10 +565,10 @@ impl<'a> Sim<'a> {
         assert!(len < self.depth, "a credit guards every buffer slot");
         if len == 0 {
             if self.iovc[g] == NONE {
-                let r = self.in_router[(ivc / self.v) as usize];
+                let r = self.in_router[(ivc >> self.sh) as usize];
                 self.va_list[r as usize].push(ivc);
             } else {
-                self.sa_mask[(ivc / self.v) as usize] |= 1 << (ivc % self.v);
+                self.sa_mask[(ivc >> self.sh) as usize] |= 1 << (ivc & self.mask);
             }
         }
         let slot = wrap(self.bhead[g] + len, self.depth);
@@ -576,7 +587,7 @@ impl<'a> Sim<'a> {
         self.bhead[g] = wrap(self.bhead[g] + 1, self.depth);
         self.blen[g] -= 1;
         if self.blen[g] == 0 {
-            self.sa_mask[(ivc / self.v) as usize] &= !(1 << (ivc % self.v));
+            self.sa_mask[(ivc >> self.sh) as usize] &= !(1 << (ivc & self.mask));
         }
         f
     }

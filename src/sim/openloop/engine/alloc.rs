@@ -12,9 +12,9 @@ impl Sim<'_> {
     /// range (round robin per output port), each output VC grants the
     /// first requester round robin from its last grant.
     pub(super) fn allocate_vcs(&mut self, r: u32, t: u64) {
-        let v = self.v;
+        let (v, sh, m) = (self.v, self.sh, self.mask);
         let (ib, ie) = (self.p.in_base[r as usize], self.p.in_base[r as usize + 1]);
-        let local_ivcs = (ie - ib) * v;
+        let local_ivcs = (ie - ib) << sh;
         let ob = self.p.out_base[r as usize];
         let mut list = std::mem::take(&mut self.va_list[r as usize]);
         if list.is_empty() {
@@ -40,7 +40,7 @@ impl Sim<'_> {
                     key: route_key(self.cfg.seed, f.pkt, r),
                     up_links: self.cfg.up_links,
                     free: |p: u32, st: Step| -> u32 {
-                        let base = ((ob + p) * v) as usize;
+                        let base = ((ob + p) << sh) as usize;
                         ocred[base + st.vc_lo as usize..base + st.vc_hi as usize]
                             .iter()
                             .sum()
@@ -55,22 +55,26 @@ impl Sim<'_> {
             let l = self.packets[f.pkt as usize].flits;
             if port == super::EJECT {
                 self.iovc[gi] = EJECT_VC;
-                self.sa_mask[(g / v) as usize] |= 1 << (g % v);
+                self.sa_mask[(g >> sh) as usize] |= 1 << (g & m);
                 continue;
             }
             let o = ob + port;
             let (lo, hi) = (self.ivc_lo[gi], self.ivc_hi[gi]);
             let span = hi - lo;
+            let first = self.vc_rr[o as usize] % span;
             for i in 0..span {
-                let vc = lo + (self.vc_rr[o as usize] + i) % span; // span <= 64
-                let ov = o * v + vc;
+                let vc = lo + wrap(first + i, span);
+                let ov = o << sh | vc;
                 let ok = !self.obusy[ov as usize]
                     && match self.cfg.flow {
                         FlowControl::Wormhole => true,
                         FlowControl::VirtualCutThrough => self.ocred[ov as usize] >= l,
                     };
                 if ok {
-                    let pri = (g - ib * v + local_ivcs - self.ovc_rr[ov as usize]) % local_ivcs;
+                    let pri = wrap(
+                        g - (ib << sh) + local_ivcs - self.ovc_rr[ov as usize],
+                        local_ivcs,
+                    );
                     self.requests.push((ov, g, pri));
                     let o = ov as usize;
                     if self.grant_stamp[o] != t || pri < self.grant_pri[o] {
@@ -88,9 +92,9 @@ impl Sim<'_> {
             if self.grant_who[o] == g && self.grant_stamp[o] == t {
                 self.obusy[o] = true;
                 self.iovc[g as usize] = ov;
-                self.sa_mask[(g / v) as usize] |= 1 << (g % v);
-                self.ovc_rr[o] = (g - ib * v + 1) % local_ivcs;
-                self.vc_rr[(ov / v) as usize] = ov % v + 1;
+                self.sa_mask[(g >> sh) as usize] |= 1 << (g & m);
+                self.ovc_rr[o] = wrap(g - (ib << sh) + 1, local_ivcs);
+                self.vc_rr[(ov >> sh) as usize] = (ov & m) + 1;
             }
         }
         list.retain(|&g| self.iovc[g as usize] == NONE);
@@ -101,7 +105,7 @@ impl Sim<'_> {
     /// robin over its VCs; each output port takes one offer, round robin
     /// over its inputs; the winners cross.
     pub(super) fn allocate_switch(&mut self, r: u32, t: u64) {
-        let v = self.v;
+        let (v, sh) = (self.v, self.sh);
         let (ib, ie) = (self.p.in_base[r as usize], self.p.in_base[r as usize + 1]);
         let ob = self.p.out_base[r as usize];
         let nin = ie - ib;
@@ -120,7 +124,7 @@ impl Sim<'_> {
                 while bits != 0 {
                     let vc = bits.trailing_zeros();
                     bits &= bits - 1;
-                    let g = ip * v + vc;
+                    let g = ip << sh | vc;
                     let gi = g as usize;
                     let ov = self.iovc[gi];
                     if self.front(g).ready > t {
@@ -140,7 +144,7 @@ impl Sim<'_> {
         // Output arbitration: the offer nearest after the port's pointer.
         for i in 0..self.sa_in.len() {
             let (g, o) = self.sa_in[i];
-            let ip = g / v - ib;
+            let ip = (g >> sh) - ib;
             let pri = wrap(ip + nin - self.out_rr[o as usize], nin);
             let oi = o as usize;
             if self.sa_stamp[oi] != t || pri < self.sa_pri[oi] {
@@ -154,9 +158,9 @@ impl Sim<'_> {
             if self.sa_who[o as usize] != g {
                 continue;
             }
-            let ip = g / v;
+            let ip = g >> sh;
             self.out_rr[o as usize] = wrap(ip - ib + 1, nin);
-            self.in_rr[ip as usize] = wrap(g % v + 1, v);
+            self.in_rr[ip as usize] = wrap((g & self.mask) + 1, v);
             self.traverse(r, g, o, t);
         }
     }
@@ -164,15 +168,15 @@ impl Sim<'_> {
     /// Flit at the front of input VC `g` of router `r` crosses to output
     /// port `o` (global) in cycle `t`.
     fn traverse(&mut self, r: u32, g: u32, o: u32, t: u64) {
-        let v = self.v;
+        let (sh, m) = (self.sh, self.mask);
         let f = self.pop(g);
         self.router_flits[r as usize] -= 1;
         self.flit_hops += 1;
         self.last_move = t;
-        let ip = g / v;
+        let ip = g >> sh;
         let up = self.p.in_chan[ip as usize];
         if up != NONE {
-            let ovc = self.p.chan_out[up as usize] * v + g % v;
+            let ovc = self.p.chan_out[up as usize] << sh | (g & m);
             self.schedule(
                 t + self.p.latency[up as usize] as u64,
                 Event::Credit { ovc },
@@ -185,7 +189,7 @@ impl Sim<'_> {
         } else {
             self.ocred[ov as usize] -= 1;
             let c = self.p.out_chan[o as usize];
-            let ivc = self.p.chan_in[c as usize] * v + ov % v;
+            let ivc = self.p.chan_in[c as usize] << sh | (ov & m);
             self.schedule(
                 t + self.p.latency[c as usize] as u64,
                 Event::Flit { ivc, flit: f },
@@ -203,7 +207,7 @@ impl Sim<'_> {
         }
         if tail {
             self.iovc[g as usize] = NONE;
-            self.sa_mask[(g / v) as usize] &= !(1 << (g % v));
+            self.sa_mask[(g >> sh) as usize] &= !(1 << (g & m));
             self.iroute[g as usize] = NONE;
             if self.blen[g as usize] > 0 {
                 self.va_list[r as usize].push(g);
@@ -212,8 +216,8 @@ impl Sim<'_> {
     }
 
     fn schedule(&mut self, at: u64, e: Event) {
-        let n = self.wheel.len() as u64;
-        self.wheel[(at % n) as usize].push(e);
+        let slot = at as usize & (self.wheel.len() - 1);
+        self.wheel[slot].push(e);
     }
 
     /// A flit leaves the network in cycle `t` (delivered at its end).

@@ -47,13 +47,13 @@ impl Sim<'_> {
             let Some(&pkt) = self.queues[s].front() else {
                 continue;
             };
-            let base = self.p.in_base[s] * self.v;
+            let base = self.p.in_base[s] << self.sh;
             if self.src_vc[s] == NONE {
                 for i in 0..self.v {
-                    let vc = (self.inj_rr[s] + i) % self.v;
+                    let vc = super::wrap(self.inj_rr[s] + i, self.v);
                     if self.blen[(base + vc) as usize] < self.depth {
                         self.src_vc[s] = vc;
-                        self.inj_rr[s] = (vc + 1) % self.v;
+                        self.inj_rr[s] = super::wrap(vc + 1, self.v);
                         break;
                     }
                 }
