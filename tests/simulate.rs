@@ -465,7 +465,8 @@ fn theorem_8_greedy_pays_lg_n_and_random_does_not() {
             assert!(g.cycles as f64 >= bound, "n {n}: {} < {bound}", g.cycles);
             assert_eq!(g.cycles, (lambda * (6 + 2 * k) / 6) as u64, "n {n}");
             // Rotating priority is admissible too, yet its M_n costs GREEDY
-            // only about 5 lambda / 3 for every n: the proof's gap (note §8.5).
+            // only about 5 lambda / 3 for every n: the proof's gap (docs/simulation.md,
+            // "Bounds in the report").
             let rot = greedy_adversary(n, lambda, Policy::Rotating, &mut rng).unwrap();
             let gr = route(
                 &tree,
