@@ -433,7 +433,8 @@ fn help_examples_run_as_written() {
 #[test]
 fn separation_reports_both_conventions_and_the_deciding_cut() {
     let dir = scratch("separation");
-    // Spec 003 part 2, section 3.1 (1-based columns there).
+    // A staircase channel (0-based columns): separation 3, width 4, and a
+    // critical cut of flow 4.
     let input = dir.join("stair.txt");
     std::fs::write(&input, "top: 1 1 2 3 0 0\nbottom: 0 2 3 4 0 4\n").unwrap();
     let out = dir.join("sep.yaml");

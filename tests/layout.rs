@@ -382,7 +382,7 @@ fn three_d_fold_and_squash_for_every_truncation() {
 #[test]
 fn fat_pyramids_are_legal_with_short_wires_and_small_stretch() {
     use fabric::layout::pyramid::{fat_pyramid, level_wires, survey, PyramidSpec};
-    // Prototype figures (tile level): area/A 13-28 and the largest
+    // A tile-level model gives area/A 13-28 and the largest
     // path/(d + lg A) about 19-27 for A = 2^12 .. 2^18; wires at level h
     // O(2^h lg A). Here every size is a legal grid embedding of the
     // network its parameters describe, and the ratios stay bounded.

@@ -198,7 +198,7 @@ fn plane_router_takes_floating_side_terminals() {
 
 /// The flowdiff-based critical-cut check equals brute force on
 /// every instance, crossing ones included (where the linear sweep may
-/// under-report, as the spec says, but never over-report).
+/// under-report, but never over-report).
 #[test]
 fn critical_cuts_equal_brute_force_on_crossing_channels_too() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(66);

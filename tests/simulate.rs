@@ -388,7 +388,7 @@ fn ratios(tree: &FatTree, algorithm: Algorithm, policy: Policy, rates: &[u32]) -
 
 #[test]
 fn figure_3_3_cycles_per_lambda_stay_bounded() {
-    // An earlier prototype (n = 256, lambda 14-128): RANDOM (1,1,1) with
+    // Reference ranges (n = 256, lambda 14-128): RANDOM (1,1,1) with
     // ideal concentrators 1.5-2.6 and drop-all RANDOM (2,1,2) 2.8-5.1 on
     // doubling capacities; RANDOM', meant for capacities Omega(lg n), about
     // 2.5 (ideal) and 3.5-5.3 (drop-all) with c = max(8, ceil(sqrt p)).
@@ -460,12 +460,13 @@ fn theorem_8_greedy_pays_lg_n_and_random_does_not() {
             );
             assert!(g.complete);
             // Property 3: at least lambda/6 + (lambda/12) lg n cycles;
-            // an earlier prototype measured exactly lambda (1 + lg n / 6).
+            // the construction gives exactly lambda (1 + lg n / 6).
             let bound = lambda as f64 / 6.0 + lambda as f64 / 12.0 * lg;
             assert!(g.cycles as f64 >= bound, "n {n}: {} < {bound}", g.cycles);
             assert_eq!(g.cycles, (lambda * (6 + 2 * k) / 6) as u64, "n {n}");
             // Rotating priority is admissible too, yet its M_n costs GREEDY
-            // only about 5 lambda / 3 for every n: the proof's gap (note §8.5).
+            // only about 5 lambda / 3 for every n: the proof's gap (docs/simulation.md,
+            // "Bounds in the report").
             let rot = greedy_adversary(n, lambda, Policy::Rotating, &mut rng).unwrap();
             let gr = route(
                 &tree,
@@ -506,7 +507,7 @@ fn theorem_8_greedy_pays_lg_n_and_random_does_not() {
 fn lemma_10_mesh_load_factor_is_order_lg_a() {
     // A level's piece of the mesh sends at most one message
     // out per boundary grid edge, so lambda <= 3 sqrt 2 lg A (about 4.24 lg A)
-    // on c(p) = ceil(sqrt(p)/lg A). An earlier prototype saw 3.2-4.15 for
+    // on c(p) = ceil(sqrt(p)/lg A). The reference range is 3.2-4.15 for
     // A = 4^3 .. 4^10; here the small meshes stay lower (their pieces touch
     // the border and the ceilings dominate: A = 64 gives 10 / 6), from
     // A = 4^5 on the range holds.

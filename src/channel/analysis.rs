@@ -2,8 +2,8 @@
 //! (VCG) with its cycles and longest path, crossing pairs of nets (planarity,
 //! as the MulCh partitioner needs), and width lower bounds per layer model.
 //!
-//! Definitions follow the thesis (section 6.2, 6.3.2) as fixed in the spec
-//! note 003 part 2, section 1.4:
+//! Definitions follow the thesis (section 6.2, 6.3.2), with the readings
+//! `docs/models.md` (section 4) records where the thesis leaves a choice:
 //! - density counts, at each column, the nets that need a track and whose
 //!   span (side terminals at `-1` and `C`) contains the column;
 //! - the VCG has an edge `A -> B` when some column has `A` on top and `B`
@@ -63,8 +63,8 @@ pub fn vertical_constraint_graph(p: &ChannelProblem) -> Digraph {
 }
 
 /// The boundary marching order of nets used for crossing detection, with the
-/// side terminals ordered to reduce crossings (spec 003 part 2, section 1.4,
-/// "Side-pin order").
+/// side terminals ordered to reduce crossings (the side-terminal order of
+/// `docs/models.md`, section 4.4).
 pub fn marching_order(p: &ChannelProblem) -> Vec<NetId> {
     let c = p.columns() as usize;
     let bottom: Vec<NetId> = p.bottom().iter().flatten().copied().collect();

@@ -150,7 +150,7 @@ pub trait ChannelRouter {
         self.route(problem, options)
     }
     /// Route with the free space of a layer just above the router's own
-    /// offered for repairs (another group's layer in MulCh, thesis l.1202),
+    /// offered for repairs (another group's layer in MulCh, thesis section 6.4),
     /// numbered `options.layers + 1` in the result when used. Routers that
     /// cannot use it route without it (the default).
     fn route_borrowing(
@@ -166,7 +166,7 @@ pub trait ChannelRouter {
 }
 
 /// Free space on a layer just above a router's own layers that it may use
-/// for repairs (MulCh's B layers, thesis l.1202: "unused space on layers
+/// for repairs (MulCh's B layers, thesis section 6.4: "unused space on layers
 /// assigned to B groups is available for routing other nets"; track
 /// assignment never uses it). Offered at widths from `from_width` up.
 pub struct Borrowed<'a> {

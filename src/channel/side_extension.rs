@@ -9,7 +9,7 @@
 //! the extended channel has `2k` extra columns on the left; the left
 //! terminals, in their marching order (top to bottom), take the bottom pins
 //! of extended columns `1 ..= k`, leaving `k` empty columns before the first
-//! original column (spec tag \[R\]: `x_min - 2k + 1 ..= x_min - k`). The right side
+//! original column (this project's choice: `x_min - 2k + 1 ..= x_min - k`). The right side
 //! is the mirror image: its terminals, bottom to top, take bottom pins `k`
 //! to `2k - 1` columns past the last original column.
 //!

@@ -1,7 +1,7 @@
 //! Area of finite-state machines (thesis chapter 8): a KISS2 machine read
 //! and checked, analysed (states, symbols, determinism, completeness,
-//! reachability, minimisation), realised as PLAs from above (spec table of
-//! five constructions, each simulated against the machine) and bounded from
+//! reachability, minimisation), realised as PLAs from above (the table of
+//! five constructions in `docs/fsm.md`, each simulated against the machine) and bounded from
 //! below by the counting argument over the family `F_s`.
 //!
 //! - [`kiss`]: the KISS2 reader and its typed errors ([`kiss::KissError`]).

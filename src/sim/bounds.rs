@@ -6,8 +6,9 @@
 //! - [`Claim::ForcedAtLeast`]: Theorem 8's adversary forces GREEDY to take
 //!   at least `lambda/6 + (lambda/12) lg n` cycles on its message set
 //!   `M_n`. A trial below that number means the construction fell short of
-//!   the theorem (the proof does not cover every admissible switch: spec
-//!   note section 8, item 5); it is reported "below the bound".
+//!   the theorem (the proof does not cover every admissible switch, rotating
+//!   priority among them; see "Bounds in the report" in
+//!   `docs/simulation.md`); it is reported "below the bound".
 //! - [`Claim::Shape`]: an `O()` claim (Theorem 7's `O(lambda + lg n lg lg
 //!   n)`, Theorem 9's `O(lambda)`, section 3.5's `O(lambda lg^2 n)`). The
 //!   thesis gives no constant, so the report gives the measured ratio to

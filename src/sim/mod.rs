@@ -112,9 +112,9 @@ pub struct Message {
     pub dst: u32,
 }
 
-/// What a switch does with more arrivals than a channel has wires (spec
-/// note §3.1). With no more arrivals than wires, every policy passes all
-/// of them (ideal concentrators).
+/// What a switch does with more arrivals than a channel has wires (see
+/// "Delivery cycles" in `docs/simulation.md`). With no more arrivals than
+/// wires, every policy passes all of them (ideal concentrators).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]

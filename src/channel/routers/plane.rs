@@ -9,7 +9,7 @@
 //! nets' runs next to the column must be one row apart at least; the runs
 //! then sit at `1 + (longest chain of such constraints below them)`, the
 //! smallest rows possible, and the width is the highest run. For planar
-//! channels this width equals the minimum separation plus one (spec tag \[P\]),
+//! channels this width equals the minimum separation plus one (`docs/models.md`, section 7),
 //! which the tests check against [`crate::channel::separation`].
 //!
 //! Everything lies on layer 1; there are no vias.

@@ -39,8 +39,8 @@
 //!   the vertical band to the top of `F_t`, and on into the parent.
 //!
 //! Every wire is straight and no two meet. The side is `Θ(sqrt(N) log N)`
-//! (the recurrence gives `W ≈ ξ sqrt(N) (2 lg N + lg M / 2)`, the spec's
-//! "gap": the paper's `2 ξ sqrt(N) lg N` does not survive the `H(n)`
+//! (the recurrence gives `W ≈ ξ sqrt(N) (2 lg N + lg M / 2)`, a gap in the
+//! paper's accounting: the paper's `2 ξ sqrt(N) lg N` does not survive the `H(n)`
 //! recurrence taken literally), so the area is `Θ(N log^2 N)`.
 
 mod network;

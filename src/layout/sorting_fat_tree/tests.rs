@@ -28,7 +28,7 @@ fn sizes_follow_spec_6_10_and_bad_ones_are_refused() {
         ..SftLayoutSpec::new(4096)
     };
     assert!(odd.shape().is_err());
-    // A smaller mesh side (tiny tests, spec 6.10) is taken.
+    // A mesh side below lg N (for tiny tests) is taken.
     let small = SftLayoutSpec {
         mesh_side: 4,
         ..SftLayoutSpec::new(256)

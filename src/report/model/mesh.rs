@@ -14,8 +14,8 @@ use crate::sim::mesh::run::{Setup, Trial};
 use crate::sim::mesh::traffic::Workload;
 use crate::sim::mesh::{Phasing, Strategy, Topology};
 
-/// The excess above which a 2-D cell is flagged (spec section 6, item 13:
-/// a reference prototype peaked at 2.24).
+/// The excess above which a 2-D cell is flagged (the regression figures
+/// peak at 2.24).
 pub const EXCESS_ALARM: f64 = 3.0;
 
 /// The alarm in `d` dimensions: the d-dimensional theorems' error terms

@@ -1,4 +1,4 @@
-//! Lower bounds a routing is judged against (paper §2 and §5; spec §4):
+//! Lower bounds a routing is judged against (paper §2 and §5):
 //! the degree of a message set, the bit-step floor `b·λ`, the two `AT²`
 //! floors, the measured ratios against them, Proposition 1's slowdown, and
 //! Theorem 4's witness message set `M(MOT × EXP)`.
@@ -262,19 +262,19 @@ pub struct Witness {
 
 /// Theorem 4's witness for a target `η` (a power of 2, `η <= sqrt(N)`):
 /// one message per edge of `MOT(n) × EXP(η²)`, `EXP` the union of `cycles`
-/// random Hamiltonian cycles (3 in the spec).
+/// random Hamiltonian cycles (3 by default).
 ///
 /// * `k` follows the paper: the largest `k` with `3·4^k − 2^(k+1) <= N/η²`.
-///   With `N` a power of 4 and `η` a power of 2 this is the spec's largest
-///   `k` with `4^(k+1)·η² <= N` (which keeps every grid label in range),
-///   except at `η = sqrt(N)`, where the paper's rule gives `k = 0` (one
-///   vertex) and the spec's none.
+///   With `N` a power of 4 and `η` a power of 2 this is the largest `k`
+///   with `4^(k+1)·η² <= N` (the rule that keeps every grid label in
+///   range), except at `η = sqrt(N)`, where the paper's rule gives `k = 0`
+///   (one vertex) and the label rule none.
 /// * Vertex `(u, x)` (`u` a MOT grid label, `x` an expander vertex) is
 ///   terminal `u·η² + x`: the expander index least significant (Lemma 13).
 /// * Cross product: `(u,x)~(v,x)` for `u~v`, `(u,x)~(u,y)` for `x~y`.
 /// * The paper's `M(G)` has "for each edge `{u, v}` of `G` a message from
-///   `u` to `v`": one message per edge, one direction (the spec's
-///   reference values count one message per edge too). The direction is
+///   `u` to `v`": one message per edge, one direction (the regression
+///   values count one message per edge too). The direction is
 ///   not given; this sends from the smaller terminal to the larger. `η` and
 ///   `λ` count both directions alike, so only `λ_a`, `λ_d` and the degree
 ///   depend on that choice.
@@ -284,7 +284,7 @@ pub struct Witness {
 /// an expander block (height 4 for `η = 8`) fluctuate with the seed around
 /// that value (30.25 to 32 for `η = 8` over five Python seeds; up to 32.5
 /// if a repeated cycle edge is kept as a second message), which explains
-/// the prototype's 32.25.
+/// the regression figure 32.25.
 pub fn witness(
     levels: Levels,
     eta: u32,
@@ -372,7 +372,7 @@ mod tests {
             let e = eta_of(levels, &w.messages, HeightConvention::LeafZero).unwrap();
             got.push(e.value.to_f64());
         }
-        // The prototype's values (spec §4).
+        // The regression figures (docs/simulation.md, Bay and Bilardi).
         assert_eq!(got, [2.0, 3.0, 4.0, 4.0, 4.0, 4.0]);
     }
 

@@ -138,7 +138,7 @@ pub struct LoadFactors {
 ///
 /// The reference tree weighs an edge at height `h` by `2^ceil(h/2)`. With
 /// [`HeightConvention::LeafZero`] `h` is the height of the edge's lower
-/// endpoint, so leaf edges have `h = 0` and weight 1 (the spec's choice,
+/// endpoint, so leaf edges have `h = 0` and weight 1 (this project's default,
 /// under which the sorting fat-tree's caps equal the weights). With
 /// [`HeightConvention::LeafOne`] leaf edges have `h = 1` and weight 2 (the
 /// pruned butterfly's caps equal these weights, so there `λ = η`).
@@ -197,13 +197,14 @@ pub fn reference_weight(levels: Levels, convention: HeightConvention, level: u32
 ///
 /// The node at the root of an `m`-terminal subtree, `m = 2^(n - level)`,
 /// has a channel of `sqrt(2m)` wires when `m` is an odd power of 2 and
-/// `sqrt(m)` when it is an even one (paper §4; spec §3.2): `2^ceil(h/2)`
+/// `sqrt(m)` when it is an even one (paper §4): `2^ceil(h/2)`
 /// with `h = n - level`. The meshes sit at level `n - 2 lg L`; their
 /// channels have `L` wires, one per column. There is no channel below the
 /// meshes (`None`): cuts inside a mesh are not channel cuts.
 ///
 /// The paper's Lemma 10 divides by `sqrt(N/2^k)`; this uses the channels
-/// the paper's network actually has (spec §6.13), which differ from that
+/// the paper's network actually has (see "Quantities" in
+/// `docs/simulation.md`), which differ from that
 /// by `sqrt 2` at odd heights.
 pub fn sft_cap(levels: Levels, mesh_side: u32, level: u32) -> Result<Option<u64>, LoadError> {
     let bad = LoadError::MeshSide {

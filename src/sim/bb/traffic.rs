@@ -1,4 +1,4 @@
-//! The workloads of the spec's validation experiments (§5): fixed
+//! The workloads the routers are validated on (`docs/simulation.md`): fixed
 //! permutations, random permutations and `kN`-sets, the hot spot, the
 //! multi-scale sets and Theorem 4's witness `M(MOT × EXP)`.
 
@@ -177,7 +177,8 @@ fn bounded(count: u64) -> Result<(), TrafficError> {
     }
 }
 
-/// The multi-scale set with load `λ0` (spec §5), made exact:
+/// The multi-scale set with load `λ0` (every subtree sends `λ0` times its
+/// channel's capacity to its sibling), made exact:
 ///
 /// for every level `i` in `0..n` and every node `T` at level `i + 1`, with
 /// sibling `T'` (both of `s = 2^(n-i-1)` leaves, first leaves `t` and

@@ -348,12 +348,12 @@ mod tests {
     }
 
     /// Mean T / lg N over 100 trials of random destinations (k = 1) for
-    /// n = 6, 8, 10, beside an earlier prototype's figures:
+    /// n = 6, 8, 10, beside the regression bands of E1:
     /// FIFO 1.61-1.65 (q = 2), 1.50-1.58 (q >= 3); PerEdgeOldest
     /// 1.54-1.61 (q = 2), 1.37-1.43 (q >= 3). Each mean is held to the
     /// band widened by 0.05 (its standard error is at most about 0.015).
     #[test]
-    fn routing_times_match_the_prototype_table() {
+    fn routing_times_match_the_regression_bands() {
         let bands = [
             (RefProtocol::Fifo, 2, 1.61, 1.65),
             (RefProtocol::Fifo, 4, 1.50, 1.58),

@@ -7,7 +7,7 @@
 //! `O(log N)` with probability at least `1 - 2/N`.
 //!
 //! The paper says the packets "are queued up at the end of phase A"; by
-//! default the phases are separated by a barrier (spec 001 §9.9): phase B
+//! default the phases are separated by a barrier: phase B
 //! starts when phase A has delivered every packet, and the routing time is
 //! `T_A + T_B`. Pipelined ([`route_pipelined`]), a packet goes on as soon
 //! as it wraps: it joins the back of its intermediate input's queue, behind
@@ -121,13 +121,13 @@ mod tests {
     use crate::sim::packet::traffic::PacketTraffic;
     use crate::sim::trial_rng;
 
-    /// Spec 001 §8 E2: two-phase FIFO on bit-reversal takes about
-    /// 3.2-3.4 lg N ([proto], q = 2: 26.9, 33.2, 39.0, 45.5 for n = 8, 10,
-    /// 12, 14); both phases deliver every packet (2 n hops each).
+    /// E2 (`docs/simulation.md`): two-phase FIFO on bit-reversal takes about
+    /// 3.2-3.4 lg N (regression figures, q = 2: 26.9, 33.2, 39.0, 45.5 for
+    /// n = 8, 10, 12, 14); both phases deliver every packet (2 n hops each).
     #[test]
     fn two_phase_bit_reversal_is_logarithmic() {
-        let proto = [(8u32, 26.9), (10, 33.2), (12, 39.0)];
-        for (n, expect) in proto {
+        let regression = [(8u32, 26.9), (10, 33.2), (12, 39.0)];
+        for (n, expect) in regression {
             let p = PacketTraffic::BitReversal
                 .packets(n, 1, &mut trial_rng(0, 0))
                 .expect("valid");
@@ -147,7 +147,7 @@ mod tests {
             let mean = sum as f64 / trials as f64;
             assert!(
                 (mean - expect).abs() <= 0.05 * expect,
-                "n {n}: mean {mean} vs [proto] {expect}"
+                "n {n}: mean {mean} vs regression figure {expect}"
             );
             // Direct routing needs sqrt(N) + lg N - 1.
             let direct = (1u64 << (n / 2)) + n as u64 - 1;
@@ -157,7 +157,7 @@ mod tests {
 
     /// Pipelined two-phase routing on bit-reversal: every packet crosses
     /// 2 lg N edges, the total is at least 2 lg N, and it stays
-    /// logarithmic (below the barrier's [proto] 3.4 lg N, and below direct
+    /// logarithmic (below the barrier's regression figure 3.4 lg N, and below direct
     /// routing's sqrt(N) + lg N - 1 from n = 12).
     #[test]
     fn pipelined_bit_reversal_is_logarithmic() {

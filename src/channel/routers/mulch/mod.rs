@@ -6,7 +6,7 @@
 //! 2. Each group is routed on its own nets: B groups first, by the plane
 //!    router, then HV and HVH groups by the YACR2-style router; the one just
 //!    under the first B layer may route repairs through that layer's free
-//!    space (thesis l.1202, [`route_partition`]).
+//!    space (thesis section 6.4, [`route_partition`]).
 //! 3. The groups are stacked into one `L`-layer channel: each group takes a
 //!    contiguous block of layers (HVH groups first, then HV, then B), the
 //!    width is the widest group's, and narrower groups get their extra
@@ -14,7 +14,7 @@
 //!
 //! Chameleon's partition (no B layers) is always routed too: it is reported
 //! next to MulCh's, and the final answer is the better of the two by width,
-//! then net length, then vias (the thesis advises running both, l.1204).
+//! then net length, then vias (the thesis advises running both, section 6.4).
 
 #![warn(missing_docs)]
 
@@ -339,7 +339,7 @@ fn points(s: &ChannelSolution) -> Vec<Point> {
 ///
 /// B groups are routed first. The HV or HVH group whose layers lie just
 /// below the first B layer is routed last and may use that layer's free
-/// space for its repairs (thesis l.1202) at every width at least as wide as
+/// space for its repairs (thesis section 6.4) at every width at least as wide as
 /// all the other groups: at such a width it is the widest group, so the B
 /// routing it routed around (the one `b_at` gives for that width) is the
 /// one stacked, and nothing is lifted under it.

@@ -69,7 +69,7 @@ pub fn group_kinds(c: &Configuration) -> Vec<GroupKind> {
     kinds
 }
 
-/// Which cost function compares the groups (thesis l.1182 and l.1184).
+/// Which cost function compares the groups (thesis section 6.3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum CostFunction {

@@ -32,7 +32,8 @@ fn parse_side(s: &str) -> Result<u32, String> {
 /// Arguments of `fabric simulate mesh`.
 #[derive(Debug, clap::Args)]
 pub struct MeshArgs {
-    /// Run one of the spec's experiments (E2 .. E10) with its own lists;
+    /// Run one of the preset experiments (E2 .. E10, docs/simulation.md)
+    /// with its own lists;
     /// the list flags below then must not be given, except --trials,
     /// --seed and the outputs.
     #[arg(long, value_enum, conflicts_with_all = [

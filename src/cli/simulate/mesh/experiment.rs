@@ -1,4 +1,5 @@
-//! The experiments of spec `004-kaufmann-sibeyn` section 5 (E2 .. E10) as
+//! The experiments E2 .. E10 of `docs/simulation.md` (k-k routing on
+//! meshes and tori) as
 //! presets: each is one or more sweeps, the cartesian product of its
 //! lists.
 

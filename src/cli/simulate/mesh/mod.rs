@@ -1,7 +1,7 @@
 //! `fabric simulate mesh`: randomized k-k routing on meshes and tori
 //! (Kaufmann and Sibeyn), swept over algorithms, topologies, sizes, k,
-//! problems, strategies and phase controls, or one of the spec's
-//! experiments; every cell's T beside its lower bounds and the paper's
+//! problems, strategies and phase controls, or one of the preset
+//! experiments of `docs/simulation.md`; every cell's T beside its lower bounds and the paper's
 //! leading term.
 //!
 //! Every cell is checked before any runs; the outputs are written whole or

@@ -1,4 +1,4 @@
-//! The pruned butterfly (PB) as a graph (spec §2.1; paper §3, Figs. 1
+//! The pruned butterfly (PB) as a graph (paper §3, Figs. 1
 //! and 2): vertices `<i, j, k>` at levels `0 ..= n` (root 0, leaves `n`),
 //! node `(i, j)` the `size(i)` vertices `<i, j, k>`, and the up-edges of
 //! each node into its parent node:

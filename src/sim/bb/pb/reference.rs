@@ -15,7 +15,7 @@
 //!   target decides (not the closed-form path), and counts edges used twice.
 //! - Expansion descends the graph's down-edges. An active message takes the
 //!   edge into the child node whose subtree holds its destination, under
-//!   rules (a)-(d) and the `[REC]` choices listed at the top of
+//!   rules (a)-(d) and the choices where the paper is open, listed at the top of
 //!   [`super`]: key `(dst, src, id)`; two sidetracked messages split, the
 //!   smaller key to the direction bit's edge, no toggle; direction bits
 //!   start left once and are never reset; left-sibling subtrees before

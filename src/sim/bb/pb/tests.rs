@@ -10,8 +10,8 @@ fn set(big: u32, f: impl Fn(u32) -> u32) -> Vec<Message> {
 
 const COST: Cost = Cost { body_bits: 10 };
 
-/// The N = 1024 regression table (an earlier prototype's figures under
-/// the same conventions, kept here): stages' largest λ_T,
+/// The N = 1024 regression table (regression figures under the same
+/// conventions, kept here): stages' largest λ_T,
 /// their sum and the sidetracks.
 #[test]
 fn regression_n1024() {

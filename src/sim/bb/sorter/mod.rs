@@ -1,5 +1,5 @@
 //! The `(b, s, l)` flexible sorter of Bay and Bilardi (Theorem 2,
-//! Corollary 2, Lemmas 8 and 9, Fig. 4; spec §3.1).
+//! Corollary 2, Lemmas 8 and 9, Fig. 4).
 //!
 //! The circuit holds up to `l` words of `b` bits in `s` cycles of `l/s`
 //! cells joined by an Omega network, next to a column sorter for `s`
@@ -14,8 +14,8 @@
 //! bit-step time, control-register sizes and grid-unit area of the
 //! circuit (`model`).
 //!
-//! Paper and spec agree on every formula used here. The spec's Fig. 4
-//! register sizes are the paper's sums evaluated; the paper's "even label
+//! Every formula used here is the paper's. The register sizes checked
+//! against Fig. 4 are the paper's sums evaluated; the paper's "even label
 //! between `2^(m−1)` and `2^m`" is read as the half-open `(2^(m−1), 2^m]`,
 //! the only reading under which a cell labelled `c` stores fields for
 //! exactly the `w ≥ c` (the paper: "each cell with an even label between 1

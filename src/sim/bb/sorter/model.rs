@@ -1,5 +1,6 @@
 //! Bit-step time, control-register sizes and grid-unit area of a flexible
-//! sorter (proof of Theorem 2; spec §3.1).
+//! sorter (proof of Theorem 2; the cost model is described in
+//! `docs/simulation.md`, "The sorting fat-tree's algorithm").
 
 use super::{Sorter, SorterError};
 
@@ -85,7 +86,7 @@ impl Sorter {
         u64::from(self.cells().trailing_zeros())
     }
 
-    /// Bit steps to sort `r ≤ l` words (spec §3.1, \[REC\]):
+    /// Bit steps to sort `r ≤ l` words (this project's cost model):
     /// `b·ceil(r/s) + max(lg² w, w) + P·w(b + c·lg s) + P(w·b + lg s)` —
     /// shifting the input in, pre-shifting the control registers to the
     /// field of `w` (cells `lg² w` and Omega `w`, at once), `P` sort steps

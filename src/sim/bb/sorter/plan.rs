@@ -1,4 +1,5 @@
-//! The integer recursive Columnsort plan (Lemma 8, spec §3.1, \[REC\]) and
+//! The integer recursive Columnsort plan (Lemma 8 made integral by this
+//! project) and
 //! its execution.
 //!
 //! Positions `0..R` are an `s × (R/s)` array in column-major order: the

@@ -2,7 +2,8 @@
 //! nonpredictive protocol with threshold queues (model T), a permutation
 //! that needs `Omega(N / (q log N))` steps, built while the protocol runs.
 //!
-//! Construction (spec 001 §4):
+//! Construction (section 3's, with `r` the power of 2 that maximises the
+//! bound rather than the paper's `2 (q + 2)(n + 1)`):
 //! 1. `rho` maximises `LB = 2^d (2^rho - (q + 2)(d + 1))` with
 //!    `d = n - 2 rho`, `1 <= rho <= n / 2`; `r = 2^rho`.
 //! 2. The *busy sub-butterfly* spans levels `rho ..= n - rho` on the rows
@@ -30,7 +31,7 @@
 //! which checks that the protocol is deterministic and nonpredictive.
 //!
 //! The paper assumes `q` even ("WLOG r, q even"). `LB` here uses `q` as
-//! given, as the spec's reference table does; for odd `q` the bound the
+//! given, as the regression table of E3 does; for odd `q` the bound the
 //! proof supports is `LB` with `q + 1`, which is smaller
 //! ([`Adversary::sound_bound`]).
 

@@ -3,7 +3,7 @@ use crate::sim::packet::engine::run;
 use crate::sim::packet::traffic::PacketTraffic;
 use crate::sim::trial_rng;
 
-/// The spec's reference table (001 §8 E3), FIFO, model T: (q, n, rho, d,
+/// The regression table of E3 (`docs/simulation.md`), FIFO, model T: (q, n, rho, d,
 /// LB, T_adv paper rule, T_adv half rule, T_bitrev).
 /// One row: (q, n, rho, d), then (LB, T paper, T half, T bit-reversal).
 type Row = ((u32, u32, u32, u32), (u64, u64, u64, u64));

@@ -325,7 +325,7 @@ fn theorem_2_1_holds_on_greedy_runs() {
 
 /// A sweep (FIFO and PerEdgeOldest, q = 1 .. 8,
 /// n = 6 .. 12, random destinations, k = 1, 30 seeds each: 3,360 runs;
-/// an earlier prototype found no violation in about 3,200 runs, worst arrival/D about 0.94).
+/// the regression figure: no violation in about 3,200 runs, worst arrival/D about 0.94).
 /// About a minute in release, so run by hand.
 #[test]
 #[ignore = "a minute long; the measured sweep behind the figures reported"]

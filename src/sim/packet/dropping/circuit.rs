@@ -1,5 +1,5 @@
-//! Model C: circuit locking, one shot (section 5, the BBN Butterfly;
-//! spec §6). All packets advance one hop per round in lockstep; before
+//! Model C: circuit locking, one shot (section 5, the BBN Butterfly).
+//! All packets advance one hop per round in lockstep; before
 //! each hop the packets still alive are grouped by the edge they want
 //! ([`Capacity::PerEdge`]) or the node they enter ([`Capacity::PerNode`]),
 //! and in a group of more than `q` the `q` of highest priority (rank, then
@@ -33,7 +33,7 @@ pub struct CircuitConfig {
 }
 
 impl CircuitConfig {
-    /// Capacity `q` per edge, ranks by spec §9.11.
+    /// Capacity `q` per edge, the automatic rank range.
     pub fn new(q: u32) -> CircuitConfig {
         CircuitConfig {
             q,

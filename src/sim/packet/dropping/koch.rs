@@ -1,4 +1,4 @@
-//! The exact `E[S] / N` of model C on Koch's random problem (spec §8 E5):
+//! The exact `E[S] / N` of model C on Koch's random problem (E5 in `docs/simulation.md`):
 //! the number of packets at one node is a function of its input tree
 //! only, and the two trees that feed a node are disjoint, hence
 //! independent. Level by level:
@@ -115,10 +115,10 @@ pub fn koch_exact(n: u32, q: u32, capacity: Capacity) -> Result<f64, DropError> 
 mod tests {
     use super::*;
 
-    /// Spec §8 E5's table of exact values, per edge / per node, to 4
-    /// decimals.
+    /// The exact values of E5 (`docs/simulation.md`), per edge / per
+    /// node, to 4 decimals.
     #[test]
-    fn reproduces_the_spec_table() {
+    fn reproduces_the_exact_table() {
         let table: [(u32, [(f64, f64); 4]); 3] = [
             (
                 1,

@@ -50,16 +50,20 @@
 //! delivered packets of rank `r` ([`LockOutcome::top_delivered`]), whose
 //! mean the proof bounds below by the general form.
 //!
-//! # Rules of spec §9 followed
+//! # Readings where the paper is open
 //!
-//! - §9.10: stage 1 flips one coin per 2x2 cell (nodes `u` and
-//!   `u ^ 2^l` of level `l`), since each node holds one packet.
-//! - §9.11: the paper's `r = (log N)^(1/q)` is not an integer;
+//! (All listed in `docs/simulation.md`, "Readings where the paper is
+//! open".)
+//!
+//! - Stage 1 flips one coin per 2x2 cell (nodes `u` and `u ^ 2^l` of
+//!   level `l`), since each node holds one packet.
+//! - The paper's `r = (log N)^(1/q)` is not an integer;
 //!   [`RankRange::Auto`] takes `max(2, round((log N)^(1/q)))` for `q >= 2`
 //!   and `max(2, 2 log N)` for `q = 1` (where `r ~ log N` makes the bound
 //!   vacuous); [`RankRange::Fixed`] sets any `r >= 1`.
-//! - §9.12: per-edge capacity is the default, per-node the option.
-//! - §9.4 and §2: model A decides space from the start-of-step occupancy
+//! - Per-edge capacity is the default (the paper's "each edge of the
+//!   butterfly can sustain up to `q` such paths"), per-node the option.
+//! - Model A decides space from the start-of-step occupancy
 //!   by default ([`Acceptance::Snapshot`]), with departures-first as the
 //!   option; see [`atom`] for which of them the theorem's argument needs.
 
@@ -101,7 +105,7 @@ pub const MAX_N: u32 = 24;
 /// The most packets model A simulates in one trial.
 pub const MAX_PACKETS: u64 = 1 << 26;
 
-/// What a capacity of `q` limits (spec §6 and §9.12).
+/// What a capacity of `q` limits (section 5; per edge by default).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Capacity {

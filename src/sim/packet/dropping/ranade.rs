@@ -6,7 +6,8 @@
 //! no edge carries two and stage 1 drops nothing; each packet's
 //! intermediate is uniform (one fair bit per level) and the intermediates
 //! form a permutation. The paper says "every level i switch receives two
-//! packets"; with one packet per node that holds per cell (spec §9.10).
+//! packets"; with one packet per node that holds per cell, so
+//! the coin is flipped per cell.
 
 use rand::Rng;
 

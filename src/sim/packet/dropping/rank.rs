@@ -7,7 +7,7 @@ use rand::Rng;
 /// The range `1 ..= r` ranks are drawn from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum RankRange {
-    /// Spec §9.11: `max(2, round((log N)^(1/q)))` for `q >= 2`, and
+    /// `max(2, round((log N)^(1/q)))` for `q >= 2`, and
     /// `max(2, 2 log N)` for `q = 1`, for which the paper notes that
     /// `r = log N` leaves the bound vacuous and "a slightly larger choice
     /// for r would make the arguments work".
@@ -140,7 +140,7 @@ mod tests {
         }
     }
 
-    /// The automatic range against spec §9.11 by hand, and the errors.
+    /// The automatic range against its rule worked by hand, and the errors.
     #[test]
     fn rank_ranges() {
         // q = 1: 2 log N.

@@ -1,6 +1,6 @@
 //! Statistical checks: the simulation against the exact oracle and
-//! Theorem 5.2's bound, back to back against the prototype's figures
-//! (spec §8 E5). Each compares a mean over seeded trials with its target
+//! Theorem 5.2's bound, back to back against the regression figures of
+//! E5 (`docs/simulation.md`). Each compares a mean over seeded trials with its target
 //! within 3 standard errors, and checks that the standard error is small
 //! enough for the comparison to tell the candidates apart.
 
@@ -103,9 +103,9 @@ fn theorem_5_2_holds() {
     }
 }
 
-/// Spec §8 E5's prototype `E[S] / N` back to back, per edge, as
+/// E5's regression figures for `E[S] / N` back to back, per edge, as
 /// `(q, n, value, half its last digit)`.
-const PROTOTYPE: [(u32, u32, f64, f64); 15] = [
+const REGRESSION: [(u32, u32, f64, f64); 15] = [
     (1, 8, 0.585, 0.0005),
     (1, 10, 0.506, 0.0005),
     (1, 12, 0.447, 0.0005),
@@ -123,14 +123,14 @@ const PROTOTYPE: [(u32, u32, f64, f64); 15] = [
     (3, 16, 0.976, 0.0005),
 ];
 
-/// Checks back to back, per edge, for `traffic` against a prototype
+/// Checks back to back, per edge, for `traffic` against a regression
 /// figure over `trials` trials, and returns the measured mean and
-/// standard error. The prototype's own sampling error counts too: it ran
-/// 200 trials for `n <= 12` and 20 beyond (spec §8 E5), so its standard
+/// standard error. The figure's own sampling error counts too: it was
+/// measured over 200 trials for `n <= 12` and 20 beyond, so its standard
 /// error is taken as ours scaled by `sqrt(trials / its trials)`; the
 /// tolerance is 3 combined standard errors plus half its last digit.
 /// Back to back must also beat the Koch problem's exact value.
-fn check_prototype(traffic: PacketTraffic, case: (u32, u32, f64, f64), trials: u64) -> (f64, f64) {
+fn check_regression(traffic: PacketTraffic, case: (u32, u32, f64, f64), trials: u64) -> (f64, f64) {
     let (q, n, want, half) = case;
     let problem = Problem::BackToBack(traffic);
     let o = lock_trials(problem, n, CircuitConfig::new(q), trials, 8).expect("valid");
@@ -148,13 +148,13 @@ fn check_prototype(traffic: PacketTraffic, case: (u32, u32, f64, f64), trials: u
     (mean, se)
 }
 
-/// Back to back, per edge, against the prototype at `n = 8, 10` (see
-/// [`check_prototype`]), for bit-reversal and a random permutation.
+/// Back to back, per edge, against the regression figures at `n = 8, 10`
+/// (see [`check_regression`]), for bit-reversal and a random permutation.
 #[test]
-fn back_to_back_matches_the_prototype() {
+fn back_to_back_matches_the_regression_figures() {
     for traffic in [PacketTraffic::BitReversal, PacketTraffic::RandomPermutation] {
-        for case in PROTOTYPE.into_iter().filter(|c| c.1 <= 10) {
-            check_prototype(traffic, case, if case.1 == 8 { 300 } else { 100 });
+        for case in REGRESSION.into_iter().filter(|c| c.1 <= 10) {
+            check_regression(traffic, case, if case.1 == 8 { 300 } else { 100 });
         }
     }
 }
@@ -233,15 +233,15 @@ fn atom_push_out_meets_theorem_5_2() {
     }
 }
 
-/// Spec §8 E5's sweep, `n = 8 ..= 16` (200 trials to `n = 12`, 100
+/// E5's sweep, `n = 8 ..= 16` (200 trials to `n = 12`, 100
 /// beyond, where 20 leave the standard error itself too uncertain for a
 /// 3-error check): Koch's problem against the exact oracle for both capacities
-/// and back to back against every prototype figure; prints the table.
+/// and back to back against every regression figure; prints the table.
 /// The fast tests above check the same at `n <= 12`.
 #[test]
 #[ignore]
 fn sweep_e5() {
-    for case in PROTOTYPE {
+    for case in REGRESSION {
         let (q, n, want, _) = case;
         let trials = if n <= 12 { 200 } else { 100 };
         for cap in [Capacity::PerEdge, Capacity::PerNode] {
@@ -260,10 +260,10 @@ fn sweep_e5() {
             assert!((mean - exact).abs() <= 3.0 * se, "q {q} n {n} {cap:?}");
         }
         for traffic in [PacketTraffic::BitReversal, PacketTraffic::RandomPermutation] {
-            let (mean, se) = check_prototype(traffic, case, trials);
+            let (mean, se) = check_regression(traffic, case, trials);
             let scaled = mean * (n as f64).powf(1.0 / q as f64);
             println!(
-                "back to back {traffic:?} q {q} n {n:2}: {mean:.4} +- {se:.4} prototype {want} scaled {scaled:.3}"
+                "back to back {traffic:?} q {q} n {n:2}: {mean:.4} +- {se:.4} regression {want} scaled {scaled:.3}"
             );
         }
     }

@@ -179,7 +179,7 @@ fn identity_back_to_back_delivers_everything() {
 /// packets at a node leave on one edge, so each edge keeps `min(q, 2^l)`
 /// and the `sqrt(N)` middle nodes hold `min(2q, sqrt(N))` each (per edge;
 /// `min(q, sqrt(N))` per node), split evenly and never dropped again.
-/// Per edge `S = 2q sqrt(N)` (spec §8 E5) when `2q <= sqrt(N)`.
+/// Per edge `S = 2q sqrt(N)` (E5) when `2q <= sqrt(N)`.
 #[test]
 fn direct_bit_reversal_is_exact() {
     for n in (0..=12).step_by(2) {

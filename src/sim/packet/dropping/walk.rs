@@ -46,7 +46,7 @@ impl Walk {
     }
 
     /// The in-edge (0 or 1) the hop from step `j` arrives on: the sender's
-    /// bit that the hop may flip (spec §1: the 0-edge comes from the
+    /// bit that the hop may flip (the 0-edge comes from the
     /// neighbour with that bit clear).
     pub(crate) fn in_edge(self, n: u32, start: u64, dest: u64, j: u32) -> u64 {
         (self.row(n, start, dest, j) >> self.bit(n, j)) & 1

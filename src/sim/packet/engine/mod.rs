@@ -20,8 +20,8 @@
 //! increasing order (a bitset per level), and a receiver's 0-edge sender
 //! has the smaller row: arrivals land 0-edge first without sorting.
 //!
-//! Queue models ([`QueueModel`], spec §9.3: a configuration, not one
-//! structure for all):
+//! Queue models ([`QueueModel`]; each section of the paper has its own,
+//! so the model is a configuration, not one structure for all):
 //! - **G** (section 2): one queue of capacity `q` per switch; with more
 //!   requests than free slots the 0-edge request wins.
 //! - **T** (section 3): one queue per switch with threshold `q`: both

@@ -53,7 +53,7 @@ fn identity_is_undelayed() {
     }
 }
 
-/// Spec 001 §8 E2: direct bit-reversal under FIFO takes sqrt(N) + lg N - 1
+/// E2 (`docs/simulation.md`): direct bit-reversal under FIFO takes sqrt(N) + lg N - 1
 /// steps exactly, for q = 2 and 4 (the sqrt(N) packets through the middle
 /// switch leave it one per step).
 #[test]
@@ -188,7 +188,7 @@ fn speed_print() {
 /// The engine against the plain reference simulator: identical arrivals
 /// for FIFO and PerEdgeOldest under model G on 2,688 random problems, and
 /// every run within Theorem 2.1's bound (with the reference's own 576, over
-/// the 3,000 runs spec 001 §8 E1 asks for).
+/// the 3,000 runs E1 calls for).
 #[test]
 fn engine_matches_the_reference() {
     use crate::sim::packet::delay_tree;

@@ -1,6 +1,7 @@
 //! Experiments on `B(n)`: one choice of model, protocol, traffic and
 //! routing, run for trials at each size and queue size of a sweep, with
-//! the paper's bound beside every measurement (spec 001 §8).
+//! the paper's bound beside every measurement (the experiments E1 to E5
+//! of `docs/simulation.md`).
 //!
 //! Trials run in parallel on rayon; trial `i` draws its problem and its
 //! protocol's choices from `trial_rng(seed, i)`, so a report does not

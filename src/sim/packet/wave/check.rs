@@ -2,7 +2,8 @@
 //! model of its own (a `VecDeque` per queue, a cursor per input stream),
 //! sharing nothing with the engine but the butterfly's geometry. It
 //! replays each event against its model and reports the first breach of
-//! spec §5's invariants as a [`Violation`].
+//! invariants I1–I6 (listed under "Checks" in `docs/simulation.md`) as a
+//! [`Violation`].
 //!
 //! What it checks, per event: the item leaves from the head of the queue
 //! (or input stream) it is said to leave (FIFO service); a packet takes the
@@ -43,7 +44,8 @@ pub struct Rank {
     pub origin: u64,
 }
 
-/// A breach of the wave algorithm's rules or invariants (spec §5).
+/// A breach of the wave algorithm's rules or invariants (I1–I6, listed in
+/// `docs/simulation.md`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Violation {
     /// The item sent is not the head of the queue or stream it leaves

@@ -18,7 +18,8 @@
 //! outputs absorb packets and discard tokens. The switches never compare
 //! ranks or destinations, and the algorithm cannot deadlock.
 //!
-//! The step is the spec's common kernel (§2, §9 item 8): a switch decides
+//! The step is the butterfly engine's snapshot step, with the timing
+//! `docs/simulation.md` gives for waves: a switch decides
 //! from the state at the start of the step, "room" means fewer than `q`
 //! items at the start of the step (a departure in the same step frees no
 //! space), a switch makes at most one transmission event per step (a token
@@ -39,14 +40,15 @@
 //! numeric, so the figure to compare across sizes is the routing time over
 //! `k + lg N` ([`WaveRun::time_ratio`]): bounded in `N` for a constant
 //! `q`. With `q = 1` the snapshot rule lets a full queue take an item only
-//! every other step, and the ratio grows (spec §8, E4).
+//! every other step, and the ratio grows (E4 in `docs/simulation.md`).
 //!
 //! # Checking
 //!
 //! With [`Checks::Invariants`] (and always in debug builds) an observer
 //! independent of the engine follows the stream of transmissions with its
 //! own model of the queues and fails the run on a breach of the rules or
-//! of invariants I1–I6 of spec §5: FIFO service, the unique path (which
+//! of invariants I1–I6 (listed under "Checks" in `docs/simulation.md`):
+//! FIFO service, the unique path (which
 //! makes I3 geometry), room at the start of the step (I5), one event per
 //! switch per step, strictly increasing rank at every switch (I4, which
 //! implies I1), all `k` tokens on every edge (I2, once drained: see
@@ -73,7 +75,7 @@ pub use check::{Rank, Violation};
 pub enum Checks {
     /// No checking in release builds (debug builds check anyway).
     Off,
-    /// Check invariants I1–I6 of spec §5 on every transmission; a breach
+    /// Check invariants I1–I6 (`docs/simulation.md`) on every transmission; a breach
     /// ends the run with [`WaveError::Invariant`].
     Invariants,
 }

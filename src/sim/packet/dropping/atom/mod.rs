@@ -1,9 +1,10 @@
 //! Model A: store and forward with drops, after the NEC ATOM switch
-//! (section 5; spec §6). Every switch of levels `1 .. n` has one FIFO
+//! (section 5). Every switch of levels `1 .. n` has one FIFO
 //! buffer of capacity `q`; level 0 holds the initial packets (one or `k`
 //! per input, unbounded) and level `n` absorbs what reaches it. Each step
 //! each switch with a packet forwards its head toward the head's
-//! destination. The step follows spec §2: the heads are chosen from the
+//! destination. The step is the butterfly engine's snapshot step (see
+//! "Step semantics" in `docs/simulation.md`): the heads are chosen from the
 //! start-of-step state, all moves are applied, and arrivals are appended
 //! 0-edge first, then 1-edge. A buffer whose contents plus this step's
 //! arrivals exceed `q` then drops the excess ([`DropPolicy`]); what its
@@ -17,13 +18,13 @@
 //! packets pass a node of its path". With [`DropPolicy::PushOut`] and
 //! [`Acceptance::DeparturesFirst`] that holds: a dropped packet is the
 //! lowest of more than `q` packets in one buffer, and the `q` kept outrank
-//! it. Under the default [`Acceptance::Snapshot`] (spec §2 and §9.4: a
+//! it. Under the default [`Acceptance::Snapshot`] (the snapshot rule: a
 //! departure does not free space in its own step) the departing head still
 //! takes a place, so push-out can drop a top-rank packet with only `q - 1`
 //! outranking ones present, and the proof's count needs `(q - 1)`-tuples
 //! (for `q = 1`, a lone top packet can be dropped). Tail drop ignores
 //! ranks and the argument does not apply. The paper's ATOM has buffers at
-//! the switches' outputs; one buffer per switch is spec §6's model.
+//! the switches' outputs; one buffer per switch is this project's model of it.
 
 pub(crate) mod engine;
 
@@ -57,7 +58,7 @@ pub enum DropPolicy {
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Acceptance {
     /// The start-of-step contents: the head that leaves this step still
-    /// takes its place (spec §2 and §9.4).
+    /// takes its place (the snapshot rule).
     #[default]
     Snapshot,
     /// The contents after this step's departure.
@@ -78,7 +79,8 @@ pub struct AtomConfig {
 }
 
 impl AtomConfig {
-    /// Capacity `q`, push-out, snapshot acceptance, ranks by spec §9.11.
+    /// Capacity `q`, push-out, snapshot acceptance, the automatic rank
+    /// range.
     pub fn new(q: u32) -> AtomConfig {
         AtomConfig {
             q,
@@ -113,7 +115,7 @@ pub struct AtomOutcome {
     /// Steps until the network was empty (for back to back, stage 1's `n`
     /// steps included).
     pub steps: u64,
-    /// The last step a packet was delivered in (spec §2's routing time
+    /// The last step a packet was delivered in (the routing time
     /// `T`; 0 if none was).
     pub last_arrival: u64,
     /// The fullest buffer at the end of any step (at most `q`).

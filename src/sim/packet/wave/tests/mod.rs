@@ -1,5 +1,5 @@
 //! Tests of the engine: worked cases, the slow reference, the invariant
-//! checker on many runs, lower bounds, errors, and the spec's E4 figures.
+//! checker on many runs, lower bounds, errors, and E4's regression figures.
 
 mod mutations;
 
@@ -289,7 +289,7 @@ fn trials_are_deterministic() {
     assert_ne!(par[0].arrivals, par[1].arrivals);
 }
 
-/// Mean `T / (k + n)` with `k = n` over the spec's trial counts (20 for
+/// Mean `T / (k + n)` with `k = n` over E4's trial counts (20 for
 /// n <= 8, 5 above), random destinations.
 fn e4_mean(n: u32, q: u32, seed: u64) -> f64 {
     let trials = if n <= 8 { 20 } else { 5 };
@@ -305,26 +305,27 @@ fn e4_mean(n: u32, q: u32, seed: u64) -> f64 {
     runs.iter().map(WaveRun::time_ratio).sum::<f64>() / trials as f64
 }
 
-/// Spec §8, E4: mean `T / (k + n)` at n = 6, 8, 10 within 5% of the
-/// prototype's table (q = 4: 2.33, 2.56, 2.67; q = 2: 2.92, 3.35, 3.80).
+/// E4 (`docs/simulation.md`): mean `T / (k + n)` at n = 6, 8, 10 within 5%
+/// of the regression figures (q = 4: 2.33, 2.56, 2.67; q = 2: 2.92, 3.35,
+/// 3.80).
 #[test]
-fn e4_matches_the_prototype() {
+fn e4_matches_the_regression_figures() {
     let table = [
         (4, [(6, 2.33), (8, 2.56), (10, 2.67)]),
         (2, [(6, 2.92), (8, 3.35), (10, 3.80)]),
     ];
     for (q, row) in table {
-        for (n, proto) in row {
+        for (n, want) in row {
             let mean = e4_mean(n, q, 2024);
-            let off = (mean - proto).abs() / proto;
-            assert!(off <= 0.05, "q={q} n={n}: {mean:.3} vs {proto} ({off:.3})");
+            let off = (mean - want).abs() / want;
+            assert!(off <= 0.05, "q={q} n={n}: {mean:.3} vs {want} ({off:.3})");
         }
     }
 }
 
 /// E4's control: with q = 1 a full queue takes an item only every other
 /// step, and the mean ratio grows strictly from n = 4 to n = 10 (the
-/// prototype: 5.4 at n = 4, 8.2 at n = 6).
+/// regression figures: 5.4 at n = 4, 8.2 at n = 6).
 #[test]
 fn e4_q1_grows() {
     let means: Vec<f64> = (4..=10).map(|n| e4_mean(n, 1, 2024)).collect();
