@@ -37,7 +37,7 @@ fn layouts_verify_as_their_networks_with_their_figures() {
             [
                 "44 x 44, area 1936",
                 "52 vertices (4N - 3 sqrt N = 52), 72 edges (6N - 6 sqrt N = 72)",
-                "with every κ = 1 (spec's example, not buildable: κ1 < 2) [4, 14, 36]",
+                "with every κ = 1 (an illustration, not buildable: κ1 < 2) [4, 14, 36]",
             ],
         ),
         (

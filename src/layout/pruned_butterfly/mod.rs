@@ -344,7 +344,7 @@ impl Construction for PbLayoutSpec {
             .map(|x| x.sides)
             .unwrap_or_default();
         out.push(format!(
-            "  κ0 = {}, κ1 = {}, κ2 = {}: S(4^t) for t = 0 .. {} is {:?}; with every κ = 1 (spec's example, not buildable: κ1 < 2) {:?}",
+            "  κ0 = {}, κ1 = {}, κ2 = {}: S(4^t) for t = 0 .. {} is {:?}; with every κ = 1 (an illustration, not buildable: κ1 < 2) {:?}",
             self.kappa0,
             self.kappa1,
             self.kappa2,
