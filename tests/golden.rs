@@ -1,5 +1,5 @@
 //! Golden outputs: the routed bundled channels (per router, layer model and
-//! effort), one layout of every family and a few simulation reports, each
+//! effort), one layout of every family and a report of every simulator, each
 //! kept in `tests/golden/outputs.txt` as its quality figures and a hash of
 //! the bytes `fabric` writes. A change to any of them fails here and, once
 //! regenerated, shows as a reviewed diff of that file:
@@ -149,57 +149,47 @@ fn layouts() -> Vec<String> {
         .collect()
 }
 
-/// Simulation reports, as `fabric simulate -o` writes them.
+/// Simulation reports, as `fabric simulate -o` writes them: every
+/// simulator on a small instance (each under a second), so that a change
+/// to an engine that moves any figure or byte of its report shows here.
 fn simulations() -> Vec<String> {
-    let jobs: [&[&str]; 3] = [
-        &["--size", "64", "--rate", "1,4", "--trials", "4"],
-        &[
-            "--algorithm",
-            "greedy",
-            "--size",
-            "256",
-            "--rate",
-            "2",
-            "--trials",
-            "3",
-            "--seed",
-            "5",
-        ],
-        &[
-            "--algorithm",
-            "butterfly-fat-tree",
-            "--size",
-            "64",
-            "--rate",
-            "2",
-            "--delay",
-            "linear",
-        ],
+    let jobs: [&str; 12] = [
+        "fat-tree --size 64 --rate 1,4 --trials 4",
+        "fat-tree --algorithm greedy --size 256 --rate 2 --trials 3 --seed 5",
+        "fat-tree --algorithm butterfly-fat-tree --size 64 --rate 2 --delay linear",
+        "butterfly --size 256 --queue 2 --trials 3",
+        "wormhole --size 64 --runs 3",
+        "mesh --size 16 --k 4 --trials 2",
+        "mesh --algorithm wrap --topology torus --size 16 --k 4 --trials 2",
+        "pruned-butterfly --size 256",
+        "sorting-fat-tree --size 256",
+        "wire-delay --size 64",
+        "open-loop --topology mesh --size 4 --rates 0.1,0.3 --vcs 3",
+        "open-loop --topology butterfly-fat-tree --size 16 --links layout --rates 0.2 --measure 1000",
     ];
     let dir = std::env::temp_dir().join(format!("fabric-golden-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = jobs
         .iter()
         .enumerate()
-        .map(|(k, words)| {
+        .map(|(k, job)| {
             let file = dir.join(format!("sim{k}.yaml"));
             let o = std::process::Command::new(env!("CARGO_BIN_EXE_fabric"))
-                .args(["simulate", "fat-tree"])
-                .args(*words)
+                .arg("simulate")
+                .args(job.split(' '))
                 .arg("-o")
                 .arg(&file)
                 .output()
                 .unwrap();
             assert!(
                 o.status.success(),
-                "{words:?}: {}",
+                "{job}: {}",
                 String::from_utf8_lossy(&o.stderr)
             );
             let text = std::fs::read(&file).unwrap();
             common::checked_report(&String::from_utf8_lossy(&text));
             format!(
-                "simulate {}: {} bytes fnv {:016x}",
-                words.join(" "),
+                "simulate {job}: {} bytes fnv {:016x}",
                 text.len(),
                 fnv(&text)
             )
