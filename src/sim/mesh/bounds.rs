@@ -1,5 +1,6 @@
 //! The lower bounds every run is held against, and the paper's leading
-//! terms (spec `004-kaufmann-sibeyn` sections 1 and 4).
+//! terms (docs/simulation.md, k-k routing, "Lower bounds, leading terms,
+//! excess").
 
 use super::algorithm::Algorithm;
 use super::plan::Strategy;
@@ -233,7 +234,8 @@ pub struct Setting {
     pub strip: u32,
 }
 
-/// The leading term of spec section 4 for `s`, if the paper gives one.
+/// The paper's leading term for `s`, if it gives one (docs/simulation.md,
+/// "Lower bounds, leading terms, excess").
 pub fn lead(s: &Setting) -> Option<Lead> {
     let n = f64::from(s.shape.side);
     let k = f64::from(s.k);
@@ -368,7 +370,7 @@ mod tests {
         LowerBounds::of(&shape, &p, 1)
     }
 
-    /// The closed forms of spec section 1: k-LS on the mesh needs kn/2
+    /// The closed forms of the bounds: k-LS on the mesh needs kn/2
     /// across the centre and k-PR d(n-1) hops; k-LS on the torus kn/4 by
     /// bisection and connection availability.
     #[test]

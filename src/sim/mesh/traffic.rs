@@ -1,5 +1,5 @@
-//! The k-k routing problems of spec `004-kaufmann-sibeyn` section 1: every
-//! PU sends k packets and receives k.
+//! The k-k routing problems (docs/simulation.md, k-k routing, "Step
+//! semantics"): every PU sends k packets and receives k.
 
 use rand::seq::SliceRandom;
 use rand::Rng;

@@ -2,7 +2,7 @@
 //! `k - 1` the tail) that all start at the worm's source; the head follows
 //! the worm's [`Plan`] (one leg per worm and phase) and the other flits
 //! follow it through the links it reserved: virtual cut-through with link
-//! reservation (spec `004-kaufmann-sibeyn` section 1, "Cut-through model").
+//! reservation (docs/simulation.md, k-k routing, "Step semantics").
 //!
 //! Step semantics, `t = 1, 2, ...`:
 //! - A directed link that no worm holds at the start of the step is

@@ -1,4 +1,4 @@
-//! The routing algorithms of spec `004-kaufmann-sibeyn` section 3, as
+//! The routing algorithms of Kaufmann and Sibeyn (docs/simulation.md), as
 //! plans: each packet's color, random intermediates and legs, phase by
 //! phase. All are oblivious except queue smearing, whose legs are decided
 //! at each barrier from where the packets are ([`smear`]).
@@ -143,7 +143,8 @@ pub fn plan<R: Rng>(
     })
 }
 
-/// A leg's way at a torus tie: a fair coin (spec section 6, item 10).
+/// A leg's way at a torus tie: a fair coin (docs/simulation.md, k-k
+/// routing, "Readings where the paper is open").
 fn coin<R: Rng>(rng: &mut R) -> Dir {
     if rng.gen_bool(0.5) {
         Dir::Up

@@ -5,7 +5,8 @@
 //! to radius `L'/2` (1d); then row to the destination column and column to
 //! the destination row. Blue packets do the same transposed.
 //!
-//! The flood follows spec section 6, item 8: each PU rounds its own value
+//! The flood (docs/simulation.md, k-k routing, "Readings where the paper
+//! is open"): each PU rounds its own value
 //! to a power of two before flooding and forwards any strictly larger one
 //! in all four directions, so every PU agrees on `L'` exactly. It is
 //! simulated on its own ([`flood`]); its info packets (at most lg n per

@@ -137,8 +137,8 @@ fn smearing_evens_the_blocks() {
     assert_eq!(count[8..12].iter().sum::<u32>(), 1);
 }
 
-/// The reference rows of spec section 5 (a prototype's means over 3
-/// seeds) that run quickly, reproduced within 3 %; the full table is
+/// The regression figures (means over 3 seeds) of the rows that run
+/// quickly, reproduced within 3 %; the full table is
 /// experiment E2/E3 in docs/simulation.md.
 #[test]
 fn reference_rows_within_three_percent() {

@@ -1,7 +1,7 @@
 //! The store-and-forward engine: every packet follows its [`Plan`] one
 //! hop per step, each directed link carries at most one packet a step,
 //! chosen among its candidates by the [`Strategy`], and phases start as
-//! the [`Gates`] say (spec `004-kaufmann-sibeyn` section 1).
+//! the [`Gates`] say (docs/simulation.md, k-k routing, "Step semantics").
 //!
 //! Step semantics: in step `t = 1, 2, ...` the candidates of a directed
 //! link are the packets present at its tail at the start of the step whose
