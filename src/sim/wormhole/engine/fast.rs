@@ -4,14 +4,13 @@
 //! it, and a timer heap of sources waiting for a release.
 //!
 //! Every move is applied the moment it is decided. Decisions read the
-//! queues as they stood at the start of the step: each link records the
-//! step of its last pop and of its last push, and as a queue pops and
-//! pushes at most once a step, its start-of-step length is its length
-//! plus a pop and minus a push made in this step. A queue's front unit
-//! only leaves on its own input's turn, so the front a turn sees is the
-//! start-of-step front (a queue empty at the start has none). Releases
-//! wait for the end of the step, so a head never takes a link freed in
-//! the step it looks.
+//! queues as they stood at the start of the step: a link notes its
+//! length when it first pops or pushes in a step (a queue pops and pushes
+//! at most once a step), and that length stands for the queue until the
+//! step ends. A queue's front unit only leaves on its own input's turn,
+//! so the front a turn sees is the start-of-step front (a queue empty at
+//! the start has none). Releases wait for the end of the step, so a head
+//! never takes a link freed in the step it looks.
 //!
 //! A step first looks at the front unit of every awake link. A body flit
 //! moves at once when its link ahead had room at the start of the step:
@@ -68,7 +67,8 @@ pub(super) struct Engine<'a> {
     arrival: Vec<u64>,
     crossings: Vec<u32>,
     remaining: usize,
-    unit_hops: u64,
+    /// Processors.
+    n: u32,
 }
 
 impl<'a> Engine<'a> {
@@ -119,7 +119,7 @@ impl<'a> Engine<'a> {
             arrival,
             crossings: vec![0; links],
             remaining,
-            unit_hops: 0,
+            n,
         };
         for p in 0..n {
             e.arm(p, 0);
@@ -151,7 +151,7 @@ impl<'a> Engine<'a> {
     /// looked at once the step ends, and if `input` (a switch input, not an
     /// ejection queue) and more units wait, the input looks again next
     /// step.
-    #[inline]
+    #[inline(always)]
     fn pop(&mut self, e: u32, t: u64, input: bool) -> u64 {
         let u = self.links.pop(e, t);
         let l = &self.links.rec[e as usize];
@@ -167,7 +167,7 @@ impl<'a> Engine<'a> {
     /// Puts `u` onto link `e` in step `t`: a tail releases the link when
     /// the step ends and arrives if `e` is an ejection link; the far input
     /// looks at a new front next step.
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, e: u32, u: u64, t: u64) {
         let was = self.links.push(e, u, t);
         let to = self.links.rec[e as usize].to;
@@ -175,7 +175,7 @@ impl<'a> Engine<'a> {
         if tail {
             self.released.push(e);
         }
-        if to < self.net.processors() {
+        if to < self.n {
             self.ejecting.set(to);
             if tail {
                 self.arrival[worm_of(u) as usize] = t;
@@ -184,7 +184,6 @@ impl<'a> Engine<'a> {
         } else if was == 0 {
             self.awake_links.set(e);
         }
-        self.unit_hops += 1;
     }
 
     /// A head of worm `w` crosses onto link `c` as its hop `hop`.
@@ -559,13 +558,21 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// The outcome of a finished run. Every unit of a worm crosses the
+    /// links its head took, so the unit-hops are counted from the paths.
     pub(super) fn finish(self) -> Outcome {
+        let unit_hops = self
+            .path
+            .chunks(self.stride)
+            .zip(self.worms)
+            .map(|(p, x)| x.len as u64 * p.iter().take_while(|&&e| e != NONE).count() as u64)
+            .sum();
         Outcome::assemble(
             &self.path,
             self.stride,
             self.arrival,
             &self.crossings,
-            self.unit_hops,
+            unit_hops,
         )
     }
 }

@@ -1,5 +1,5 @@
 //! The fast engine's links: per directed link one record (queue ring,
-//! holder, successor, far end, sleepers, last pop and push) so that a move
+//! holder, successor, far end, sleepers, start-of-step length) so that a move
 //! touches one cache line per link, the queues' units, and a pool of
 //! sleeper-list entries that is reused for the whole run.
 
@@ -25,9 +25,12 @@ pub(super) struct Link {
     pub(super) bodies: u32,
     /// The link's position among its far node's inputs.
     pub(super) slot: u32,
-    /// The steps of the last pop and the last push (`u64::MAX`: none).
+    /// The queue's length at the start of step `stamp`, the last step
+    /// it popped or pushed in (`u64::MAX`: none).
+    pub(super) start: u32,
+    pub(super) stamp: u64,
+    /// The last step it popped in.
     pub(super) popped: u64,
-    pub(super) pushed: u64,
 }
 
 impl Link {
@@ -93,8 +96,9 @@ impl Links {
                 heads: NONE,
                 bodies: NONE,
                 slot: 0,
+                start: 0,
+                stamp: u64::MAX,
                 popped: u64::MAX,
-                pushed: u64::MAX,
             })
             .collect();
         for v in net.processors()..net.nodes() {
@@ -111,25 +115,32 @@ impl Links {
         }
     }
 
-    /// Link `e`'s queue length at the start of step `t`: a queue pops and
-    /// pushes at most once a step.
-    #[inline]
+    /// Link `e`'s queue length at the start of step `t`.
+    #[inline(always)]
     pub(super) fn start_len(&self, e: u32, t: u64) -> u32 {
         let l = &self.rec[e as usize];
-        l.len() + (l.popped == t) as u32 - (l.pushed == t) as u32
+        if l.stamp == t {
+            l.start
+        } else {
+            l.len()
+        }
     }
 
     /// Link `e`'s front unit.
-    #[inline]
+    #[inline(always)]
     pub(super) fn front(&self, e: u32) -> u64 {
         self.slots[e as usize * self.q + (self.rec[e as usize].ring & 0xffff) as usize]
     }
 
     /// Removes link `e`'s front unit in step `t`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn pop(&mut self, e: u32, t: u64) -> u64 {
         let q = self.q;
         let l = &mut self.rec[e as usize];
+        if l.stamp != t {
+            l.stamp = t;
+            l.start = l.len();
+        }
         let head = (l.ring & 0xffff) as usize;
         debug_assert!(l.len() > 0, "link {e} is empty");
         let u = self.slots[e as usize * q + head];
@@ -141,10 +152,14 @@ impl Links {
 
     /// Puts `u` at the back of link `e`'s queue in step `t`; returns the
     /// length before.
-    #[inline]
+    #[inline(always)]
     pub(super) fn push(&mut self, e: u32, u: u64, t: u64) -> u32 {
         let q = self.q;
         let l = &mut self.rec[e as usize];
+        if l.stamp != t {
+            l.stamp = t;
+            l.start = l.len();
+        }
         let (head, len) = ((l.ring & 0xffff) as usize, l.len() as usize);
         assert!(len < q, "link {e} overflows");
         let at = if head + len >= q {
@@ -154,7 +169,6 @@ impl Links {
         };
         self.slots[e as usize * q + at] = u;
         l.ring += 1 << 16;
-        l.pushed = t;
         len as u32
     }
 
