@@ -5,9 +5,12 @@
 use rand_chacha::ChaCha8Rng;
 
 use super::draw::Draws;
-use super::engine::{check, Bits, From, Outcome, Queues, Rules, Unit, NONE};
+use super::engine::{check, Bits, Outcome, Rules, NONE};
 use super::net::{WormNet, MAX_INPUTS};
 use super::{Arbitration, PathRule, Scan, Worm, WormError};
+use queues::{From, Queues, Unit};
+
+mod queues;
 
 /// The state of one run.
 struct Engine<'a> {

@@ -3,16 +3,29 @@
 //! for the switch input at its far end), per link the inputs sleeping on
 //! it, and a timer heap of sources waiting for a release.
 //!
+//! Every move is applied the moment it is decided. Decisions read the
+//! queues as they stood at the start of the step: a link notes its
+//! length when it first pops or pushes in a step (a queue pops and pushes
+//! at most once a step), and that length stands for the queue until the
+//! step ends. A queue's front unit only leaves on its own input's turn,
+//! so the front a turn sees is the start-of-step front (a queue empty at
+//! the start has none). Releases wait for the end of the step, so a head
+//! never takes a link freed in the step it looks.
+//!
 //! A step first looks at the front unit of every awake link. A body flit
 //! moves at once when its link ahead had room at the start of the step:
 //! that link is held by its own worm, and only the front of the queue
 //! behind it can enter it, so no other unit competes for it and the scan
-//! order does not matter. A head marks its input at its switch; the
-//! switches with marked heads then serve them in scan order.
+//! order does not matter. It needs no path lookup: the link ahead is the
+//! one its worm's head took from the body flit's link, which each link
+//! keeps (no other head leaves a link before the worm in front has left
+//! it). A head marks its input at its switch; the switches with marked
+//! heads then serve them in scan order.
 
 use std::cmp::Reverse;
 
-use super::{Bits, Draws, From, Next, Order, Outcome, Queues, Rules, Timers, Unit, MAX_HOPS, NONE};
+use super::links::{flit_of, is_tail, pack, worm_of, Links};
+use super::{Bits, Draws, Next, Order, Outcome, Rules, Timers, NONE};
 use crate::sim::wormhole::net::{WormNet, MAX_INPUTS};
 use crate::sim::wormhole::{Arbitration, PathRule, Scan, Worm, WormError};
 
@@ -22,15 +35,16 @@ pub(super) struct Engine<'a> {
     rules: Rules,
     worms: &'a [Worm],
     draws: Draws,
-    queues: Queues,
-    /// The worm holding each link, or `NONE`.
-    owner: Vec<u32>,
-    /// Per worm its path so far, `stride` links each.
+    links: Links,
+    /// Per worm its path so far, `stride` links each, and its head's hop.
     path: Vec<u32>,
     stride: usize,
-    /// Per processor, its worms in release order, and the position and
-    /// next flit of the one in front.
-    source: Vec<Vec<u32>>,
+    hop: Vec<u32>,
+    /// The worms by source processor (`src_start`), each processor's in
+    /// release order; per processor the position of the one in front and
+    /// its next flit.
+    order: Vec<u32>,
+    src_start: Vec<u32>,
     src_pos: Vec<u32>,
     src_flit: Vec<u32>,
     /// The sources and the links whose front unit to look at next step.
@@ -40,17 +54,12 @@ pub(super) struct Engine<'a> {
     /// `i`: input `i`), and the switches with any.
     heads: Vec<u8>,
     head_nodes: Bits,
-    /// Per link, the inputs sleeping until it is neither held nor full
-    /// (heads) and until it has room (body flits): a link stands for the
-    /// input at its far end, `links + p` for processor `p`'s source.
-    heads_waiting: Vec<Vec<u32>>,
-    bodies_waiting: Vec<Vec<u32>>,
     /// Links with sleepers whose queue popped or that were released this
     /// step: their sleepers are looked at once the step's moves are done.
     touched: Vec<u32>,
+    /// Links whose holder's tail crossed them this step.
+    released: Vec<u32>,
     timers: Timers,
-    /// Per link, its position among its far node's inputs.
-    slot: Vec<u8>,
     /// Processors whose ejection queue holds units.
     ejecting: Bits,
     /// Per worm, flits ejected so far (they must leave in order).
@@ -58,62 +67,59 @@ pub(super) struct Engine<'a> {
     arrival: Vec<u64>,
     crossings: Vec<u32>,
     remaining: usize,
-    unit_hops: u64,
-    moves: Vec<(From, u32)>,
+    /// Processors.
+    n: u32,
 }
 
 impl<'a> Engine<'a> {
     pub(super) fn new(net: &'a WormNet, worms: &'a [Worm], rules: Rules, draws: Draws) -> Self {
         let (n, links) = (net.processors(), net.links() as usize);
-        let mut source = vec![Vec::new(); n as usize];
         let mut arrival = vec![0u64; worms.len()];
+        let mut order = Vec::with_capacity(worms.len());
+        let mut src_start = vec![0u32; n as usize + 1];
         let mut remaining = 0;
         for (i, w) in worms.iter().enumerate() {
             if w.src != w.dst {
-                source[w.src as usize].push(i as u32);
+                order.push(i as u32);
+                src_start[w.src as usize + 1] += 1;
                 arrival[i] = u64::MAX;
                 remaining += 1;
             }
         }
-        for s in &mut source {
-            s.sort_by_key(|&i| (worms[i as usize].release, i));
-        }
-        let mut slot = vec![0u8; links];
-        for v in n..net.nodes() {
-            for (i, &e) in net.inputs(v).iter().enumerate() {
-                slot[e as usize] = i as u8;
-            }
+        order.sort_unstable_by_key(|&i| {
+            let w = &worms[i as usize];
+            (w.src, w.release, i)
+        });
+        for p in 0..n as usize {
+            src_start[p + 1] += src_start[p];
         }
         let stride = 2 * net.levels() as usize + 2;
-        assert!(stride <= MAX_HOPS, "paths of {stride} links");
         let mut e = Engine {
             net,
             rules,
             worms,
             draws,
-            queues: Queues::new(links, rules.q as usize),
-            owner: vec![NONE; links],
+            links: Links::new(net, rules.q as usize),
             path: vec![NONE; worms.len() * stride],
             stride,
-            source,
-            src_pos: vec![0; n as usize],
+            hop: vec![0; worms.len()],
+            src_pos: src_start[..n as usize].to_vec(),
+            order,
+            src_start,
             src_flit: vec![0; n as usize],
             awake_sources: Bits::new(n),
             awake_links: Bits::new(links as u32),
             heads: vec![0; net.nodes() as usize],
             head_nodes: Bits::new(net.nodes()),
-            heads_waiting: vec![Vec::new(); links],
-            bodies_waiting: vec![Vec::new(); links],
             touched: Vec::new(),
+            released: Vec::new(),
             timers: Timers::new(),
-            slot,
             ejecting: Bits::new(n),
             ejected: vec![0; worms.len()],
             arrival,
             crossings: vec![0; links],
             remaining,
-            unit_hops: 0,
-            moves: Vec::new(),
+            n,
         };
         for p in 0..n {
             e.arm(p, 0);
@@ -121,10 +127,17 @@ impl<'a> Engine<'a> {
         e
     }
 
+    /// The worm in front of processor `p`'s source, if any is left.
+    #[inline]
+    fn front_worm(&self, p: u32) -> Option<u32> {
+        let at = self.src_pos[p as usize];
+        (at < self.src_start[p as usize + 1]).then(|| self.order[at as usize])
+    }
+
     /// Schedules processor `p`'s front worm: awake now if released by
     /// step `t`, else on the timer heap.
     fn arm(&mut self, p: u32, t: u64) {
-        if let Some(&w) = self.source[p as usize].get(self.src_pos[p as usize] as usize) {
+        if let Some(w) = self.front_worm(p) {
             let r = self.worms[w as usize].release;
             if r <= t {
                 self.awake_sources.set(p);
@@ -134,11 +147,58 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Removes link `e`'s front unit in step `t`; the link's sleepers are
+    /// looked at once the step ends, and if `input` (a switch input, not an
+    /// ejection queue) and more units wait, the input looks again next
+    /// step.
+    #[inline(always)]
+    fn pop(&mut self, e: u32, t: u64, input: bool) -> u64 {
+        let u = self.links.pop(e, t);
+        let l = &self.links.rec[e as usize];
+        if input && l.len() > 0 {
+            self.awake_links.set(e);
+        }
+        if l.has_sleepers() {
+            self.touched.push(e);
+        }
+        u
+    }
+
+    /// Puts `u` onto link `e` in step `t`: a tail releases the link when
+    /// the step ends and arrives if `e` is an ejection link; the far input
+    /// looks at a new front next step.
+    #[inline(always)]
+    fn push(&mut self, e: u32, u: u64, t: u64) {
+        let was = self.links.push(e, u, t);
+        let to = self.links.rec[e as usize].to;
+        let tail = is_tail(u);
+        if tail {
+            self.released.push(e);
+        }
+        if to < self.n {
+            self.ejecting.set(to);
+            if tail {
+                self.arrival[worm_of(u) as usize] = t;
+                self.remaining -= 1;
+            }
+        } else if was == 0 {
+            self.awake_links.set(e);
+        }
+    }
+
+    /// A head of worm `w` crosses onto link `c` as its hop `hop`.
+    #[inline]
+    fn record_head(&mut self, w: u32, hop: u32, c: u32) {
+        self.hop[w as usize] = hop;
+        self.path[w as usize * self.stride + hop as usize] = c;
+        self.crossings[c as usize] += 1;
+    }
+
     /// Wakes a sleeper: link `s`'s far input, or the source of processor
     /// `s - links`.
     #[inline]
     fn wake(&mut self, s: u32) {
-        let links = self.owner.len() as u32;
+        let links = self.links.rec.len() as u32;
         if s < links {
             self.awake_links.set(s);
         } else {
@@ -146,48 +206,57 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Link `e`'s queue popped or it was released: its sleepers are
-    /// looked at when the step ends.
+    /// Sleeper `s` waits on link `e` (for room if `body`, else for the
+    /// link to be neither held nor full). A link that popped earlier in
+    /// step `t` while it had no sleepers is looked at when the step ends.
     #[inline]
-    fn event(&mut self, e: u32) {
-        let i = e as usize;
-        if !self.heads_waiting[i].is_empty() || !self.bodies_waiting[i].is_empty() {
+    fn enlist(&mut self, e: u32, s: u32, body: bool, t: u64) {
+        if self.links.enlist(e, s, body, t) {
             self.touched.push(e);
         }
     }
 
-    /// Wakes the sleepers of the links touched this step whose wait is
-    /// over at its end: room for body flits, neither held nor full for
-    /// heads. Only a pop or a release can end a wait, and a sleeper whose
-    /// links are all still blocked would only sleep again, so the others
-    /// stay asleep (the random draws do not depend on who looks).
-    fn rouse(&mut self) {
-        let mut touched = std::mem::take(&mut self.touched);
-        for &e in &touched {
-            let i = e as usize;
-            if self.queues.len(e) >= self.rules.q {
-                continue;
-            }
-            let bodies = std::mem::take(&mut self.bodies_waiting[i]);
-            self.bodies_waiting[i] = self.wake_each(bodies);
-            if self.owner[i] == NONE {
-                let heads = std::mem::take(&mut self.heads_waiting[i]);
-                self.heads_waiting[i] = self.wake_each(heads);
-            }
+    /// Wakes every sleeper of the list starting at `entry` and frees its
+    /// entries.
+    #[inline]
+    fn wake_list(&mut self, mut entry: u32) {
+        while entry != NONE {
+            let (s, next) = self.links.release_entry(entry);
+            self.wake(s);
+            entry = next;
         }
-        touched.clear();
-        self.touched = touched;
     }
 
-    /// Wakes every sleeper of `list` and hands the list back empty (its
-    /// allocation kept for the link's next sleepers).
-    #[inline]
-    fn wake_each(&mut self, mut list: Vec<u32>) -> Vec<u32> {
-        for &s in &list {
-            self.wake(s);
+    /// Releases the links whose holder's tail crossed them this step, then
+    /// wakes the sleepers of the links touched this step whose wait is
+    /// over: room for body flits, neither held nor full for heads. Only a
+    /// pop or a release can end a wait, and a sleeper whose links are all
+    /// still blocked would only sleep again, so the others stay asleep
+    /// (the random draws do not depend on who looks).
+    fn rouse(&mut self) {
+        for i in 0..self.released.len() {
+            let e = self.released[i];
+            let l = &mut self.links.rec[e as usize];
+            l.owner = NONE;
+            if l.has_sleepers() {
+                self.touched.push(e);
+            }
         }
-        list.clear();
-        list
+        self.released.clear();
+        for i in 0..self.touched.len() {
+            let e = self.touched[i] as usize;
+            let l = self.links.rec[e];
+            if l.len() >= self.rules.q {
+                continue;
+            }
+            self.links.rec[e].bodies = NONE;
+            self.wake_list(l.bodies);
+            if l.owner == NONE {
+                self.links.rec[e].heads = NONE;
+                self.wake_list(l.heads);
+            }
+        }
+        self.touched.clear();
     }
 
     pub(super) fn route(&mut self) -> Result<(), WormError> {
@@ -221,12 +290,11 @@ impl<'a> Engine<'a> {
                     }
                 }
             }
-            self.moves.clear();
             for &p in &sources {
                 self.inject(p, t);
             }
             for &e in &links {
-                self.look(e);
+                self.look(e, t);
             }
             self.head_nodes.take(&mut nodes);
             for &v in &nodes {
@@ -234,53 +302,47 @@ impl<'a> Engine<'a> {
                 self.switch(v, mask, t);
             }
             for &p in &eject {
-                self.eject(p);
+                self.eject(p, t);
             }
-            let moves = std::mem::take(&mut self.moves);
-            for &(from, to) in &moves {
-                self.apply(from, to, t);
-            }
-            self.unit_hops += moves.len() as u64;
             self.rouse();
-            self.moves = moves;
             if self.remaining > 0 {
                 t += 1;
             }
         }
-        self.drain();
+        self.drain(t);
         Ok(())
     }
 
-    /// Whether a worm holds link `e` or its queue is full: only an event
-    /// on `e` changes that. A link taken this step is held (a head takes
-    /// it for its worm; a body flit follows onto a link its worm holds),
-    /// so this also says whether a head may take it.
+    /// Whether at the start of step `t` a worm held link `e` or its queue
+    /// was full: only an event on `e` changes that. A link taken this step
+    /// is held (a head takes it for its worm; a body flit follows onto a
+    /// link its worm holds), so this also says whether a head may take it.
     #[inline]
-    fn blocked(&self, e: u32) -> bool {
-        self.owner[e as usize] != NONE || self.queues.len(e) >= self.rules.q
+    fn blocked(&self, e: u32, t: u64) -> bool {
+        self.links.rec[e as usize].owner != NONE || self.links.start_len(e, t) >= self.rules.q
     }
 
     /// Whether a body flit may follow onto link `e`, which its worm holds:
     /// no other unit can enter it this step.
     #[inline]
-    fn room(&self, e: u32) -> bool {
-        self.queues.len(e) < self.rules.q
+    fn room(&self, e: u32, t: u64) -> bool {
+        self.links.start_len(e, t) < self.rules.q
     }
 
     /// Input `s` (a sleeper id, see [`Engine::wake`]) sleeps on `links`,
     /// or tries again next step.
     #[inline]
-    fn settle(&mut self, s: u32, next: Next, links: &[u32]) {
+    fn settle(&mut self, s: u32, next: Next, links: &[u32], t: u64) {
         match next {
             Next::Retry => self.wake(s),
             Next::Sleep => {
                 for &e in links {
-                    self.heads_waiting[e as usize].push(s);
+                    self.enlist(e, s, false, t);
                 }
             }
             Next::Room => {
                 for &e in links {
-                    self.bodies_waiting[e as usize].push(s);
+                    self.enlist(e, s, true, t);
                 }
             }
         }
@@ -289,49 +351,67 @@ impl<'a> Engine<'a> {
     /// Processor `p` offers the next flit of the worm in front of its
     /// source.
     fn inject(&mut self, p: u32, t: u64) {
-        let Some(&w) = self.source[p as usize].get(self.src_pos[p as usize] as usize) else {
+        let Some(w) = self.front_worm(p) else {
             return;
         };
-        if self.worms[w as usize].release > t {
-            self.timers
-                .push(Reverse((self.worms[w as usize].release, p)));
+        let x = &self.worms[w as usize];
+        if x.release > t {
+            self.timers.push(Reverse((x.release, p)));
             return;
         }
+        let len = x.len;
         let e = self.net.injection(p);
-        let head = self.src_flit[p as usize] == 0;
-        let ok = if head { !self.blocked(e) } else { self.room(e) };
-        let sleeper = self.owner.len() as u32 + p;
-        if ok {
-            if head {
-                self.owner[e as usize] = w;
-            }
-            self.moves.push((From::Source(p), e));
-        } else if head {
-            self.settle(sleeper, Next::Sleep, &[e]);
+        let flit = self.src_flit[p as usize];
+        let head = flit == 0;
+        let ok = if head {
+            !self.blocked(e, t)
         } else {
-            self.settle(sleeper, Next::Room, &[e]);
+            self.room(e, t)
+        };
+        if !ok {
+            let sleeper = self.links.rec.len() as u32 + p;
+            let next = if head { Next::Sleep } else { Next::Room };
+            self.settle(sleeper, next, &[e], t);
+            return;
         }
+        let tail = flit + 1 == len;
+        if head {
+            self.links.rec[e as usize].owner = w;
+            self.record_head(w, 0, e);
+        }
+        if tail {
+            self.src_pos[p as usize] += 1;
+            self.src_flit[p as usize] = 0;
+            self.arm(p, t + 1);
+        } else {
+            self.src_flit[p as usize] += 1;
+            self.awake_sources.set(p);
+        }
+        self.push(e, pack(w, flit, tail), t);
     }
 
-    /// The front unit of link `e` (if any): a body flit follows its head's
-    /// link if that had room, a head is marked for its switch's scan.
+    /// The front unit of link `e` (if the queue held one at the start of
+    /// step `t`): a body flit follows its head's link if that had room, a
+    /// head is marked for its switch's scan.
     #[inline]
-    fn look(&mut self, e: u32) {
-        if self.queues.len(e) == 0 {
+    fn look(&mut self, e: u32, t: u64) {
+        if self.links.start_len(e, t) == 0 {
             return;
         }
-        let u = self.queues.front(e);
-        if u.flit == 0 {
-            let v = self.net.head_of(e);
-            self.heads[v as usize] |= 1 << self.slot[e as usize];
+        let u = self.links.front(e);
+        let l = &self.links.rec[e as usize];
+        if flit_of(u) == 0 {
+            let v = l.to;
+            self.heads[v as usize] |= 1 << l.slot;
             self.head_nodes.set(v);
             return;
         }
-        let next = self.path[u.worm as usize * self.stride + u.hop as usize + 1];
-        if self.room(next) {
-            self.moves.push((From::Link(e), next));
+        let next = l.succ;
+        if self.room(next, t) {
+            self.pop(e, t, true);
+            self.push(next, u, t);
         } else {
-            self.bodies_waiting[next as usize].push(e);
+            self.enlist(next, e, true, t);
         }
     }
 
@@ -375,7 +455,7 @@ impl<'a> Engine<'a> {
         let order = &mut order[..m];
         if m > 1 {
             for o in order.iter_mut() {
-                let x = &self.worms[self.queues.front(inputs[o.2]).worm as usize];
+                let x = &self.worms[worm_of(self.links.front(inputs[o.2])) as usize];
                 o.0 = match self.rules.arbitration {
                     Arbitration::Priority => x.priority as u64,
                     Arbitration::Scan => u64::MAX - net.apex(x.src, x.dst) as u64,
@@ -391,8 +471,10 @@ impl<'a> Engine<'a> {
     /// The head at the front of link `e`, an input of switch `v`, tries to
     /// move.
     fn head(&mut self, v: u32, e: u32, t: u64) {
-        let u = self.queues.front(e);
-        let x = self.worms[u.worm as usize];
+        let u = self.links.front(e);
+        let w = worm_of(u);
+        let x = self.worms[w as usize];
+        let hop = self.hop[w as usize];
         let net = self.net;
         let down;
         let candidates: &[u32] = if net.covers(v, x.dst) {
@@ -402,121 +484,71 @@ impl<'a> Engine<'a> {
             net.ups(v)
         };
         let pick = match self.rules.path {
-            _ if candidates.len() == 1 => Some(candidates[0]).filter(|&c| !self.blocked(c)),
+            _ if candidates.len() == 1 => Some(candidates[0]).filter(|&c| !self.blocked(c, t)),
             PathRule::Fixed => {
-                let c = candidates[((x.coins >> ((u.hop + 1) % 64)) as usize) % candidates.len()];
-                Some(c).filter(|&c| !self.blocked(c))
+                let c = candidates[((x.coins >> ((hop + 1) % 64)) as usize) % candidates.len()];
+                Some(c).filter(|&c| !self.blocked(c, t))
             }
             PathRule::Random => {
-                let c = candidates[self.draws.up(t, u.worm, candidates.len())];
-                Some(c).filter(|&c| !self.blocked(c))
+                let c = candidates[self.draws.up(t, w, candidates.len())];
+                Some(c).filter(|&c| !self.blocked(c, t))
             }
-            PathRule::Greedy => candidates.iter().copied().find(|&c| !self.blocked(c)),
+            PathRule::Greedy => candidates.iter().copied().find(|&c| !self.blocked(c, t)),
         };
         match pick {
             Some(c) => {
-                self.owner[c as usize] = u.worm;
-                self.moves.push((From::Link(e), c));
+                self.links.rec[c as usize].owner = w;
+                self.links.rec[e as usize].succ = c;
+                self.record_head(w, hop + 1, c);
+                self.pop(e, t, true);
+                self.push(c, u, t);
             }
             None => {
                 // FP waits on its one link; RP and GP sleep only when no
                 // candidate could open before an event.
                 let watched: &[u32] = match self.rules.path {
                     PathRule::Fixed if candidates.len() > 1 => {
-                        let c = ((x.coins >> ((u.hop + 1) % 64)) as usize) % candidates.len();
+                        let c = ((x.coins >> ((hop + 1) % 64)) as usize) % candidates.len();
                         &candidates[c..=c]
                     }
                     _ => candidates,
                 };
-                let next = if watched.iter().all(|&c| self.blocked(c)) {
+                let next = if watched.iter().all(|&c| self.blocked(c, t)) {
                     Next::Sleep
                 } else {
                     Next::Retry
                 };
-                self.settle(e, next, watched);
+                self.settle(e, next, watched, t);
             }
         }
     }
-    /// Processor `p` removes the front of its ejection queue.
+
+    /// Processor `p` removes the front of its ejection queue in step `t`.
     #[inline]
-    fn eject(&mut self, p: u32) {
+    fn eject(&mut self, p: u32, t: u64) {
         let e = self.net.ejection(p);
-        let u = self.queues.pop(e);
-        let w = u.worm as usize;
-        assert_eq!(u.flit, self.ejected[w], "worm {w}'s flits leave in order");
+        let u = self.pop(e, t, false);
+        let w = worm_of(u) as usize;
+        assert_eq!(
+            flit_of(u),
+            self.ejected[w],
+            "worm {w}'s flits leave in order"
+        );
         assert_eq!(self.worms[w].dst, p, "worm {w} leaves at its destination");
         self.ejected[w] += 1;
-        if self.queues.len(e) == 0 {
+        if self.links.rec[e as usize].len() == 0 {
             self.ejecting.clear(p);
         }
-        self.event(e);
     }
 
-    /// Moves a unit from `from` onto link `to` in step `t`.
-    fn apply(&mut self, from: From, to: u32, t: u64) {
-        let u = match from {
-            From::Source(p) => {
-                let pi = p as usize;
-                let w = self.source[pi][self.src_pos[pi] as usize];
-                let flit = self.src_flit[pi];
-                let tail = flit + 1 == self.worms[w as usize].len;
-                if tail {
-                    self.src_pos[pi] += 1;
-                    self.src_flit[pi] = 0;
-                    self.arm(p, t + 1);
-                } else {
-                    self.src_flit[pi] += 1;
-                    self.awake_sources.set(p);
-                }
-                Unit {
-                    worm: w,
-                    flit,
-                    hop: 0,
-                    tail,
-                }
-            }
-            From::Link(e) => {
-                let mut u = self.queues.pop(e);
-                if self.queues.len(e) > 0 {
-                    self.awake_links.set(e);
-                }
-                self.event(e);
-                u.hop += 1;
-                u
-            }
-        };
-        let w = u.worm as usize;
-        if u.flit == 0 {
-            self.path[w * self.stride + u.hop as usize] = to;
-            self.crossings[to as usize] += 1;
-        }
-        let tail = u.tail;
-        if tail {
-            self.owner[to as usize] = NONE;
-            self.event(to);
-        }
-        let was_empty = self.queues.len(to) == 0;
-        self.queues.push(to, u);
-        let at = self.net.head_of(to);
-        if at < self.net.processors() {
-            self.ejecting.set(at);
-            if tail {
-                self.arrival[w] = t;
-                self.remaining -= 1;
-            }
-        } else if was_empty {
-            self.awake_links.set(to);
-        }
-    }
-
-    /// Ejects what is left in the ejection queues, checking every worm
-    /// left whole and in order.
-    fn drain(&mut self) {
+    /// Ejects what is left in the ejection queues after the last step
+    /// `t`, checking every worm left whole and in order.
+    fn drain(&mut self, t: u64) {
         let mut eject = Vec::new();
         self.ejecting.collect(&mut eject);
         for &p in &eject {
-            while self.queues.len(self.net.ejection(p)) > 0 {
-                self.eject(p);
+            while self.links.rec[self.net.ejection(p) as usize].len() > 0 {
+                self.eject(p, t + 1);
             }
         }
         for (w, x) in self.worms.iter().enumerate() {
@@ -526,13 +558,21 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// The outcome of a finished run. Every unit of a worm crosses the
+    /// links its head took, so the unit-hops are counted from the paths.
     pub(super) fn finish(self) -> Outcome {
+        let unit_hops = self
+            .path
+            .chunks(self.stride)
+            .zip(self.worms)
+            .map(|(p, x)| x.len as u64 * p.iter().take_while(|&&e| e != NONE).count() as u64)
+            .sum();
         Outcome::assemble(
             &self.path,
             self.stride,
             self.arrival,
             &self.crossings,
-            self.unit_hops,
+            unit_hops,
         )
     }
 }
