@@ -1,4 +1,4 @@
-//! The SYNC step of spec 002 §1.3: flits (or whole packets, as one-unit
+//! The SYNC step (docs/simulation.md, wormhole routing): flits (or whole packets, as one-unit
 //! worms) move between flit queues at the far ends of directed links.
 //!
 //! Step `t = 0, 1, ...`:

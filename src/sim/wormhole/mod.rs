@@ -1,16 +1,16 @@
 //! Wormhole routing on butterfly fat-trees and its store-and-forward and
-//! split-flit rivals (Greenberg and Oh, "Universal Wormhole Routing"; spec
-//! note 002).
+//! split-flit rivals (Greenberg and Oh, "Universal Wormhole Routing";
+//! docs/simulation.md).
 //!
 //! A worm of `L` flits follows its head through flit queues of `q` flits at
 //! the far ends of the links; a link is held from its head's crossing to
-//! its tail's ([`engine`], the SYNC step of spec §1.3). The schemes of the
+//! its tail's ([`engine`], the SYNC step of docs/simulation.md). The schemes of the
 //! paper's simulation study ([`Scheme`]) run on the same engine:
 //! - **WORM**: worms of `L` flits, `q = 2` flits;
 //! - **STORE**: each message one unit, `q = 1` packet, time in packet-steps
 //!   times `L`;
 //! - **UNIV**: STORE whose packets carry a random priority in `1 ..= R`
-//!   that decides every output (spec §4.1 \[R\]);
+//!   that decides every output (a reading of the paper: docs/simulation.md);
 //! - **SPLIT**: each message `L` one-flit packets routed independently,
 //!   `q = 2` flits.
 
@@ -47,7 +47,7 @@ pub struct Worm {
     pub coins: u64,
 }
 
-/// How a head picks an up link (spec §4.2; down is unique).
+/// How a head picks an up link (down is unique).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
@@ -63,7 +63,7 @@ pub enum PathRule {
     Greedy,
 }
 
-/// The order a switch serves its inputs in (spec §4.3).
+/// The order a switch serves its inputs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
@@ -90,7 +90,7 @@ pub enum Arbitration {
     Priority,
 }
 
-/// The paper's algorithms (spec §4.1).
+/// The schemes of the paper's simulation study.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
@@ -119,7 +119,8 @@ impl Scheme {
         }
     }
 
-    /// The queue size the paper simulates (spec §4.4; SPLIT's is \[R\]).
+    /// The queue size the paper simulates (SPLIT's, which the paper does not
+    /// give, is 2 flits).
     pub fn default_queue(self) -> u32 {
         match self {
             Scheme::Store | Scheme::Univ => 1,
@@ -128,7 +129,7 @@ impl Scheme {
     }
 }
 
-/// The traffic patterns of spec §4.4, one message per processor.
+/// The traffic patterns of the paper's study, one message per processor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]

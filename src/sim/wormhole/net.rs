@@ -1,11 +1,10 @@
-//! A tree-like network as directed links for wormhole routing (spec 002
-//! §1.1, §3.1): every network link is an up link (child to parent) and a
+//! A tree-like network as directed links for wormhole routing: every network link is an up link (child to parent) and a
 //! down link (parent to child), each with a flit queue at its far end.
 //!
 //! Directed link `2 i` is network link `i` going up, `2 i + 1` going down.
 //! A processor's up link is its injection link and its down link its
 //! ejection link; both are ordinary links with queues. A node's inputs, in
-//! the fixed scan order of spec §4.3 \[R\], are the up links from its
+//! the fixed scan order (FO; docs/simulation.md), are the up links from its
 //! children by child index, then the down links from its parents by parent
 //! index; a processor's only input is its source buffer.
 

@@ -1,5 +1,5 @@
 //! The plain SYNC engine for tests: every node visits every nonempty input
-//! every step, exactly as spec 002 §1.3 reads. The fast engine
+//! every step, exactly as the SYNC step of docs/simulation.md reads. The fast engine
 //! ([`super::engine`]) must give the same run, move for move.
 
 use rand_chacha::ChaCha8Rng;

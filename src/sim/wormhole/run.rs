@@ -1,4 +1,4 @@
-//! One run of a scheme on a pattern (spec 002 §4): the messages drawn, made
+//! One run of a scheme on a pattern: the messages drawn, made
 //! into worms as the scheme says, routed, and the latency given in
 //! flit-steps.
 

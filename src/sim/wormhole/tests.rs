@@ -13,7 +13,7 @@ fn setup(scheme: Scheme, pattern: Pattern) -> Setup {
     }
 }
 
-/// Spec 002 §4.5: many-to-1 is exact, WORM = cL + d - 2 and STORE =
+/// The paper's values (docs/simulation.md): many-to-1 is exact, WORM = cL + d - 2 and STORE =
 /// (2c + d - 3) L with c = N/2 and d = lg N, for every N of Table I up to
 /// 1024 (4096 runs in the CLI's sweep).
 #[test]
@@ -51,7 +51,7 @@ fn many_to_one_is_exact() {
 }
 
 /// Table I's WORM random and complement and STORE random at N = 16 and
-/// 64, 30 runs each: within the spec's bands (5 % WORM, 10 % STORE).
+/// 64, 30 runs each: within the bands of docs/simulation.md (5 % WORM, 10 % STORE).
 #[test]
 fn table_one_small_sizes() {
     for (n, worm_rand, worm_comp, store_rand) in
