@@ -331,7 +331,9 @@ impl<LF: Len, O: Oracle, R: Recorder> Frame<'_, LF, O, R> {
         let (at, id) = if held == NONE {
             let from = &self.from;
             let len = from.len(row);
-            let at = (self.protocol).select(len, |i| from.get(row, i), self.origin, self.rng);
+            let at = self
+                .protocol
+                .select(len, |i| from.get(row, i), self.origin, self.rng);
             let id = from.get(row, at);
             self.selected[row] = id;
             self.oracle.on_select(self.l, row as u64, id, self.dest);
