@@ -353,6 +353,12 @@ struct Sim<'a> {
     sa_mask: Vec<u64>,
     /// Router of each global input port.
     in_router: Vec<u32>,
+    /// Per global input port, the upstream output VC of its VC 0 and the
+    /// channel's latency, for credits (`NONE` for injection ports).
+    credit_to: Vec<(u32, u32)>,
+    /// Per global output port, its channel, the downstream input VC of its
+    /// VC 0 and the channel's latency (`NONE` for ejection ports).
+    flit_to: Vec<(u32, u32, u32)>,
     /// Flits in buffers, all routers.
     buffered: u64,
     on_links: u64,
@@ -379,9 +385,8 @@ struct Sim<'a> {
     grant_who: Vec<u32>,
     grant_pri: Vec<u32>,
     sa_in: Vec<(u32, u32)>,
-    sa_stamp: Vec<u64>,
-    sa_pri: Vec<u32>,
-    sa_who: Vec<u32>,
+    /// Per output port: cycle, priority and input VC of its best offer.
+    sa_best: Vec<(u64, u32, u32)>,
     // Figures.
     last_move: u64,
     flit_hops: u64,
@@ -508,6 +513,22 @@ impl<'a> Sim<'a> {
                     std::iter::repeat_n(r, n as usize)
                 })
                 .collect(),
+            credit_to: p
+                .in_chan
+                .iter()
+                .map(|&c| match c {
+                    NONE => (NONE, 0),
+                    c => (p.chan_out[c as usize] << sh, p.latency[c as usize]),
+                })
+                .collect(),
+            flit_to: p
+                .out_chan
+                .iter()
+                .map(|&c| match c {
+                    NONE => (NONE, NONE, 0),
+                    c => (c, p.chan_in[c as usize] << sh, p.latency[c as usize]),
+                })
+                .collect(),
             buffered: 0,
             on_links: 0,
             fwheel: vec![Vec::new(); wheel],
@@ -528,9 +549,7 @@ impl<'a> Sim<'a> {
             grant_who: vec![0; ovcs],
             grant_pri: vec![0; ovcs],
             sa_in: Vec::new(),
-            sa_stamp: vec![u64::MAX; nout],
-            sa_pri: vec![0; nout],
-            sa_who: vec![0; nout],
+            sa_best: vec![(u64::MAX, 0, 0); nout],
             last_move: 0,
             flit_hops: 0,
             link_flits: vec![0; g.channels.len()],
@@ -558,7 +577,9 @@ impl<'a> Sim<'a> {
         self.inject(t);
         for r in 0..self.net.graph.routers {
             if self.router_flits[r as usize] > 0 {
-                self.allocate_vcs(r, t);
+                if !self.va_list[r as usize].is_empty() {
+                    self.allocate_vcs(r, t);
+                }
                 self.allocate_switch(r, t);
             }
         }

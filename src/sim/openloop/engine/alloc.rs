@@ -138,16 +138,14 @@ impl Sim<'_> {
             let (g, o) = self.sa_in[i];
             let ip = (g >> sh) - ib;
             let pri = wrap(ip + nin - self.out_rr[o as usize], nin);
-            let oi = o as usize;
-            if self.sa_stamp[oi] != t || pri < self.sa_pri[oi] {
-                self.sa_stamp[oi] = t;
-                self.sa_pri[oi] = pri;
-                self.sa_who[oi] = g;
+            let best = &mut self.sa_best[o as usize];
+            if best.0 != t || pri < best.1 {
+                *best = (t, pri, g);
             }
         }
         for i in 0..self.sa_in.len() {
             let (g, o) = self.sa_in[i];
-            if self.sa_who[o as usize] != g {
+            if self.sa_best[o as usize].2 != g {
                 continue;
             }
             let ip = g >> sh;
@@ -167,11 +165,10 @@ impl Sim<'_> {
         self.last_move = t;
         let ip = g >> sh;
         let bit = 1u64 << (g & m);
-        let up = self.p.in_chan[ip as usize];
+        let (up, lat) = self.credit_to[ip as usize];
         if up != NONE {
-            let ovc = self.p.chan_out[up as usize] << sh | (g & m);
-            let at = t + self.p.latency[up as usize] as u64;
-            self.cwheel[at as usize & self.wmask].push(ovc);
+            let at = t + lat as u64;
+            self.cwheel[at as usize & self.wmask].push(up | (g & m));
         }
         let tail = f.seq + 1 == self.packets[f.pkt as usize].flits;
         let ov = self.vcs[g as usize].ovc;
@@ -183,9 +180,9 @@ impl Sim<'_> {
             if *cred == 0 {
                 self.sa_mask[ip as usize] &= !bit;
             }
-            let c = self.p.out_chan[o as usize];
-            let ivc = self.p.chan_in[c as usize] << sh | (ov & m);
-            let at = t + self.p.latency[c as usize] as u64;
+            let (c, down, lat) = self.flit_to[o as usize];
+            let ivc = down | (ov & m);
+            let at = t + lat as u64;
             self.fwheel[at as usize & self.wmask].push((ivc, f.pkt, f.seq));
             self.on_links += 1;
             if self.window {

@@ -26,6 +26,7 @@ impl Sim<'_> {
     }
 
     /// A credit returns to output VC `ovc`: its holder may move again.
+    #[inline]
     fn credit(&mut self, ovc: u32) {
         let c = &mut self.ocred[ovc as usize];
         *c += 1;
@@ -39,10 +40,12 @@ impl Sim<'_> {
 
     /// Whether the holder of output VC `ov` may offer its front flit (once
     /// ready): ejection, or a credit left.
+    #[inline]
     pub(super) fn can_send(&self, ov: u32) -> bool {
         ov == EJECT_VC || self.ocred[ov as usize] > 0
     }
 
+    #[inline]
     pub(super) fn push(&mut self, ivc: u32, f: Flit) {
         self.buffered += 1;
         let d = self.depth;
@@ -65,10 +68,12 @@ impl Sim<'_> {
         self.buf[g * d as usize + slot as usize] = f;
     }
 
+    #[inline]
     pub(super) fn front(&self, ivc: u32) -> Flit {
         self.buf[ivc as usize * self.depth as usize + self.vcs[ivc as usize].head as usize]
     }
 
+    #[inline]
     pub(super) fn pop(&mut self, ivc: u32) -> Flit {
         let f = self.front(ivc);
         self.buffered -= 1;
