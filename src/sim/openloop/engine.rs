@@ -235,10 +235,18 @@ struct Flit {
     ready: u64,
 }
 
+/// An input virtual channel: its buffer ring, the ready cycle of its front
+/// flit, and the route and output VC of the packet at its front.
 #[derive(Clone, Copy, Debug)]
-enum Event {
-    Flit { ivc: u32, flit: Flit },
-    Credit { ovc: u32 },
+struct Vc {
+    /// Cycle the front flit may leave (meaningful when `len > 0`).
+    ready: u64,
+    head: u32,
+    len: u32,
+    /// Output port in the router once routed, `NONE` before.
+    route: u32,
+    /// Output VC held (global), `EJECT_VC`, or `NONE`.
+    ovc: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -326,13 +334,11 @@ struct Sim<'a> {
     mask: u32,
     depth: u32,
     buf: Vec<Flit>,
-    bhead: Vec<u32>,
-    blen: Vec<u32>,
-    iroute: Vec<u32>,
+    vcs: Vec<Vc>,
     ivc_lo: Vec<u32>,
     ivc_hi: Vec<u32>,
-    iovc: Vec<u32>,
-    obusy: Vec<bool>,
+    /// Input VC holding each output VC (`NONE`: idle).
+    owner: Vec<u32>,
     ocred: Vec<u32>,
     in_rr: Vec<u32>,
     out_rr: Vec<u32>,
@@ -342,14 +348,28 @@ struct Sim<'a> {
     /// Per router, the input VCs whose front flit is a head without an
     /// output VC.
     va_list: Vec<Vec<u32>>,
-    /// Per global input port, the VCs holding flits with an output VC.
+    /// Per global input port, the VCs holding flits with an output VC
+    /// that has a credit (or is the ejection port).
     sa_mask: Vec<u64>,
     /// Router of each global input port.
     in_router: Vec<u32>,
+    /// Per global input port, the upstream output VC of its VC 0 and the
+    /// channel's latency, for credits (`NONE` for injection ports).
+    credit_to: Vec<(u32, u32)>,
+    /// Per global output port, its channel, the downstream input VC of its
+    /// VC 0 and the channel's latency (`NONE` for ejection ports).
+    flit_to: Vec<(u32, u32, u32)>,
     /// Flits in buffers, all routers.
     buffered: u64,
     on_links: u64,
-    wheel: Vec<Vec<Event>>,
+    /// Flits (input VC, packet, sequence) and credits (output VC) due,
+    /// by cycle modulo the wheel's length.
+    fwheel: Vec<Vec<(u32, u32, u32)>>,
+    cwheel: Vec<Vec<u32>>,
+    /// The wheels' length minus 1.
+    wmask: usize,
+    /// Whether the current cycle is in the measurement window.
+    window: bool,
     packets: Vec<Packet>,
     queues: Vec<VecDeque<u32>>,
     src_seq: Vec<u32>,
@@ -365,9 +385,8 @@ struct Sim<'a> {
     grant_who: Vec<u32>,
     grant_pri: Vec<u32>,
     sa_in: Vec<(u32, u32)>,
-    sa_stamp: Vec<u64>,
-    sa_pri: Vec<u32>,
-    sa_who: Vec<u32>,
+    /// Per output port: cycle, priority and input VC of its best offer.
+    sa_best: Vec<(u64, u32, u32)>,
     // Figures.
     last_move: u64,
     flit_hops: u64,
@@ -467,13 +486,19 @@ impl<'a> Sim<'a> {
             mask: (1 << sh) - 1,
             depth: cfg.depth,
             buf: vec![Flit::default(); ivcs * cfg.depth as usize],
-            bhead: vec![0; ivcs],
-            blen: vec![0; ivcs],
-            iroute: vec![NONE; ivcs],
+            vcs: vec![
+                Vc {
+                    ready: 0,
+                    head: 0,
+                    len: 0,
+                    route: NONE,
+                    ovc: NONE,
+                };
+                ivcs
+            ],
             ivc_lo: vec![0; ivcs],
             ivc_hi: vec![0; ivcs],
-            iovc: vec![NONE; ivcs],
-            obusy: vec![false; ovcs],
+            owner: vec![NONE; ovcs],
             ocred,
             in_rr: vec![0; nin],
             out_rr: vec![0; nout],
@@ -488,9 +513,28 @@ impl<'a> Sim<'a> {
                     std::iter::repeat_n(r, n as usize)
                 })
                 .collect(),
+            credit_to: p
+                .in_chan
+                .iter()
+                .map(|&c| match c {
+                    NONE => (NONE, 0),
+                    c => (p.chan_out[c as usize] << sh, p.latency[c as usize]),
+                })
+                .collect(),
+            flit_to: p
+                .out_chan
+                .iter()
+                .map(|&c| match c {
+                    NONE => (NONE, NONE, 0),
+                    c => (c, p.chan_in[c as usize] << sh, p.latency[c as usize]),
+                })
+                .collect(),
             buffered: 0,
             on_links: 0,
-            wheel: vec![Vec::new(); wheel],
+            fwheel: vec![Vec::new(); wheel],
+            cwheel: vec![Vec::new(); wheel],
+            wmask: wheel - 1,
+            window: false,
             packets: Vec::new(),
             queues: vec![VecDeque::new(); n],
             src_seq: vec![0; n],
@@ -505,9 +549,7 @@ impl<'a> Sim<'a> {
             grant_who: vec![0; ovcs],
             grant_pri: vec![0; ovcs],
             sa_in: Vec::new(),
-            sa_stamp: vec![u64::MAX; nout],
-            sa_pri: vec![0; nout],
-            sa_who: vec![0; nout],
+            sa_best: vec![(u64::MAX, 0, 0); nout],
             last_move: 0,
             flit_hops: 0,
             link_flits: vec![0; g.channels.len()],
@@ -530,68 +572,20 @@ impl<'a> Sim<'a> {
     }
 
     fn cycle(&mut self, t: u64) {
+        self.window = self.in_window(t);
         self.arrivals(t);
         self.inject(t);
         for r in 0..self.net.graph.routers {
             if self.router_flits[r as usize] > 0 {
-                self.allocate_vcs(r, t);
+                if !self.va_list[r as usize].is_empty() {
+                    self.allocate_vcs(r, t);
+                }
                 self.allocate_switch(r, t);
             }
         }
     }
-
-    fn arrivals(&mut self, t: u64) {
-        let slot = t as usize & (self.wheel.len() - 1);
-        let mut events = std::mem::take(&mut self.wheel[slot]);
-        for e in events.drain(..) {
-            match e {
-                Event::Flit { ivc, mut flit } => {
-                    flit.ready = t + self.cfg.router_delay as u64;
-                    self.push(ivc, flit);
-                    let r = self.in_router[(ivc >> self.sh) as usize];
-                    self.router_flits[r as usize] += 1;
-                    self.on_links -= 1;
-                }
-                Event::Credit { ovc } => self.ocred[ovc as usize] += 1,
-            }
-        }
-        self.wheel[slot] = events;
-    }
-
-    fn push(&mut self, ivc: u32, f: Flit) {
-        self.buffered += 1;
-        let g = ivc as usize;
-        let len = self.blen[g];
-        assert!(len < self.depth, "a credit guards every buffer slot");
-        if len == 0 {
-            if self.iovc[g] == NONE {
-                let r = self.in_router[(ivc >> self.sh) as usize];
-                self.va_list[r as usize].push(ivc);
-            } else {
-                self.sa_mask[(ivc >> self.sh) as usize] |= 1 << (ivc & self.mask);
-            }
-        }
-        let slot = wrap(self.bhead[g] + len, self.depth);
-        self.buf[g * self.depth as usize + slot as usize] = f;
-        self.blen[g] = len + 1;
-    }
-
-    fn front(&self, ivc: u32) -> Flit {
-        self.buf[ivc as usize * self.depth as usize + self.bhead[ivc as usize] as usize]
-    }
-
-    fn pop(&mut self, ivc: u32) -> Flit {
-        let f = self.front(ivc);
-        self.buffered -= 1;
-        let g = ivc as usize;
-        self.bhead[g] = wrap(self.bhead[g] + 1, self.depth);
-        self.blen[g] -= 1;
-        if self.blen[g] == 0 {
-            self.sa_mask[(ivc >> self.sh) as usize] &= !(1 << (ivc & self.mask));
-        }
-        f
-    }
 }
 
 mod alloc;
+mod buffers;
 mod inject;

@@ -2,7 +2,7 @@
 //! allocation of waiting heads, switch allocation, and the traversal of
 //! the winners.
 
-use super::{wrap, Event, Flit, Sim, EJECT_VC, NONE};
+use super::{wrap, Flit, Sim, EJECT_VC, NONE};
 use crate::sim::openloop::routing::{route_key, Choice, Step};
 use crate::sim::openloop::FlowControl;
 
@@ -27,13 +27,13 @@ impl Sim<'_> {
         self.requests.clear();
         for &g in &list {
             let gi = g as usize;
-            debug_assert!(self.blen[gi] > 0 && self.iovc[gi] == NONE);
-            let f = self.front(g);
-            if f.ready > t {
+            debug_assert!(self.vcs[gi].len > 0 && self.vcs[gi].ovc == NONE);
+            if self.vcs[gi].ready > t {
                 continue;
             }
+            let f = self.front(g);
             debug_assert_eq!(f.seq, 0, "an unallocated VC's front flit is a head");
-            if self.iroute[gi] == NONE {
+            if self.vcs[gi].route == NONE {
                 let dst = self.packets[f.pkt as usize].dst;
                 let ocred = &self.ocred;
                 let choice = Choice {
@@ -47,14 +47,14 @@ impl Sim<'_> {
                     },
                 };
                 let (port, step) = self.net.routing.route(r, dst, v, &mut self.ports, choice);
-                self.iroute[gi] = port;
+                self.vcs[gi].route = port;
                 self.ivc_lo[gi] = step.vc_lo;
                 self.ivc_hi[gi] = step.vc_hi;
             }
-            let port = self.iroute[gi];
+            let port = self.vcs[gi].route;
             let l = self.packets[f.pkt as usize].flits;
             if port == super::EJECT {
-                self.iovc[gi] = EJECT_VC;
+                self.vcs[gi].ovc = EJECT_VC;
                 self.sa_mask[(g >> sh) as usize] |= 1 << (g & m);
                 continue;
             }
@@ -65,7 +65,7 @@ impl Sim<'_> {
             for i in 0..span {
                 let vc = lo + wrap(first + i, span);
                 let ov = o << sh | vc;
-                let ok = !self.obusy[ov as usize]
+                let ok = self.owner[ov as usize] == NONE
                     && match self.cfg.flow {
                         FlowControl::Wormhole => true,
                         FlowControl::VirtualCutThrough => self.ocred[ov as usize] >= l,
@@ -90,14 +90,16 @@ impl Sim<'_> {
             let (ov, g, _) = self.requests[i];
             let o = ov as usize;
             if self.grant_who[o] == g && self.grant_stamp[o] == t {
-                self.obusy[o] = true;
-                self.iovc[g as usize] = ov;
-                self.sa_mask[(g >> sh) as usize] |= 1 << (g & m);
+                self.owner[o] = g;
+                self.vcs[g as usize].ovc = ov;
+                if self.ocred[o] > 0 {
+                    self.sa_mask[(g >> sh) as usize] |= 1 << (g & m);
+                }
                 self.ovc_rr[o] = wrap(g - (ib << sh) + 1, local_ivcs);
                 self.vc_rr[(ov >> sh) as usize] = (ov & m) + 1;
             }
         }
-        list.retain(|&g| self.iovc[g as usize] == NONE);
+        list.retain(|&g| self.vcs[g as usize].ovc == NONE);
         self.va_list[r as usize] = list;
     }
 
@@ -115,28 +117,18 @@ impl Sim<'_> {
             if mask == 0 {
                 continue;
             }
-            // The port's VCs from its pointer on, then the ones before it.
+            // The port's VCs from its pointer on, then the ones before it
+            // (no bit at or above `v`, so the rotation keeps that order).
             let start = self.in_rr[ip as usize];
-            let below = (1u64 << start) - 1;
-            for part in [mask & !below, mask & below] {
-                let mut bits = part;
-                let mut found = false;
-                while bits != 0 {
-                    let vc = bits.trailing_zeros();
-                    bits &= bits - 1;
-                    let g = ip << sh | vc;
-                    let gi = g as usize;
-                    let ov = self.iovc[gi];
-                    if self.front(g).ready > t {
-                        continue;
-                    }
-                    if ov == EJECT_VC || self.ocred[ov as usize] > 0 {
-                        self.sa_in.push((g, ob + self.iroute[gi]));
-                        found = true;
-                        break;
-                    }
-                }
-                if found {
+            let mut bits = mask.rotate_right(start);
+            while bits != 0 {
+                let vc = (bits.trailing_zeros() + start) & 63;
+                bits &= bits - 1;
+                let g = ip << sh | vc;
+                let q = &self.vcs[g as usize];
+                debug_assert!(q.len > 0 && self.can_send(q.ovc));
+                if q.ready <= t {
+                    self.sa_in.push((g, ob + q.route));
                     break;
                 }
             }
@@ -146,16 +138,14 @@ impl Sim<'_> {
             let (g, o) = self.sa_in[i];
             let ip = (g >> sh) - ib;
             let pri = wrap(ip + nin - self.out_rr[o as usize], nin);
-            let oi = o as usize;
-            if self.sa_stamp[oi] != t || pri < self.sa_pri[oi] {
-                self.sa_stamp[oi] = t;
-                self.sa_pri[oi] = pri;
-                self.sa_who[oi] = g;
+            let best = &mut self.sa_best[o as usize];
+            if best.0 != t || pri < best.1 {
+                *best = (t, pri, g);
             }
         }
         for i in 0..self.sa_in.len() {
             let (g, o) = self.sa_in[i];
-            if self.sa_who[o as usize] != g {
+            if self.sa_best[o as usize].2 != g {
                 continue;
             }
             let ip = g >> sh;
@@ -174,55 +164,51 @@ impl Sim<'_> {
         self.flit_hops += 1;
         self.last_move = t;
         let ip = g >> sh;
-        let up = self.p.in_chan[ip as usize];
+        let bit = 1u64 << (g & m);
+        let (up, lat) = self.credit_to[ip as usize];
         if up != NONE {
-            let ovc = self.p.chan_out[up as usize] << sh | (g & m);
-            self.schedule(
-                t + self.p.latency[up as usize] as u64,
-                Event::Credit { ovc },
-            );
+            let at = t + lat as u64;
+            self.cwheel[at as usize & self.wmask].push(up | (g & m));
         }
         let tail = f.seq + 1 == self.packets[f.pkt as usize].flits;
-        let ov = self.iovc[g as usize];
+        let ov = self.vcs[g as usize].ovc;
         if ov == EJECT_VC {
             self.eject(f, t);
         } else {
-            self.ocred[ov as usize] -= 1;
-            let c = self.p.out_chan[o as usize];
-            let ivc = self.p.chan_in[c as usize] << sh | (ov & m);
-            self.schedule(
-                t + self.p.latency[c as usize] as u64,
-                Event::Flit { ivc, flit: f },
-            );
+            let cred = &mut self.ocred[ov as usize];
+            *cred -= 1;
+            if *cred == 0 {
+                self.sa_mask[ip as usize] &= !bit;
+            }
+            let (c, down, lat) = self.flit_to[o as usize];
+            let ivc = down | (ov & m);
+            let at = t + lat as u64;
+            self.fwheel[at as usize & self.wmask].push((ivc, f.pkt, f.seq));
             self.on_links += 1;
-            if self.in_window(t) {
+            if self.window {
                 self.link_flits[c as usize] += 1;
             }
             if f.seq == 0 {
                 self.packets[f.pkt as usize].hops += 1;
             }
             if tail {
-                self.obusy[ov as usize] = false;
+                self.owner[ov as usize] = NONE;
             }
         }
         if tail {
-            self.iovc[g as usize] = NONE;
-            self.sa_mask[(g >> sh) as usize] &= !(1 << (g & m));
-            self.iroute[g as usize] = NONE;
-            if self.blen[g as usize] > 0 {
+            let q = &mut self.vcs[g as usize];
+            q.ovc = NONE;
+            q.route = NONE;
+            self.sa_mask[ip as usize] &= !bit;
+            if q.len > 0 {
                 self.va_list[r as usize].push(g);
             }
         }
     }
 
-    fn schedule(&mut self, at: u64, e: Event) {
-        let slot = at as usize & (self.wheel.len() - 1);
-        self.wheel[slot].push(e);
-    }
-
     /// A flit leaves the network in cycle `t` (delivered at its end).
     fn eject(&mut self, f: Flit, t: u64) {
-        if self.in_window(t) {
+        if self.window {
             self.window_ejected += 1;
         }
         let p = &mut self.packets[f.pkt as usize];

@@ -10,7 +10,7 @@ impl Sim<'_> {
     pub(super) fn inject(&mut self, t: u64) {
         let l = self.cfg.packet_flits;
         let p_packet = self.cfg.rate / l as f64;
-        let window = self.in_window(t);
+        let window = self.window;
         for src in 0..self.net.graph.terminals {
             let s = src as usize;
             let create = match self.cfg.injection {
@@ -51,7 +51,7 @@ impl Sim<'_> {
             if self.src_vc[s] == NONE {
                 for i in 0..self.v {
                     let vc = super::wrap(self.inj_rr[s] + i, self.v);
-                    if self.blen[(base + vc) as usize] < self.depth {
+                    if self.vcs[(base + vc) as usize].len < self.depth {
                         self.src_vc[s] = vc;
                         self.inj_rr[s] = super::wrap(vc + 1, self.v);
                         break;
@@ -59,7 +59,7 @@ impl Sim<'_> {
                 }
             }
             let vc = self.src_vc[s];
-            if vc == NONE || self.blen[(base + vc) as usize] >= self.depth {
+            if vc == NONE || self.vcs[(base + vc) as usize].len >= self.depth {
                 continue;
             }
             let seq = self.src_seq[s];
