@@ -189,3 +189,39 @@ fn fast_engine_matches_the_reference_on_long_worms() {
         }
     }
 }
+
+/// A link packs its queue's first slot and length into 16 bits each, so a
+/// queue above `MAX_QUEUE` units is refused with an error that names the
+/// limit (both engines), never truncated; one at the limit runs, and the
+/// two engines agree on it.
+#[test]
+fn queues_too_large_for_a_link_are_refused() {
+    let net = WormNet::butterfly_fat_tree(16).expect("a power of 4");
+    let worms = random_worms(16, 32, 12, 5, 1);
+    let rules = |q| Rules {
+        q,
+        path: PathRule::Random,
+        scan: Scan::RoundRobin,
+        arbitration: Arbitration::Scan,
+    };
+    let max = engine::MAX_QUEUE;
+    assert!(max < 1 << 16, "a length of up to {max} fits in 16 bits");
+    for q in [max + 1, 1 << 16, (1 << 16) + 2, u32::MAX] {
+        let refused = WormError::QueueTooLarge { q, max };
+        let fast = engine::run(&net, &worms, rules(q), &mut trial_rng(1, 3));
+        assert_eq!(fast, Err(refused.clone()), "q {q}");
+        let slow = reference::run(&net, &worms, rules(q), &mut trial_rng(1, 3));
+        assert_eq!(slow, Err(refused.clone()), "q {q}");
+        assert_eq!(
+            refused.to_string(),
+            format!("a queue of {q} units: at most {max}")
+        );
+        let mut s = setup(Scheme::Worm, Pattern::Random);
+        s.queue = Some(q);
+        assert_eq!(run_scheme(&net, &s, &mut trial_rng(1, 0)), Err(refused));
+    }
+    let fast = engine::run(&net, &worms, rules(max), &mut trial_rng(1, 3)).expect("runs");
+    let slow = reference::run(&net, &worms, rules(max), &mut trial_rng(1, 3)).expect("runs");
+    assert_eq!(fast, slow);
+    assert!(fast.latency > 0);
+}

@@ -25,9 +25,14 @@
 use std::cmp::Reverse;
 
 use super::links::{flit_of, is_tail, pack, worm_of, Links};
-use super::{Bits, Draws, Next, Order, Outcome, Rules, Timers, NONE};
+use super::{Bits, Draws, Next, Order, Rules, Timers, NONE};
 use crate::sim::wormhole::net::{WormNet, MAX_INPUTS};
 use crate::sim::wormhole::{Arbitration, PathRule, Scan, Worm, WormError};
+
+mod eject;
+
+/// A processor's ejection queue between worms.
+const IDLE: u64 = u64::MAX;
 
 /// The state of one run.
 pub(super) struct Engine<'a> {
@@ -47,9 +52,12 @@ pub(super) struct Engine<'a> {
     src_start: Vec<u32>,
     src_pos: Vec<u32>,
     src_flit: Vec<u32>,
-    /// The sources and the links whose front unit to look at next step.
+    /// The sources and the links whose front unit to look at next step,
+    /// and the links being looked at this step (walked and emptied word
+    /// by word, then swapped with `awake_links`).
     awake_sources: Bits,
     awake_links: Bits,
+    scan_links: Bits,
     /// Per switch, the inputs whose front head competes this step (bit
     /// `i`: input `i`), and the switches with any.
     heads: Vec<u8>,
@@ -62,8 +70,12 @@ pub(super) struct Engine<'a> {
     timers: Timers,
     /// Processors whose ejection queue holds units.
     ejecting: Bits,
-    /// Per worm, flits ejected so far (they must leave in order).
-    ejected: Vec<u32>,
+    /// Per processor, the unit (tail flag clear) its ejection queue must
+    /// give next, or `IDLE` between worms: the link is held from a worm's
+    /// head to its tail, so each worm's flits leave one after another.
+    leaving: Vec<u64>,
+    /// Per worm, whether its tail left.
+    whole: Vec<bool>,
     arrival: Vec<u64>,
     crossings: Vec<u32>,
     remaining: usize,
@@ -109,13 +121,15 @@ impl<'a> Engine<'a> {
             src_flit: vec![0; n as usize],
             awake_sources: Bits::new(n),
             awake_links: Bits::new(links as u32),
+            scan_links: Bits::new(links as u32),
             heads: vec![0; net.nodes() as usize],
             head_nodes: Bits::new(net.nodes()),
             touched: Vec::new(),
             released: Vec::new(),
             timers: Timers::new(),
             ejecting: Bits::new(n),
-            ejected: vec![0; worms.len()],
+            leaving: vec![IDLE; n as usize],
+            whole: vec![false; worms.len()],
             arrival,
             crossings: vec![0; links],
             remaining,
@@ -261,8 +275,7 @@ impl<'a> Engine<'a> {
 
     pub(super) fn route(&mut self) -> Result<(), WormError> {
         let mut t = 0u64;
-        let (mut sources, mut links, mut nodes, mut eject) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut sources, mut nodes) = (Vec::new(), Vec::new());
         while self.remaining > 0 {
             while let Some(&Reverse((r, p))) = self.timers.peek() {
                 if r > t {
@@ -274,9 +287,28 @@ impl<'a> Engine<'a> {
             // Only an input's own turn wakes it during the scan below (for
             // the next step), so the sets are emptied up front.
             self.awake_sources.take(&mut sources);
-            self.awake_links.take(&mut links);
-            self.ejecting.collect(&mut eject);
-            if sources.is_empty() && links.is_empty() && eject.is_empty() {
+            std::mem::swap(&mut self.awake_links, &mut self.scan_links);
+            for &p in &sources {
+                self.inject(p, t);
+            }
+            let mut busy = !sources.is_empty();
+            for i in 0..self.scan_links.0.len() {
+                let mut b = std::mem::take(&mut self.scan_links.0[i]);
+                busy |= b != 0;
+                while b != 0 {
+                    let e = i as u32 * 64 + b.trailing_zeros();
+                    b &= b - 1;
+                    self.look(e, t);
+                }
+            }
+            self.head_nodes.take(&mut nodes);
+            for &v in &nodes {
+                let mask = std::mem::take(&mut self.heads[v as usize]);
+                self.switch(v, mask, t);
+            }
+            busy |= self.eject_all(t);
+            if !busy {
+                // Nothing could move: wait for the next release.
                 match self.timers.peek() {
                     Some(&Reverse((r, _))) => {
                         t = r;
@@ -289,20 +321,6 @@ impl<'a> Engine<'a> {
                         })
                     }
                 }
-            }
-            for &p in &sources {
-                self.inject(p, t);
-            }
-            for &e in &links {
-                self.look(e, t);
-            }
-            self.head_nodes.take(&mut nodes);
-            for &v in &nodes {
-                let mask = std::mem::take(&mut self.heads[v as usize]);
-                self.switch(v, mask, t);
-            }
-            for &p in &eject {
-                self.eject(p, t);
             }
             self.rouse();
             if self.remaining > 0 {
@@ -392,14 +410,23 @@ impl<'a> Engine<'a> {
 
     /// The front unit of link `e` (if the queue held one at the start of
     /// step `t`): a body flit follows its head's link if that had room, a
-    /// head is marked for its switch's scan.
-    #[inline]
+    /// head is marked for its switch's scan. The body flit's hop is
+    /// [`Engine::pop`] and [`Engine::push`] written out on the link
+    /// records and queue slots borrowed once.
+    #[inline(always)]
     fn look(&mut self, e: u32, t: u64) {
-        if self.links.start_len(e, t) == 0 {
+        let q = self.rules.q;
+        let rec = &mut self.links.rec[..];
+        let slots = &mut self.links.slots[..];
+        let qs = q as usize;
+        let l = &rec[e as usize];
+        let ring = l.ring;
+        let len = ring >> 16;
+        if (if l.stamp == t { l.start } else { len }) == 0 {
             return;
         }
-        let u = self.links.front(e);
-        let l = &self.links.rec[e as usize];
+        let first = (ring & 0xffff) as usize;
+        let u = slots[e as usize * qs + first];
         if flit_of(u) == 0 {
             let v = l.to;
             self.heads[v as usize] |= 1 << l.slot;
@@ -407,11 +434,49 @@ impl<'a> Engine<'a> {
             return;
         }
         let next = l.succ;
-        if self.room(next, t) {
-            self.pop(e, t, true);
-            self.push(next, u, t);
-        } else {
+        let d = &rec[next as usize];
+        let was = d.ring >> 16;
+        if (if d.stamp == t { d.start } else { was }) >= q {
             self.enlist(next, e, true, t);
+            return;
+        }
+        let l = &mut rec[e as usize];
+        if l.stamp != t {
+            l.stamp = t;
+            l.start = len;
+        }
+        let after = if first + 1 == qs { 0 } else { first as u32 + 1 };
+        l.ring = (ring & !0xffff) - (1 << 16) + after;
+        l.popped = t;
+        if len > 1 {
+            self.awake_links.set(e);
+        }
+        if l.has_sleepers() {
+            self.touched.push(e);
+        }
+        let d = &mut rec[next as usize];
+        if d.stamp != t {
+            d.stamp = t;
+            d.start = was;
+        }
+        assert!(was < q, "link {next} overflows");
+        let at = (d.ring & 0xffff) + was;
+        let at = if at >= q { at - q } else { at };
+        slots[next as usize * qs + at as usize] = u;
+        d.ring += 1 << 16;
+        let to = d.to;
+        let tail = is_tail(u);
+        if tail {
+            self.released.push(next);
+        }
+        if to < self.n {
+            self.ejecting.set(to);
+            if tail {
+                self.arrival[worm_of(u) as usize] = t;
+                self.remaining -= 1;
+            }
+        } else if was == 0 {
+            self.awake_links.set(next);
         }
     }
 
@@ -521,58 +586,5 @@ impl<'a> Engine<'a> {
                 self.settle(e, next, watched, t);
             }
         }
-    }
-
-    /// Processor `p` removes the front of its ejection queue in step `t`.
-    #[inline]
-    fn eject(&mut self, p: u32, t: u64) {
-        let e = self.net.ejection(p);
-        let u = self.pop(e, t, false);
-        let w = worm_of(u) as usize;
-        assert_eq!(
-            flit_of(u),
-            self.ejected[w],
-            "worm {w}'s flits leave in order"
-        );
-        assert_eq!(self.worms[w].dst, p, "worm {w} leaves at its destination");
-        self.ejected[w] += 1;
-        if self.links.rec[e as usize].len() == 0 {
-            self.ejecting.clear(p);
-        }
-    }
-
-    /// Ejects what is left in the ejection queues after the last step
-    /// `t`, checking every worm left whole and in order.
-    fn drain(&mut self, t: u64) {
-        let mut eject = Vec::new();
-        self.ejecting.collect(&mut eject);
-        for &p in &eject {
-            while self.links.rec[self.net.ejection(p) as usize].len() > 0 {
-                self.eject(p, t + 1);
-            }
-        }
-        for (w, x) in self.worms.iter().enumerate() {
-            if x.src != x.dst {
-                assert_eq!(self.ejected[w], x.len, "worm {w} arrived whole");
-            }
-        }
-    }
-
-    /// The outcome of a finished run. Every unit of a worm crosses the
-    /// links its head took, so the unit-hops are counted from the paths.
-    pub(super) fn finish(self) -> Outcome {
-        let unit_hops = self
-            .path
-            .chunks(self.stride)
-            .zip(self.worms)
-            .map(|(p, x)| x.len as u64 * p.iter().take_while(|&&e| e != NONE).count() as u64)
-            .sum();
-        Outcome::assemble(
-            &self.path,
-            self.stride,
-            self.arrival,
-            &self.crossings,
-            unit_hops,
-        )
     }
 }

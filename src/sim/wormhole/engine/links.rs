@@ -47,6 +47,9 @@ impl Link {
     }
 }
 
+/// A unit's tail flag.
+pub(super) const TAIL: u64 = 1 << 16;
+
 /// A unit in a queue: worm in the high 32 bits, the tail flag in bit 16
 /// and the flit index in the low 16.
 #[inline]
@@ -69,7 +72,7 @@ pub(super) fn flit_of(u: u64) -> u32 {
 /// Whether a unit is its worm's tail.
 #[inline]
 pub(super) fn is_tail(u: u64) -> bool {
-    u & 1 << 16 != 0
+    u & TAIL != 0
 }
 
 /// The links of a run.
@@ -77,7 +80,7 @@ pub(super) struct Links {
     pub(super) rec: Vec<Link>,
     q: usize,
     /// The queues' units, `q` slots per link.
-    slots: Vec<u64>,
+    pub(super) slots: Vec<u64>,
     /// Sleeper-list entries `(sleeper, next entry)`, and the first free
     /// one.
     pool: Vec<(u32, u32)>,
