@@ -185,6 +185,14 @@ impl<'a> Engine<'a> {
     fn push(&mut self, e: u32, u: u64, t: u64) {
         let was = self.links.push(e, u, t);
         let to = self.links.rec[e as usize].to;
+        self.landed(e, to, u, t, was);
+    }
+
+    /// The bookkeeping after `u` lands on link `e` (leading to `to`),
+    /// which held `was` units: a tail releases the link when the step
+    /// ends and arrives if `e` ejects; a link that was empty wakes.
+    #[inline(always)]
+    fn landed(&mut self, e: u32, to: u32, u: u64, t: u64, was: u32) {
         let tail = is_tail(u);
         if tail {
             self.released.push(e);
@@ -465,19 +473,7 @@ impl<'a> Engine<'a> {
         slots[next as usize * qs + at as usize] = u;
         d.ring += 1 << 16;
         let to = d.to;
-        let tail = is_tail(u);
-        if tail {
-            self.released.push(next);
-        }
-        if to < self.n {
-            self.ejecting.set(to);
-            if tail {
-                self.arrival[worm_of(u) as usize] = t;
-                self.remaining -= 1;
-            }
-        } else if was == 0 {
-            self.awake_links.set(next);
-        }
+        self.landed(next, to, u, t, was);
     }
 
     /// Switch `v` serves the heads at its inputs `mask` in scan order.
