@@ -1,6 +1,10 @@
 //! File input and output for the command line. Outputs are written to a
 //! temporary file beside the target and renamed into place, so a reader
 //! never sees a partial file, and a failed run leaves no new file behind.
+//! A target that exists and is not a plain file (a device such as
+//! `/dev/null`, a FIFO, a socket, or a symbolic link) is written in place
+//! instead: renaming over it would replace the device or the link with a
+//! plain file.
 
 use std::fs;
 use std::io::{self, Write};
@@ -21,6 +25,18 @@ pub fn read_text(path: &Path) -> Result<String> {
             e.utf8_error().valid_up_to()
         ),
     })
+}
+
+/// Whether `path` exists and is not a plain file: a device, a FIFO, a
+/// socket or a symbolic link, written in place rather than replaced.
+fn written_in_place(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_file())
+}
+
+/// Whether `path` leads to something other than a plain file (a device,
+/// a FIFO, a socket): writing it twice does no harm.
+fn leads_to_special(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 fn temp_path(path: &Path, k: usize) -> PathBuf {
@@ -50,7 +66,7 @@ pub fn check_output_paths(inputs: &[&Path], outputs: &[&Path]) -> Result<()> {
                 input.display()
             )));
         }
-        if outputs[..k].iter().any(|o| same(o, out)) {
+        if !leads_to_special(out) && outputs[..k].iter().any(|o| same(o, out)) {
             return Err(Error::Usage(format!(
                 "two outputs are both written to {}",
                 out.display()
@@ -76,6 +92,9 @@ fn check_writable(out: &Path) -> Result<()> {
     }
     if out.is_dir() {
         return refuse("is a folder: name a file to write".into());
+    }
+    if written_in_place(out) {
+        return Ok(());
     }
     let folder = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -127,9 +146,11 @@ impl std::fmt::Debug for Contents<'_> {
 }
 
 /// Write every `(path, contents)` pair, or none: all temporary files are
-/// written first and renamed only when every write succeeded. (A rename
-/// failing after another succeeded, which needs the directory to change under
-/// us, is the one case left where an earlier output stays replaced.)
+/// written first, then the targets written in place (devices, FIFOs,
+/// links; see the module docs), and the temporary files are renamed only
+/// when every write succeeded. (A rename failing after another succeeded,
+/// which needs the directory to change under us, is the one case left
+/// where an earlier output stays replaced.)
 pub fn write_all_or_nothing(outputs: &[(PathBuf, String)]) -> Result<()> {
     write_contents_all_or_nothing(
         outputs
@@ -151,18 +172,13 @@ pub fn write_contents_all_or_nothing(outputs: Vec<(PathBuf, Contents<'_>)>) -> R
             let _ = fs::remove_file(t);
         }
     };
-    let paths: Vec<PathBuf> = outputs.iter().map(|(p, _)| p.clone()).collect();
-    for (k, (path, contents)) in outputs.into_iter().enumerate() {
+    let (in_place, renamed): (Vec<_>, Vec<_>) = outputs
+        .into_iter()
+        .partition(|(path, _)| written_in_place(path));
+    let paths: Vec<PathBuf> = renamed.iter().map(|(p, _)| p.clone()).collect();
+    for (k, (path, contents)) in renamed.into_iter().enumerate() {
         let tmp = temp_path(&path, k);
-        let result = fs::File::create(&tmp).and_then(|file| {
-            let mut out = io::BufWriter::with_capacity(1 << 20, file);
-            match contents {
-                Contents::Text(text) => out.write_all(text.as_bytes())?,
-                Contents::Stream(write) => write(&mut out)?,
-            }
-            out.flush()
-        });
-        if let Err(e) = result {
+        if let Err(e) = fs::File::create(&tmp).and_then(|file| fill(file, contents)) {
             cleanup(&written);
             let _ = fs::remove_file(&tmp);
             return Err(Error::File {
@@ -171,6 +187,20 @@ pub fn write_contents_all_or_nothing(outputs: Vec<(PathBuf, Contents<'_>)>) -> R
             });
         }
         written.push(tmp);
+    }
+    for (path, contents) in in_place {
+        let result = fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(&path)
+            .and_then(|file| fill(file, contents));
+        if let Err(e) = result {
+            cleanup(&written);
+            return Err(Error::File {
+                path: path.display().to_string(),
+                message: format!("cannot write: {e}"),
+            });
+        }
     }
     for (k, path) in paths.iter().enumerate() {
         if let Err(e) = fs::rename(&written[k], path) {
@@ -183,3 +213,16 @@ pub fn write_contents_all_or_nothing(outputs: Vec<(PathBuf, Contents<'_>)>) -> R
     }
     Ok(())
 }
+
+/// Write `contents` into `file` through a buffer, and flush it.
+fn fill(file: fs::File, contents: Contents<'_>) -> io::Result<()> {
+    let mut out = io::BufWriter::with_capacity(1 << 20, file);
+    match contents {
+        Contents::Text(text) => out.write_all(text.as_bytes())?,
+        Contents::Stream(write) => write(&mut out)?,
+    }
+    out.flush()
+}
+
+#[cfg(all(test, unix))]
+mod tests;
