@@ -12,9 +12,9 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use fabric::sim::packet::adversary::SplitRule;
 use fabric::sim::packet::butterfly::Butterfly;
 use fabric::sim::packet::dropping::{Capacity, DropPolicy, RankRange, Variant};
-use fabric::sim::packet::engine::{run_random, Config, Protocol, QueueModel};
+use fabric::sim::packet::engine::{run, Config, Protocol, QueueModel};
 use fabric::sim::packet::experiment::{Dropping, Experiment, Model, Routing, Workload};
-use fabric::sim::packet::traffic::{PacketTraffic, RandomProblem};
+use fabric::sim::packet::traffic::PacketTraffic;
 use fabric::sim::packet::wave::{run_waves, WaveConfig};
 use fabric::sim::trial_rng;
 
@@ -22,15 +22,15 @@ fn packet_benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("packet");
     group.sample_size(10);
     let n = 16;
-    // The packets `PacketTraffic::RandomDestinations` lists, destinations
-    // recomputed from the packet ids as every random-destinations run does.
-    let problem = RandomProblem::draw(n, 1, &mut trial_rng(1, 0)).expect("k >= 1");
+    let packets = PacketTraffic::RandomDestinations
+        .packets(n, 1, &mut trial_rng(1, 0))
+        .expect("k >= 1");
     let config = Config {
         model: QueueModel::Greedy,
         protocol: Protocol::Fifo,
         q: 4,
     };
-    let once = run_random(n, &problem, config, &mut trial_rng(2, 0)).expect("runs");
+    let once = run(n, &packets, config, &mut trial_rng(2, 0)).expect("runs");
     println!(
         "model G FIFO q=4, B(16) random destinations: T = {} ({:.3} lg N), {} hops",
         once.steps,
@@ -39,7 +39,7 @@ fn packet_benches(c: &mut Criterion) {
     );
     group.throughput(Throughput::Elements(once.hops));
     group.bench_function("g-fifo-q4-n16", |b| {
-        b.iter(|| run_random(n, black_box(&problem), config, &mut trial_rng(2, 0)).expect("runs"))
+        b.iter(|| run(n, black_box(&packets), config, &mut trial_rng(2, 0)).expect("runs"))
     });
 
     let k = 10;

@@ -6,15 +6,6 @@
 //! bit-reversal (the direct route of which makes `sqrt(N)` packets meet at
 //! the middle level), the transpose (swap the high and the low half of the
 //! row's bits; `n` even) and the identity.
-//!
-//! Random destinations are counter-based ([`RandomRows`]): packet `i`'s
-//! output is a well-mixed function of a key drawn once from the trial's
-//! stream and of `i` (the SplitMix64 finalizer of `key + (i + 1) * gamma`,
-//! its top `n` bits). Every packet's output is independent and uniform as
-//! with a sequential stream, but any packet's can be recomputed from its
-//! index alone: the engine ([`super::engine::run_random`]) does so instead
-//! of loading it from a table, while the packet list, the checkers and the
-//! reference model read the same outputs materialised by the same function.
 
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -45,99 +36,6 @@ pub struct Packet {
     pub source: u64,
     /// The output row.
     pub destination: u64,
-}
-
-/// SplitMix64's increment (the golden ratio in 64 bits).
-const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
-
-/// Counter-based uniform outputs of `B(n)`: packet `i`'s output is
-/// [`RandomRows::destination`]`(i)`, the one definition of random
-/// destinations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RandomRows {
-    key: u64,
-    /// `64 - n`: the output is the hash's top `n` bits (none for `n = 0`).
-    shift: u32,
-}
-
-impl RandomRows {
-    /// The outputs of `B(n)` (`n <= 63`) under `key`.
-    pub fn new(n: u32, key: u64) -> Self {
-        assert!(n < 64, "B({n}) has more rows than 64 bits number");
-        RandomRows { key, shift: 64 - n }
-    }
-
-    /// The outputs of `B(n)` under a key drawn from `rng` (one `u64`).
-    pub fn draw(n: u32, rng: &mut impl Rng) -> Self {
-        RandomRows::new(n, rng.gen())
-    }
-
-    /// Packet `i`'s output row: the SplitMix64 finalizer of
-    /// `key + (i + 1) * GAMMA`, its top `n` bits.
-    #[inline(always)]
-    pub fn destination(self, i: u64) -> u64 {
-        let mut z = self.key.wrapping_add(i.wrapping_add(1).wrapping_mul(GAMMA));
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        // `shift` is 64 for `n = 0`: two shifts, neither of 64.
-        (z >> 1) >> (self.shift - 1)
-    }
-
-    /// The packets of `B(n)` with `k` per input, input by input, each
-    /// input's `k` in round order, packet `i` bound for
-    /// [`Self::destination`]`(i)`.
-    pub fn packets(self, k: u32) -> Vec<Packet> {
-        let rows = 1u64 << (64 - self.shift);
-        (0..rows * k as u64)
-            .map(|i| Packet {
-                source: i / k as u64,
-                destination: self.destination(i),
-            })
-            .collect()
-    }
-}
-
-/// A random-destinations problem: its counter-based outputs and the packet
-/// list they give, made together so that they agree.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RandomProblem {
-    rows: RandomRows,
-    packets: Vec<Packet>,
-}
-
-impl RandomProblem {
-    /// `k` packets per input of `B(n)` (`n <= 63`), their outputs under a
-    /// key drawn from `rng` (one `u64`).
-    pub fn draw(n: u32, k: u32, rng: &mut impl Rng) -> Result<Self, TrafficError> {
-        if k == 0 {
-            return Err(TrafficError::NoPackets);
-        }
-        Ok(RandomProblem::new(RandomRows::draw(n, rng), k))
-    }
-
-    /// `k >= 1` packets per input, bound for `rows`' outputs.
-    pub fn new(rows: RandomRows, k: u32) -> Self {
-        RandomProblem {
-            rows,
-            packets: rows.packets(k),
-        }
-    }
-
-    /// The generator of the outputs.
-    pub fn rows(&self) -> RandomRows {
-        self.rows
-    }
-
-    /// The packets, as [`PacketTraffic::packets`] lists them.
-    pub fn packets(&self) -> &[Packet] {
-        &self.packets
-    }
-
-    /// The packets, owned.
-    pub fn into_packets(self) -> Vec<Packet> {
-        self.packets
-    }
 }
 
 /// Why a routing problem cannot be made.
@@ -172,14 +70,10 @@ pub fn transpose(a: u64, n: u32) -> u64 {
 
 impl PacketTraffic {
     /// The packets: `k` per input, input by input in increasing row order,
-    /// each input's `k` in round order. Random kinds draw from `rng` only;
-    /// random destinations are [`RandomProblem::draw`]'s.
+    /// each input's `k` in round order. Random kinds draw from `rng` only.
     pub fn packets(self, n: u32, k: u32, rng: &mut impl Rng) -> Result<Vec<Packet>, TrafficError> {
         if k == 0 {
             return Err(TrafficError::NoPackets);
-        }
-        if self == PacketTraffic::RandomDestinations {
-            return Ok(RandomProblem::draw(n, k, rng)?.into_packets());
         }
         if self == PacketTraffic::Transpose && n % 2 == 1 {
             return Err(TrafficError::OddTranspose { n });
@@ -188,7 +82,9 @@ impl PacketTraffic {
         // rounds[r][a]: the destination of input a's packet of round r.
         let rounds: Vec<Vec<u64>> = (0..k)
             .map(|_| match self {
-                PacketTraffic::RandomDestinations => unreachable!("drawn above"),
+                PacketTraffic::RandomDestinations => {
+                    (0..rows).map(|_| rng.gen_range(0..rows)).collect()
+                }
                 PacketTraffic::RandomPermutation => {
                     let mut p: Vec<u64> = (0..rows).collect();
                     p.shuffle(rng);
@@ -285,46 +181,6 @@ mod tests {
         d.sort_unstable();
         d.dedup();
         assert!(d.len() < 256);
-    }
-
-    /// The counter-based outputs: the listed packets are the generator's,
-    /// every output is hit about equally often, and consecutive packets'
-    /// outputs show no pattern (chi-square on 2^16 packets of B(4): single
-    /// outputs, 15 degrees of freedom, and pairs, 255; bounds far above
-    /// the 99.99th percentiles, 44 and 367).
-    #[test]
-    fn random_outputs_are_counter_based_and_uniform() {
-        let problem = RandomProblem::draw(4, 4096, &mut ChaCha8Rng::seed_from_u64(5)).expect("k");
-        let gen = problem.rows();
-        let d: Vec<u64> = problem.packets().iter().map(|p| p.destination).collect();
-        for (i, &x) in d.iter().enumerate() {
-            assert_eq!(x, gen.destination(i as u64));
-        }
-        let chi = |counts: &[f64], expected: f64| -> f64 {
-            counts
-                .iter()
-                .map(|c| (c - expected).powi(2) / expected)
-                .sum()
-        };
-        let mut single = vec![0.0; 16];
-        let mut pairs = vec![0.0; 256];
-        for w in d.windows(2) {
-            single[w[0] as usize] += 1.0;
-            pairs[(w[0] * 16 + w[1]) as usize] += 1.0;
-        }
-        let m = (d.len() - 1) as f64;
-        assert!(chi(&single, m / 16.0) < 60.0, "outputs uneven");
-        assert!(
-            chi(&pairs, m / 256.0) < 450.0,
-            "consecutive outputs related"
-        );
-        // B(0) has the one output 0; B(63) uses all 63 bits.
-        assert!((0..100).all(|i| RandomRows::new(0, 9).destination(i) == 0));
-        assert!((0..100).any(|i| RandomRows::new(63, 9).destination(i) >> 62 == 1));
-        let again = PacketTraffic::RandomDestinations
-            .packets(4, 4096, &mut ChaCha8Rng::seed_from_u64(5))
-            .expect("k");
-        assert_eq!(again, problem.packets());
     }
 
     /// Bad parameters are refused with the reason.

@@ -30,23 +30,17 @@
 //!
 //! The destinations a switch consults are read when it sends, never
 //! before: the adversary of section 3 ([`Oracle`]) fixes a destination bit
-//! at the moment a nonpredictive switch first picks the packet. Runs on
-//! random destinations ([`run_random`]) read no table: the traffic's
-//! counter-based generator ([`RandomRows`](super::traffic::RandomRows)) recomputes a packet's output
-//! from its id, which saves a hop its likeliest cache miss; the outputs
-//! are those of the problem's packet list, made by the same function.
+//! at the moment a nonpredictive switch first picks the packet.
 
 mod bank;
 pub mod protocol;
-mod source;
 
 use bank::Bank;
 use protocol::Kind;
 pub use protocol::Protocol;
 
-use super::traffic::{Packet, RandomProblem};
+use super::traffic::Packet;
 use rand_chacha::ChaCha8Rng;
-use source::Table;
 
 /// How a switch's queue accepts arrivals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -219,23 +213,8 @@ pub fn run(
     config: Config,
     rng: &mut ChaCha8Rng,
 ) -> Result<Run, EngineError> {
-    let mut engine = Engine::start(n, packets, None, config, false)?;
-    engine.route(Table, rng, &mut Fixed, &mut step::Untraced)?;
-    Ok(engine.finish(None))
-}
-
-/// Routes `problem`'s packets over `B(n)` with `config` as [`run`] does
-/// (the same moves, the same [`Run`]), reading each packet's destination
-/// from the problem's counter-based generator instead of a table; the
-/// run's `destination` holds the outputs the packets reached.
-pub fn run_random(
-    n: u32,
-    problem: &RandomProblem,
-    config: Config,
-    rng: &mut ChaCha8Rng,
-) -> Result<Run, EngineError> {
-    let mut engine = Engine::start(n, problem.packets(), None, config, true)?;
-    engine.route(problem.rows(), rng, &mut Fixed, &mut step::Untraced)?;
+    let mut engine = Engine::start(n, packets, None, config)?;
+    engine.route(rng, &mut Fixed, &mut step::Untraced)?;
     Ok(engine.finish(None))
 }
 
@@ -252,8 +231,8 @@ pub fn run_through(
     config: Config,
     rng: &mut ChaCha8Rng,
 ) -> Result<Run, EngineError> {
-    let mut engine = Engine::start(n, packets, Some(via), config, false)?;
-    engine.route(Table, rng, &mut Fixed, &mut step::Untraced)?;
+    let mut engine = Engine::start(n, packets, Some(via), config)?;
+    engine.route(rng, &mut Fixed, &mut step::Untraced)?;
     Ok(engine.finish(None))
 }
 
@@ -278,22 +257,19 @@ pub fn run_with<O: Oracle>(
     rng: &mut ChaCha8Rng,
     oracle: &mut O,
 ) -> Result<Run, EngineError> {
-    let mut engine = Engine::start(n, packets, None, config, false)?;
+    let mut engine = Engine::start(n, packets, None, config)?;
     let mut digest = step::Digest::new();
-    engine.route(Table, rng, oracle, &mut digest)?;
+    engine.route(rng, oracle, &mut digest)?;
     Ok(engine.finish(Some(digest.value())))
 }
 
 impl Engine {
-    /// Checks the run's parameters and builds its starting state;
-    /// `counted`: the destinations come from a generator, and the table
-    /// starts empty to receive the outputs reached.
+    /// Checks the run's parameters and builds its starting state.
     fn start(
         n: u32,
         packets: &[Packet],
         via: Option<&[u64]>,
         config: Config,
-        counted: bool,
     ) -> Result<Self, EngineError> {
         if config.model == QueueModel::Greedy && config.q == 0 {
             return Err(EngineError::ZeroCapacity);
@@ -333,7 +309,7 @@ impl Engine {
                 return Err(EngineError::ViaOutside { index, row, rows });
             }
         }
-        Ok(Engine::new(n, packets, via, config, counted))
+        Ok(Engine::new(n, packets, via, config))
     }
 }
 
@@ -350,8 +326,6 @@ struct Engine {
     /// Capacity of a switch queue.
     cap: u32,
     origin: Vec<u64>,
-    /// Each packet's destination (given, or fixed by an oracle); on
-    /// counter-based runs, the output it reached (0 until then).
     dest: Vec<u64>,
     /// Two-leg runs: each packet's destination after the wraparound (else
     /// empty).

@@ -11,7 +11,6 @@
 //! [`PER_EDGE`]) and once per [`Recorder`], so a plain FIFO run does no
 //! pick bookkeeping and no hashing.
 
-use super::source::Source;
 use super::{Bank, Config, Engine, EngineError, Kind, Oracle, Protocol, QueueModel, Run, NONE};
 use crate::sim::packet::traffic::Packet;
 use rand_chacha::ChaCha8Rng;
@@ -110,15 +109,8 @@ impl Departed {
 impl Engine {
     /// The starting state; with `via`, packet `i` first goes to row
     /// `via[i]` of level `n` and through the wraparound on to its
-    /// destination; `counted`: destinations come from a generator and the
-    /// table is left for the outputs reached.
-    pub(super) fn new(
-        n: u32,
-        packets: &[Packet],
-        via: Option<&[u64]>,
-        config: Config,
-        counted: bool,
-    ) -> Self {
+    /// destination.
+    pub(super) fn new(n: u32, packets: &[Packet], via: Option<&[u64]>, config: Config) -> Self {
         let rows = 1usize << n;
         let mut per_input = vec![0usize; rows];
         for p in packets {
@@ -164,7 +156,6 @@ impl Engine {
             origin: packets.iter().map(|p| p.source).collect(),
             dest: match via {
                 Some(via) => via.to_vec(),
-                None if counted => vec![0; packets.len()],
                 None => packets.iter().map(|p| p.destination).collect(),
             },
             finals: match via {
@@ -210,41 +201,38 @@ impl Engine {
     }
 
     /// Steps until every packet is delivered.
-    pub(super) fn route<S: Source, O: Oracle, R: Recorder>(
+    pub(super) fn route<O: Oracle, R: Recorder>(
         &mut self,
-        src: S,
         rng: &mut ChaCha8Rng,
         oracle: &mut O,
         rec: &mut R,
     ) -> Result<(), EngineError> {
         match self.config.model {
-            QueueModel::Greedy => self.route_model::<GREEDY, S, O, R>(src, rng, oracle, rec),
-            QueueModel::Threshold => self.route_model::<THRESHOLD, S, O, R>(src, rng, oracle, rec),
+            QueueModel::Greedy => self.route_model::<GREEDY, O, R>(rng, oracle, rec),
+            QueueModel::Threshold => self.route_model::<THRESHOLD, O, R>(rng, oracle, rec),
         }
     }
 
-    fn route_model<const MODEL: u8, S: Source, O: Oracle, R: Recorder>(
+    fn route_model<const MODEL: u8, O: Oracle, R: Recorder>(
         &mut self,
-        src: S,
         rng: &mut ChaCha8Rng,
         oracle: &mut O,
         rec: &mut R,
     ) -> Result<(), EngineError> {
         match self.config.protocol.kind() {
-            Kind::PerEdge => self.route_as::<PER_EDGE, MODEL, S, O, R>(src, rng, oracle, rec),
+            Kind::PerEdge => self.route_as::<PER_EDGE, MODEL, O, R>(rng, oracle, rec),
             Kind::Nonpredictive if self.config.protocol == Protocol::Fifo && !O::WATCHES => {
-                self.route_as::<HEAD, MODEL, S, O, R>(src, rng, oracle, rec)
+                self.route_as::<HEAD, MODEL, O, R>(rng, oracle, rec)
             }
             Kind::Nonpredictive => {
                 self.selected = vec![NONE; self.rows * self.n as usize];
-                self.route_as::<STICKY, MODEL, S, O, R>(src, rng, oracle, rec)
+                self.route_as::<STICKY, MODEL, O, R>(rng, oracle, rec)
             }
         }
     }
 
-    fn route_as<const MODE: u8, const MODEL: u8, S: Source, O: Oracle, R: Recorder>(
+    fn route_as<const MODE: u8, const MODEL: u8, O: Oracle, R: Recorder>(
         &mut self,
-        src: S,
         rng: &mut ChaCha8Rng,
         oracle: &mut O,
         rec: &mut R,
@@ -259,7 +247,7 @@ impl Engine {
                     above = false;
                     continue;
                 }
-                let tally = self.sweep::<MODE, MODEL, S, O, R>(l, above, src, rng, oracle, rec);
+                let tally = self.sweep::<MODE, MODEL, O, R>(l, above, rng, oracle, rec);
                 let (lu, sent) = (l as usize, tally.sent);
                 self.link_use[lu][0] += sent - tally.across;
                 self.link_use[lu][1] += tally.across;

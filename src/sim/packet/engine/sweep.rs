@@ -8,7 +8,6 @@
 //! each loop carries only its own tests.
 
 use super::bank::{Len, View};
-use super::source::Source;
 use super::step::{Departed, Recorder, GREEDY, HEAD, PER_EDGE, STICKY};
 use super::{Engine, Oracle, Protocol, NONE};
 
@@ -70,7 +69,7 @@ impl Sinks<'_> {
 
     /// Packet `id` reaches row `row` of level `n` in step `t`.
     #[inline(always)]
-    fn reach<S: Source>(&mut self, id: u32, row: usize, t: u32, dest: &mut [u64], src: S) {
+    fn reach(&mut self, id: u32, row: usize, t: u32, dest: &mut [u64]) {
         let i = id as usize;
         if !self.wrapped.is_empty() && self.wrapped[i] == NONE {
             self.wrapped[i] = t;
@@ -78,7 +77,6 @@ impl Sinks<'_> {
             self.pending[self.wraps] = (id, row as u32);
             self.wraps += 1;
         } else {
-            src.reached(dest, id, row);
             self.arrival[i] = t;
             self.order[self.delivered] = id;
             self.delivered += 1;
@@ -87,7 +85,7 @@ impl Sinks<'_> {
 }
 
 /// Level `l`'s senders and level `l + 1`'s receivers during one sweep.
-struct Frame<'a, LF, S, O, R> {
+struct Frame<'a, LF, O, R> {
     l: u32,
     t: u32,
     protocol: Protocol,
@@ -109,8 +107,6 @@ struct Frame<'a, LF, S, O, R> {
     current: &'a mut Departed,
     origin: &'a [u64],
     dest: &'a mut [u64],
-    /// Where destinations are read: `dest`, or a generator.
-    src: S,
     sinks: Sinks<'a>,
     rng: &'a mut ChaCha8Rng,
     oracle: &'a mut O,
@@ -121,11 +117,10 @@ struct Frame<'a, LF, S, O, R> {
 impl Engine {
     /// Every occupied node of level `l` sends what its protocol chooses.
     /// `above` says whether level `l + 1` was swept this step.
-    pub(super) fn sweep<const MODE: u8, const MODEL: u8, S: Source, O: Oracle, R: Recorder>(
+    pub(super) fn sweep<const MODE: u8, const MODEL: u8, O: Oracle, R: Recorder>(
         &mut self,
         l: u32,
         above: bool,
-        src: S,
         rng: &mut ChaCha8Rng,
         oracle: &mut O,
         rec: &mut R,
@@ -169,7 +164,6 @@ impl Engine {
                     current: &mut self.current,
                     origin: &self.origin,
                     dest: &mut self.dest,
-                    src,
                     sinks: Sinks {
                         arrival: &mut self.arrival,
                         order: &mut self.order[self.delivered..],
@@ -196,7 +190,7 @@ impl Engine {
     }
 }
 
-impl<LF: Len, S: Source, O: Oracle, R: Recorder> Frame<'_, LF, S, O, R> {
+impl<LF: Len, O: Oracle, R: Recorder> Frame<'_, LF, O, R> {
     /// Sweeps the level (into the sinks if it is the last) and returns
     /// what moved.
     fn run<const MODE: u8, const MODEL: u8>(mut self, last: bool, words: usize) -> Tally {
@@ -254,7 +248,6 @@ impl<LF: Len, S: Source, O: Oracle, R: Recorder> Frame<'_, LF, S, O, R> {
         let mut from = self.from.reborrow();
         let mut to = self.to.reborrow();
         let rec = &mut *self.rec;
-        let src = self.src;
         // Counts below the number of packets (< 2^32): no overflow.
         let (mut sent, mut across, mut longest) = (0usize, 0usize, 0u32);
         // The heads of a chunk of words and their next rows, read before
@@ -275,7 +268,7 @@ impl<LF: Len, S: Source, O: Oracle, R: Recorder> Frame<'_, LF, S, O, R> {
                     let row = w * 64 + rest.trailing_zeros() as usize;
                     rest &= rest - 1;
                     let id = from.head(row);
-                    let target = (row & !bit) | (src.row(dest, id) as usize & bit);
+                    let target = (row & !bit) | (dest[id as usize] as usize & bit);
                     // Rows are below 2^31 (`MAX_N`).
                     ahead[k] = (id, target as u32, row as u32);
                     k += 1;
@@ -284,7 +277,7 @@ impl<LF: Len, S: Source, O: Oracle, R: Recorder> Frame<'_, LF, S, O, R> {
             for &(id, target, row) in &ahead[..k] {
                 let (target, row) = (target as usize, row as usize);
                 if TO == SINKS {
-                    sinks.reach(id, target, t, dest, src);
+                    sinks.reach(id, target, t, dest);
                 } else {
                     let len = to.len(target);
                     let (tw, tb) = (target / 64, target % 64);
@@ -371,7 +364,7 @@ impl<LF: Len, S: Source, O: Oracle, R: Recorder> Frame<'_, LF, S, O, R> {
         let bit = 1u64 << self.l;
         let mut first = [None, None];
         for (i, id) in self.from.items(row).enumerate() {
-            let cross = ((self.src.row(self.dest, id) ^ row as u64) & bit != 0) as usize;
+            let cross = ((self.dest[id as usize] ^ row as u64) & bit != 0) as usize;
             if first[cross].is_none() {
                 first[cross] = Some((i, id));
                 if first[1 - cross].is_some() {
@@ -405,10 +398,10 @@ impl<LF: Len, S: Source, O: Oracle, R: Recorder> Frame<'_, LF, S, O, R> {
         id: u32,
     ) -> bool {
         let bit = 1usize << self.l;
-        let to = (row & !bit) | (self.src.row(self.dest, id) as usize & bit);
+        let to = (row & !bit) | (self.dest[id as usize] as usize & bit);
         let cross = (to != row) as usize;
         if TO == SINKS {
-            self.sinks.reach(id, to, self.t, self.dest, self.src);
+            self.sinks.reach(id, to, self.t, self.dest);
         } else {
             let len = self.to.len(to) as u32;
             // What `to` held at the start of the step, plus what it has

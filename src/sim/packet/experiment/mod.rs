@@ -15,7 +15,7 @@ use super::dropping::{
     RankRange, Variant,
 };
 use super::engine::{self, Config, EngineError, Protocol, QueueModel};
-use super::traffic::{Packet, PacketTraffic, RandomProblem, TrafficError};
+use super::traffic::{PacketTraffic, TrafficError};
 use super::valiant;
 use super::wave::{self, WaveConfig, WaveError};
 use crate::sim::{seeded_trials, trial_rng};
@@ -481,20 +481,7 @@ impl Experiment {
                 ..Trial::default()
             });
         };
-        // Random destinations are counter-based: the direct engine
-        // recomputes them from the packet ids (the same outputs as listed).
-        let random = match traffic {
-            PacketTraffic::RandomDestinations => Some(RandomProblem::draw(n, self.k, rng)?),
-            _ => None,
-        };
-        let listed;
-        let packets: &[Packet] = match &random {
-            Some(problem) => problem.packets(),
-            None => {
-                listed = traffic.packets(n, self.k, rng)?;
-                &listed
-            }
-        };
+        let packets = traffic.packets(n, self.k, rng)?;
         if self.model == Model::W {
             let checks = if cfg!(debug_assertions) {
                 wave::Checks::Invariants
@@ -505,7 +492,7 @@ impl Experiment {
                 checks,
                 ..WaveConfig::new(q)
             };
-            let r = wave::run_waves(&Butterfly::new(n), packets, self.k, &config)?;
+            let r = wave::run_waves(&Butterfly::new(n), &packets, self.k, &config)?;
             return Ok(Trial {
                 steps: r.routing_time,
                 max_occupancy: r.max_occupancy(),
@@ -517,14 +504,11 @@ impl Experiment {
         }
         Ok(match self.routing {
             Routing::Direct => {
-                let r = match &random {
-                    Some(problem) => engine::run_random(n, problem, config, rng)?,
-                    None => engine::run(n, packets, config, rng)?,
-                };
+                let r = engine::run(n, &packets, config, rng)?;
                 // Theorem 2.1 holds for greedy protocols under model G.
                 let delay_tree_ratio = if self.model == Model::G && n <= delay_tree::MAX_N {
                     let arrivals: Vec<u64> = r.arrival.iter().map(|&a| a as u64).collect();
-                    let check = delay_tree::check(&Butterfly::new(n), packets, &arrivals, q)?;
+                    let check = delay_tree::check(&Butterfly::new(n), &packets, &arrivals, q)?;
                     Some(check.worst_ratio)
                 } else {
                     None
@@ -542,9 +526,9 @@ impl Experiment {
             }
             Routing::TwoPhase | Routing::TwoPhasePipelined => {
                 let r = if self.routing == Routing::TwoPhase {
-                    valiant::route(n, packets, config, rng)?
+                    valiant::route(n, &packets, config, rng)?
                 } else {
-                    valiant::route_pipelined(n, packets, config, rng)?
+                    valiant::route_pipelined(n, &packets, config, rng)?
                 };
                 Trial {
                     steps: r.total(),
