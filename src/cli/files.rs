@@ -181,10 +181,7 @@ pub fn write_contents_all_or_nothing(outputs: Vec<(PathBuf, Contents<'_>)>) -> R
         if let Err(e) = fs::File::create(&tmp).and_then(|file| fill(file, contents)) {
             cleanup(&written);
             let _ = fs::remove_file(&tmp);
-            return Err(Error::File {
-                path: path.display().to_string(),
-                message: format!("cannot write: {e}"),
-            });
+            return Err(cannot_write(path.as_ref(), &e));
         }
         written.push(tmp);
     }
@@ -196,22 +193,24 @@ pub fn write_contents_all_or_nothing(outputs: Vec<(PathBuf, Contents<'_>)>) -> R
             .and_then(|file| fill(file, contents));
         if let Err(e) = result {
             cleanup(&written);
-            return Err(Error::File {
-                path: path.display().to_string(),
-                message: format!("cannot write: {e}"),
-            });
+            return Err(cannot_write(path.as_ref(), &e));
         }
     }
     for (k, path) in paths.iter().enumerate() {
         if let Err(e) = fs::rename(&written[k], path) {
             cleanup(&written[k..]);
-            return Err(Error::File {
-                path: path.display().to_string(),
-                message: format!("cannot write: {e}"),
-            });
+            return Err(cannot_write(path.as_ref(), &e));
         }
     }
     Ok(())
+}
+
+/// The error for an output that could not be written.
+fn cannot_write(path: &Path, e: &io::Error) -> Error {
+    Error::File {
+        path: path.display().to_string(),
+        message: format!("cannot write: {e}"),
+    }
 }
 
 /// Write `contents` into `file` through a buffer, and flush it.

@@ -8,6 +8,22 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Assert that `dir` holds only `name` (no temporary file was left), and
+/// remove `dir`.
+fn only_file_left(dir: &Path, name: &str) {
+    let names: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        names,
+        [name],
+        "only the output is left in {}",
+        dir.display()
+    );
+    fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn a_plain_file_is_replaced_whole_and_no_temporary_is_left() {
     let dir = scratch("plain");
@@ -15,8 +31,7 @@ fn a_plain_file_is_replaced_whole_and_no_temporary_is_left() {
     fs::write(&out, "old contents, longer than the new").unwrap();
     write_all_or_nothing(&[(out.clone(), "new".into())]).unwrap();
     assert_eq!(fs::read_to_string(&out).unwrap(), "new");
-    assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "only the output");
-    fs::remove_dir_all(&dir).unwrap();
+    only_file_left(&dir, "out.txt");
 }
 
 #[test]
@@ -53,8 +68,7 @@ fn a_fifo_stays_a_fifo_and_its_reader_gets_the_output() {
     write_all_or_nothing(&[(fifo.clone(), "through the pipe".into())]).unwrap();
     assert_eq!(reader.join().unwrap(), "through the pipe");
     assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
-    assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "no temporary file");
-    fs::remove_dir_all(&dir).unwrap();
+    only_file_left(&dir, "pipe");
 }
 
 #[test]
@@ -66,6 +80,5 @@ fn a_failed_write_leaves_the_other_outputs_untouched() {
     let err = write_all_or_nothing(&[(good.clone(), "after".into()), (bad, "x".into())]);
     assert!(err.is_err());
     assert_eq!(fs::read_to_string(&good).unwrap(), "before");
-    assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "no temporary file");
-    fs::remove_dir_all(&dir).unwrap();
+    only_file_left(&dir, "good.txt");
 }
