@@ -24,11 +24,13 @@ use std::sync::Mutex;
 
 /// Use at most `threads` threads for all parallel work of the process:
 /// the size of rayon's global pool. Call it once, before any parallel
-/// work; a call after the pool has started changes nothing.
-pub fn set_threads(threads: usize) {
-    let _ = rayon::ThreadPoolBuilder::new()
+/// work. Fails when the pool has already started or the system refuses
+/// to start the threads; after a failure no parallel work may run (rayon
+/// cannot start its global pool again), so the caller must stop.
+pub fn set_threads(threads: usize) -> Result<(), rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
-        .build_global();
+        .build_global()
 }
 
 /// The threads parallel work may use from here: those of the pool the

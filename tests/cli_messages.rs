@@ -315,3 +315,74 @@ fn an_unknown_capacity_is_refused_with_the_known_ones() {
         assert!(!out.exists());
     }
 }
+
+/// Runs `args`, expecting a refusal (exit 2, never a panic) whose message
+/// holds `says`.
+fn refused(args: &[&str], says: &str) {
+    let o = fabric(args);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {t}");
+    assert!(!t.contains("panicked"), "{args:?}: {t}");
+    assert!(t.contains(says), "{args:?} should say `{says}`: {t}");
+}
+
+#[test]
+fn numbers_past_their_range_are_refused_before_any_work() {
+    for limit in ["1e20", "inf", "NaN", "0", "-1"] {
+        refused(
+            &["route", DDE, "--exact", &format!("--time-limit={limit}")],
+            "give a positive number of seconds, at most 604800",
+        );
+    }
+    let huge = "18446744073709551615";
+    refused(
+        &["simulate", "wire-delay", "--size", "16", "--payload", huge],
+        "--payload",
+    );
+    for phase in ["--warmup", "--measure", "--drain"] {
+        refused(
+            &["simulate", "open-loop", "--size", "16", phase, huge],
+            phase,
+        );
+    }
+    // Three phases at their largest: the estimate saturates and the memory
+    // budget refuses the run.
+    let most = "1000000000000";
+    refused(
+        &[
+            "simulate",
+            "open-loop",
+            "--size",
+            "16",
+            "--saturation",
+            "skip",
+            "--rates",
+            "0.1",
+            "--warmup",
+            most,
+            "--measure",
+            most,
+            "--drain",
+            most,
+        ],
+        "GiB",
+    );
+    refused(&["-j", "2000", "route", DDE], "1..=1024");
+}
+
+#[test]
+fn back_to_back_on_traffic_that_is_no_permutation_is_a_usage_error() {
+    refused(
+        &[
+            "simulate",
+            "butterfly",
+            "--size",
+            "2",
+            "--model",
+            "c",
+            "--queue",
+            "1",
+        ],
+        "back to back routes a permutation",
+    );
+}

@@ -60,10 +60,10 @@ pub struct Cli {
     /// before they start (exit 2; docs/limits.md)
     #[arg(long, global = true, value_name = "GIB", default_value_t = 16.0, value_parser = parse_gib)]
     pub memory: f64,
-    /// Threads for all parallel work [default: the machine's cores]; the
-    /// results are the same for any count
+    /// Threads for all parallel work, at most 1024 [default: the machine's
+    /// cores]; the results are the same for any count
     #[arg(long, short = 'j', global = true, value_name = "N",
-          value_parser = clap::value_parser!(u16).range(1..))]
+          value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
     pub threads: Option<u16>,
     /// No progress lines (they are shown only on a terminal anyway)
     #[arg(long, short, global = true)]
@@ -128,6 +128,28 @@ pub fn progress_on() -> bool {
 }
 
 /// A positive number of GiB, at most 2^20.
+/// The most threads `-j` starts: far more than any machine's cores, and
+/// few enough that starting them all takes well under a second.
+const MAX_THREADS: i64 = 1024;
+
+/// `--time-limit`: a finite number of seconds, above 0 and at most
+/// `MAX_TIME_LIMIT`.
+fn parse_seconds(s: &str) -> std::result::Result<f64, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if v.is_finite() && v > 0.0 && v <= MAX_TIME_LIMIT {
+        Ok(v)
+    } else {
+        Err(format!(
+            "`{s}`: give a positive number of seconds, at most {MAX_TIME_LIMIT}"
+        ))
+    }
+}
+
+/// The longest `--time-limit`: a week.
+const MAX_TIME_LIMIT: f64 = 604_800.0;
+
 fn parse_gib(s: &str) -> std::result::Result<f64, String> {
     let v: f64 = s
         .parse()
@@ -276,7 +298,7 @@ pub struct RouteArgs {
     pub exact: bool,
     /// mulch --exact: time limit of the integer programs, in seconds, shared
     /// by the configurations.
-    #[arg(long, default_value_t = 10.0, requires = "exact")]
+    #[arg(long, default_value_t = 10.0, requires = "exact", value_parser = parse_seconds)]
     pub time_limit: f64,
     /// yacr (and mulch's HV and HVH groups): how hard to search at a width
     /// before a track is added. `fast`: a conflict-free track assignment at
@@ -575,7 +597,8 @@ pub(crate) fn outputs_with_html<'a>(
 pub fn run(cli: Cli) -> Result<i32> {
     crate::limits::set_budget((cli.memory * (1u64 << 30) as f64) as u64);
     if let Some(n) = cli.threads {
-        crate::parallel::set_threads(usize::from(n));
+        crate::parallel::set_threads(usize::from(n))
+            .map_err(|e| Error::Usage(format!("-j {n}: cannot start {n} threads: {e}")))?;
     }
     QUIET.store(cli.quiet, std::sync::atomic::Ordering::Relaxed);
     match cli.command {

@@ -24,6 +24,9 @@ use crate::sim::openloop::{
     Topology, UpLinks, Warmup, WarmupMode,
 };
 
+/// The most cycles a phase (warm-up, measurement, drain) may last.
+const MAX_CYCLES: u64 = 1_000_000_000_000;
+
 /// Whether to search for the saturation rate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SaturationSearch {
@@ -112,8 +115,9 @@ pub struct OpenLoopArgs {
     /// links): random, or adaptive (the most free credits downstream).
     #[arg(long, value_enum, default_value = "random")]
     pub up_links: UpLinks,
-    /// Warm-up cycles (the most, with --warmup-mode converge).
-    #[arg(long, default_value_t = 1000)]
+    /// Warm-up cycles (the most, with --warmup-mode converge; at most
+    /// 10^12).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(..=MAX_CYCLES))]
     pub warmup: u64,
     /// How the warm-up ends: after --warmup cycles, or once the mean total
     /// latency of successive windows settles.
@@ -126,11 +130,13 @@ pub struct OpenLoopArgs {
     /// converging warm-up ends.
     #[arg(long, default_value_t = 0.05)]
     pub warmup_tolerance: f64,
-    /// Measurement cycles (packets created in them are measured).
-    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Measurement cycles (packets created in them are measured; at most
+    /// 10^12).
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=MAX_CYCLES))]
     pub measure: u64,
-    /// Most cycles after the measurement to deliver the measured packets.
-    #[arg(long, default_value_t = 20000)]
+    /// Most cycles after the measurement to deliver the measured packets
+    /// (at most 10^12).
+    #[arg(long, default_value_t = 20000, value_parser = clap::value_parser!(u64).range(..=MAX_CYCLES))]
     pub drain: u64,
     /// Cycles without any flit moving, flits in flight, that count as a
     /// deadlock (exit 1).
@@ -191,7 +197,9 @@ fn setups(args: &OpenLoopArgs) -> Result<Vec<Setup>> {
         })?;
         // Buffers, packets and samples of the points running at once.
         let per_point = args.size.saturating_mul(
-            (args.warmup + args.measure + args.drain).saturating_mul(64)
+            (args.warmup.saturating_add(args.measure))
+                .saturating_add(args.drain)
+                .saturating_mul(64)
                 / u64::from(args.packet_flits.max(1))
                 + 64 * u64::from(args.vcs.iter().copied().max().unwrap_or(1))
                     * u64::from(args.vc_depth)

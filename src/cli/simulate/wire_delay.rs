@@ -79,8 +79,8 @@ pub struct WireDelayArgs {
     /// Bit-times through a switch.
     #[arg(long, default_value_t = 1.0)]
     pub switch_delay: f64,
-    /// Payload bits after the 2 lg n address bits.
-    #[arg(long, default_value_t = 0)]
+    /// Payload bits after the 2 lg n address bits (at most 2^32).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(..=1 << 32))]
     pub payload: u64,
     /// Independent trials per cell (run in parallel).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=10000))]

@@ -378,6 +378,9 @@ impl Experiment {
                     "the section-3 adversary runs under model T (--model t)",
                 ))
             }
+            (Variant::BackToBack, Some(t)) if !t.is_permutation() => {
+                return Err(DropError::NeedsPermutation(t).into())
+            }
             (Variant::BackToBack, Some(t)) => Problem::BackToBack(t),
             (Variant::Direct, Some(t)) => Problem::Direct(t),
         })
