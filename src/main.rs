@@ -2,7 +2,8 @@
 
 fn main() {
     // A closed stdout (`fabric ... | head`) ends the run quietly, as a
-    // SIGPIPE would, instead of a panic message.
+    // SIGPIPE would, instead of a panic message; any other failure to
+    // print (a full disk) is an error naming the cause, exit 2.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let text = info
@@ -11,8 +12,13 @@ fn main() {
             .map(String::as_str)
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if text.contains("failed printing to stdout") && text.contains("Broken pipe") {
-            std::process::exit(141);
+        if let Some(why) = text.strip_prefix("failed printing to stdout: ") {
+            if why.contains("Broken pipe") {
+                std::process::exit(141);
+            }
+            // A full disk or a closed descriptor: a write error, not a bug.
+            eprintln!("error: cannot write to standard output: {why}");
+            std::process::exit(2);
         }
         default_hook(info);
     }));

@@ -386,3 +386,26 @@ fn back_to_back_on_traffic_that_is_no_permutation_is_a_usage_error() {
         "back to back routes a permutation",
     );
 }
+
+#[test]
+fn a_full_standard_output_is_an_error_not_a_panic() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    for args in [
+        &["analyze", DDE][..],
+        &["completions", "bash"][..],
+        &["man"][..],
+    ] {
+        let full = std::fs::File::create("/dev/full").unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_fabric"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {t}");
+        assert!(!t.contains("panicked"), "{args:?}: {t}");
+        assert!(t.contains("cannot write"), "{args:?}: {t}");
+    }
+}

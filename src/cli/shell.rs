@@ -18,7 +18,12 @@ pub struct CompletionsArgs {
 /// Write the completion script for `shell` to standard output.
 pub(super) fn run_completions(args: &CompletionsArgs) -> Result<i32> {
     let mut command = Cli::command();
-    clap_complete::generate(args.shell, &mut command, "fabric", &mut std::io::stdout());
+    let mut out: Vec<u8> = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "fabric", &mut out);
+    use std::io::Write;
+    std::io::stdout()
+        .write_all(&out)
+        .map_err(|e| Error::Usage(format!("cannot write the completions: {e}")))?;
     Ok(0)
 }
 
