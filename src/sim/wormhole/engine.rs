@@ -91,7 +91,7 @@ impl Outcome {
     ) -> Outcome {
         let paths: Vec<Vec<u32>> = path
             .chunks(stride)
-            .map(|p| p.iter().copied().take_while(|&e| e != NONE).collect())
+            .map(|p| p[..p.iter().take_while(|&&e| e != NONE).count()].to_vec())
             .collect();
         Outcome {
             latency: arrival.iter().copied().max().unwrap_or(0),

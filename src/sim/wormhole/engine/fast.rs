@@ -24,7 +24,7 @@
 
 use std::cmp::Reverse;
 
-use super::links::{flit_of, is_tail, pack, worm_of, Links};
+use super::links::{flit_of, index, is_tail, pack, popped, slot, worm_of, Links};
 use super::{Bits, Draws, Next, Order, Rules, Timers, NONE};
 use crate::sim::wormhole::net::{WormNet, MAX_INPUTS};
 use crate::sim::wormhole::{Arbitration, PathRule, Scan, Worm, WormError};
@@ -62,8 +62,10 @@ pub(super) struct Engine<'a> {
     /// `i`: input `i`), and the switches with any.
     heads: Vec<u8>,
     head_nodes: Bits,
-    /// Links with sleepers whose queue popped or that were released this
-    /// step: their sleepers are looked at once the step's moves are done.
+    /// Links with sleepers that were released this step or whose queue
+    /// popped while that could end a wait (body flits sleep on it, or
+    /// heads do and no worm holds it): their sleepers are looked at once
+    /// the step's moves are done.
     touched: Vec<u32>,
     /// Links whose holder's tail crossed them this step.
     released: Vec<u32>,
@@ -74,6 +76,8 @@ pub(super) struct Engine<'a> {
     /// give next, or `IDLE` between worms: the link is held from a worm's
     /// head to its tail, so each worm's flits leave one after another.
     leaving: Vec<u64>,
+    /// Per processor, its ejection link.
+    ejection: Vec<u32>,
     /// Per worm, whether its tail left.
     whole: Vec<bool>,
     arrival: Vec<u64>,
@@ -129,6 +133,7 @@ impl<'a> Engine<'a> {
             timers: Timers::new(),
             ejecting: Bits::new(n),
             leaving: vec![IDLE; n as usize],
+            ejection: (0..n).map(|p| net.ejection(p)).collect(),
             whole: vec![false; worms.len()],
             arrival,
             crossings: vec![0; links],
@@ -161,18 +166,17 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Removes link `e`'s front unit in step `t`; the link's sleepers are
-    /// looked at once the step ends, and if `input` (a switch input, not an
-    /// ejection queue) and more units wait, the input looks again next
-    /// step.
+    /// Removes the front unit of link `e`, a switch input, in step `t`;
+    /// the link's sleepers are looked at once the step ends, and if more
+    /// units wait, the input looks again next step.
     #[inline(always)]
-    fn pop(&mut self, e: u32, t: u64, input: bool) -> u64 {
+    fn pop(&mut self, e: u32, t: u64) -> u64 {
         let u = self.links.pop(e, t);
         let l = &self.links.rec[e as usize];
-        if input && l.len() > 0 {
+        if l.len() > 0 {
             self.awake_links.set(e);
         }
-        if l.has_sleepers() {
+        if l.pop_wakes() {
             self.touched.push(e);
         }
         u
@@ -266,17 +270,18 @@ impl<'a> Engine<'a> {
         }
         self.released.clear();
         for i in 0..self.touched.len() {
-            let e = self.touched[i] as usize;
-            let l = self.links.rec[e];
+            let l = &mut self.links.rec[self.touched[i] as usize];
             if l.len() >= self.rules.q {
                 continue;
             }
-            self.links.rec[e].bodies = NONE;
-            self.wake_list(l.bodies);
-            if l.owner == NONE {
-                self.links.rec[e].heads = NONE;
-                self.wake_list(l.heads);
-            }
+            let bodies = std::mem::replace(&mut l.bodies, NONE);
+            let heads = if l.owner == NONE {
+                std::mem::replace(&mut l.heads, NONE)
+            } else {
+                NONE
+            };
+            self.wake_list(bodies);
+            self.wake_list(heads);
         }
         self.touched.clear();
     }
@@ -433,8 +438,7 @@ impl<'a> Engine<'a> {
         if (if l.stamp == t { l.start } else { len }) == 0 {
             return;
         }
-        let first = (ring & 0xffff) as usize;
-        let u = slots[e as usize * qs + first];
+        let u = slots[index(e, qs, ring & 0xffff)];
         if flit_of(u) == 0 {
             let v = l.to;
             self.heads[v as usize] |= 1 << l.slot;
@@ -453,13 +457,12 @@ impl<'a> Engine<'a> {
             l.stamp = t;
             l.start = len;
         }
-        let after = if first + 1 == qs { 0 } else { first as u32 + 1 };
-        l.ring = (ring & !0xffff) - (1 << 16) + after;
+        l.ring = popped(ring, q);
         l.popped = t;
         if len > 1 {
             self.awake_links.set(e);
         }
-        if l.has_sleepers() {
+        if l.pop_wakes() {
             self.touched.push(e);
         }
         let d = &mut rec[next as usize];
@@ -468,10 +471,8 @@ impl<'a> Engine<'a> {
             d.start = was;
         }
         assert!(was < q, "link {next} overflows");
-        let at = (d.ring & 0xffff) + was;
-        let at = if at >= q { at - q } else { at };
-        slots[next as usize * qs + at as usize] = u;
-        d.ring += 1 << 16;
+        slots[index(next, qs, slot(d.ring, was, q))] = u;
+        d.ring = d.ring.wrapping_add(1 << 16);
         let to = d.to;
         self.landed(next, to, u, t, was);
     }
@@ -534,7 +535,7 @@ impl<'a> Engine<'a> {
     fn head(&mut self, v: u32, e: u32, t: u64) {
         let u = self.links.front(e);
         let w = worm_of(u);
-        let x = self.worms[w as usize];
+        let x = &self.worms[w as usize];
         let hop = self.hop[w as usize];
         let net = self.net;
         let down;
@@ -561,7 +562,7 @@ impl<'a> Engine<'a> {
                 self.links.rec[c as usize].owner = w;
                 self.links.rec[e as usize].succ = c;
                 self.record_head(w, hop + 1, c);
-                self.pop(e, t, true);
+                self.pop(e, t);
                 self.push(c, u, t);
             }
             None => {

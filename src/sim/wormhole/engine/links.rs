@@ -40,11 +40,48 @@ impl Link {
         self.ring >> 16
     }
 
-    /// Whether inputs sleep on the link.
+    /// Whether inputs sleep on the link (`NONE` has every bit set, so the
+    /// two list heads are both `NONE` exactly when their AND is).
     #[inline]
     pub(super) fn has_sleepers(&self) -> bool {
-        self.heads != NONE || self.bodies != NONE
+        self.heads & self.bodies != NONE
     }
+
+    /// Whether a pop may end a sleeper's wait on the link: body flits
+    /// sleep on it, or heads do and no worm holds it (a link is released
+    /// only when a step ends, and its sleepers are looked at then).
+    #[inline]
+    pub(super) fn pop_wakes(&self) -> bool {
+        self.bodies != NONE || (self.owner == NONE && self.heads != NONE)
+    }
+}
+
+/// The ring slot `k` places after the front of a queue of `q` slots whose
+/// ring (first slot and length, see `Link::ring`) is `ring`, for
+/// `k <= q`: the back of the queue for `k` its length, the new front after
+/// a pop for `k = 1`. The first slot is below `q <= 2^15`, so nothing
+/// overflows.
+#[inline(always)]
+pub(super) fn slot(ring: u32, k: u32, q: u32) -> u32 {
+    let at = (ring & 0xffff).wrapping_add(k);
+    if at >= q {
+        at.wrapping_sub(q)
+    } else {
+        at
+    }
+}
+
+/// The ring of a nonempty queue of `q` slots after its front unit leaves.
+#[inline(always)]
+pub(super) fn popped(ring: u32, q: u32) -> u32 {
+    (ring & !0xffff).wrapping_sub(1 << 16) | slot(ring, 1, q)
+}
+
+/// The index in `Links::slots` of link `e`'s ring slot `s` (`s < q`;
+/// the slots of every link fit in memory, so nothing overflows).
+#[inline(always)]
+pub(super) fn index(e: u32, q: usize, s: u32) -> usize {
+    (e as usize).wrapping_mul(q).wrapping_add(s as usize)
 }
 
 /// A unit's tail flag.
@@ -132,7 +169,7 @@ impl Links {
     /// Link `e`'s front unit.
     #[inline(always)]
     pub(super) fn front(&self, e: u32) -> u64 {
-        self.slots[e as usize * self.q + (self.rec[e as usize].ring & 0xffff) as usize]
+        self.slots[index(e, self.q, self.rec[e as usize].ring & 0xffff)]
     }
 
     /// Removes link `e`'s front unit in step `t`.
@@ -144,11 +181,10 @@ impl Links {
             l.stamp = t;
             l.start = l.len();
         }
-        let head = (l.ring & 0xffff) as usize;
+        let ring = l.ring;
         debug_assert!(l.len() > 0, "link {e} is empty");
-        let u = self.slots[e as usize * q + head];
-        let next = if head + 1 == q { 0 } else { head as u32 + 1 };
-        l.ring = (l.ring & !0xffff) - (1 << 16) + next;
+        let u = self.slots[index(e, q, ring & 0xffff)];
+        l.ring = popped(ring, q as u32);
         l.popped = t;
         u
     }
@@ -163,22 +199,18 @@ impl Links {
             l.stamp = t;
             l.start = l.len();
         }
-        let (head, len) = ((l.ring & 0xffff) as usize, l.len() as usize);
-        assert!(len < q, "link {e} overflows");
-        let at = if head + len >= q {
-            head + len - q
-        } else {
-            head + len
-        };
-        self.slots[e as usize * q + at] = u;
-        l.ring += 1 << 16;
-        len as u32
+        let (ring, len) = (l.ring, l.len());
+        assert!(len < q as u32, "link {e} overflows");
+        self.slots[index(e, q, slot(ring, len, q as u32))] = u;
+        l.ring = ring.wrapping_add(1 << 16);
+        len
     }
 
     /// Sleeper `s` waits on link `e`, for room if `body`, else for the
     /// link to be neither held nor full. Returns whether the link popped
-    /// in step `t` while it had no sleepers (then its new sleepers must
-    /// be looked at when the step ends).
+    /// in step `t` and no pop or sleeper since has had it looked at (see
+    /// `Link::pop_wakes`; then its new sleepers must be looked at when
+    /// the step ends).
     #[inline]
     pub(super) fn enlist(&mut self, e: u32, s: u32, body: bool, t: u64) -> bool {
         let entry = if self.free != NONE {
@@ -190,7 +222,7 @@ impl Links {
             self.pool.len() as u32 - 1
         };
         let l = &mut self.rec[e as usize];
-        let missed = !l.has_sleepers() && l.popped == t;
+        let missed = l.popped == t && !l.pop_wakes();
         let first = if body { &mut l.bodies } else { &mut l.heads };
         self.pool[entry as usize] = (s, *first);
         *first = entry;

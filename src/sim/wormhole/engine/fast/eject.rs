@@ -17,7 +17,7 @@ impl Engine<'_> {
             while b != 0 {
                 let p = i as u32 * 64 + b.trailing_zeros();
                 b &= b - 1;
-                let e = self.net.ejection(p);
+                let e = self.ejection[p as usize];
                 if self.links.start_len(e, t) > 0 {
                     self.eject(p, e, t);
                     any = true;
@@ -32,7 +32,14 @@ impl Engine<'_> {
     /// order, one worm after another, and its tail once.
     #[inline]
     fn eject(&mut self, p: u32, e: u32, t: u64) {
-        let u = self.pop(e, t, false);
+        let u = self.links.pop(e, t);
+        let l = &self.links.rec[e as usize];
+        if l.pop_wakes() {
+            self.touched.push(e);
+        }
+        if l.len() == 0 {
+            self.ejecting.clear(p);
+        }
         let w = worm_of(u) as usize;
         let unit = u & !TAIL;
         let next = &mut self.leaving[p as usize];
@@ -52,9 +59,6 @@ impl Engine<'_> {
         } else {
             unit + 1
         };
-        if self.links.rec[e as usize].len() == 0 {
-            self.ejecting.clear(p);
-        }
     }
 
     /// Ejects what is left in the ejection queues after the last step
