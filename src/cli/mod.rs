@@ -23,12 +23,14 @@ mod route;
 mod shell;
 mod simulate;
 mod universality;
+mod values;
 mod view;
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
+use values::{parse_gib, parse_seconds};
 
 pub use format::FormatArgs;
 
@@ -127,41 +129,9 @@ pub fn progress_on() -> bool {
         && std::io::IsTerminal::is_terminal(&std::io::stderr())
 }
 
-/// A positive number of GiB, at most 2^20.
 /// The most threads `-j` starts: far more than any machine's cores, and
 /// few enough that starting them all takes well under a second.
 const MAX_THREADS: i64 = 1024;
-
-/// `--time-limit`: a finite number of seconds, above 0 and at most
-/// `MAX_TIME_LIMIT`.
-fn parse_seconds(s: &str) -> std::result::Result<f64, String> {
-    let v: f64 = s
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
-    if v.is_finite() && v > 0.0 && v <= MAX_TIME_LIMIT {
-        Ok(v)
-    } else {
-        Err(format!(
-            "`{s}`: give a positive number of seconds, at most {MAX_TIME_LIMIT}"
-        ))
-    }
-}
-
-/// The longest `--time-limit`: a week.
-const MAX_TIME_LIMIT: f64 = 604_800.0;
-
-fn parse_gib(s: &str) -> std::result::Result<f64, String> {
-    let v: f64 = s
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number of GiB"))?;
-    if v.is_finite() && v > 0.0 && v <= (1u64 << 20) as f64 {
-        Ok(v)
-    } else {
-        Err(format!(
-            "`{s}`: give a positive number of GiB, at most 1048576"
-        ))
-    }
-}
 
 /// The subcommands of `fabric`; each variant's doc is its `--help` summary.
 #[derive(Debug, Subcommand)]
@@ -370,13 +340,13 @@ pub struct DelayArg {
     pub delay: crate::layout::metrics::Delay,
 }
 
-/// `--delay`: a function [`crate::layout::metrics::Delay::parse`] reads.
 /// The value name clap gives an enum value (the report's name, `-` for `_`).
 pub(crate) fn flag_name<T: clap::ValueEnum>(v: T) -> String {
     v.to_possible_value()
         .map_or_else(String::new, |p| p.get_name().to_string())
 }
 
+/// `--delay`: a function [`crate::layout::metrics::Delay::parse`] reads.
 pub(crate) fn parse_delay(s: &str) -> Result<DelayArg, String> {
     Ok(DelayArg {
         text: s.to_string(),

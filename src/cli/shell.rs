@@ -20,10 +20,15 @@ pub(super) fn run_completions(args: &CompletionsArgs) -> Result<i32> {
     let mut command = Cli::command();
     let mut out: Vec<u8> = Vec::new();
     clap_complete::generate(args.shell, &mut command, "fabric", &mut out);
+    to_stdout(&out, "the completions")
+}
+
+/// Write `bytes` (`what`) to standard output, a failure being an error.
+fn to_stdout(bytes: &[u8], what: &str) -> Result<i32> {
     use std::io::Write;
     std::io::stdout()
-        .write_all(&out)
-        .map_err(|e| Error::Usage(format!("cannot write the completions: {e}")))?;
+        .write_all(bytes)
+        .map_err(|e| Error::Usage(format!("cannot write {what}: {e}")))?;
     Ok(0)
 }
 
@@ -46,9 +51,5 @@ pub(super) fn run_man() -> Result<i32> {
         let name: &'static str = format!("fabric-{}", sub.get_name()).leak();
         render(sub.clone().name(name), &mut out)?;
     }
-    use std::io::Write;
-    std::io::stdout()
-        .write_all(&out)
-        .map_err(|e| Error::Usage(format!("cannot write the man page: {e}")))?;
-    Ok(0)
+    to_stdout(&out, "the man page")
 }

@@ -266,7 +266,7 @@ fn check_permutation(n: u32, pi: &[u64]) -> Result<(), DropError> {
 }
 
 /// Refuses a traffic that does not make permutations.
-fn require_permutation(traffic: PacketTraffic) -> Result<(), DropError> {
+pub(crate) fn require_permutation(traffic: PacketTraffic) -> Result<(), DropError> {
     if traffic.is_permutation() {
         Ok(())
     } else {

@@ -378,10 +378,10 @@ impl Experiment {
                     "the section-3 adversary runs under model T (--model t)",
                 ))
             }
-            (Variant::BackToBack, Some(t)) if !t.is_permutation() => {
-                return Err(DropError::NeedsPermutation(t).into())
+            (Variant::BackToBack, Some(t)) => {
+                dropping::require_permutation(t)?;
+                Problem::BackToBack(t)
             }
-            (Variant::BackToBack, Some(t)) => Problem::BackToBack(t),
             (Variant::Direct, Some(t)) => Problem::Direct(t),
         })
     }
